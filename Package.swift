@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Relata",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .macCatalyst(.v17)],
+    products: [
+        .library(name: "Relata", targets: ["Relata"]),
+        .executable(name: "relata-demo", targets: ["RelataDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "RelataCore",
+            dependencies: [.product(name: "Collections", package: "swift-collections")]
+        ),
+        .macro(
+            name: "RelataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "Relata", dependencies: ["RelataCore", "RelataMacros"]),
+        .executableTarget(name: "RelataDemo", dependencies: ["Relata"]),
+        .testTarget(
+            name: "RelataTests",
+            dependencies: [
+                "Relata",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "RelataMacrosTests",
+            dependencies: [
+                "RelataMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

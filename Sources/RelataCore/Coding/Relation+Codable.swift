@@ -1,0 +1,163 @@
+extension Relation: Codable {
+    private enum KeyedShape: String, CodingKey {
+        case ids, entities, fragments, null, appending
+    }
+
+    private static var isToMany: Bool { Cardinality.self == Relations.ToMany.self }
+
+    public func encode(to encoder: any Encoder) throws {
+        let strategy = encoder.userInfo[.relationEncodingStrategy] as? RelationEncodingStrategy ?? .keyed
+        switch strategy {
+        case .plain: try encodePlain(to: encoder)
+        case .keyed: try encodeKeyed(to: encoder)
+        }
+    }
+
+    private func encodeKeyed(to encoder: any Encoder) throws {
+        if case .none = state {
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+            return
+        }
+        var container = encoder.container(keyedBy: KeyedShape.self)
+        switch state {
+        case .none: break
+        case .null: try container.encode(true, forKey: .null)
+        case let .ids(ids, appending):
+            try container.encode(ids, forKey: .ids)
+            if appending { try container.encode(true, forKey: .appending) }
+        case let .entities(entities, fragment, appending):
+            try container.encode(entities, forKey: fragment ? .fragments : .entities)
+            if appending { try container.encode(true, forKey: .appending) }
+        }
+    }
+
+    private func encodePlain(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch state {
+        case .none, .null:
+            try container.encodeNil()
+        case let .ids(ids, _):
+            let objects = ids.map(IDObject.init)
+            if Self.isToMany { try container.encode(objects) } else { try container.encode(objects.first) }
+        case let .entities(entities, _, _):
+            if Self.isToMany { try container.encode(entities) } else { try container.encode(entities.first) }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let strategy = decoder.userInfo[.relationDecodingStrategy] as? RelationDecodingStrategy ?? .keyed
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self.init(state: .none)
+            return
+        }
+        switch strategy {
+        case .keyed: try self.init(keyedFrom: decoder)
+        case .plain: try self.init(plainFrom: single)
+        }
+    }
+
+    private init(keyedFrom decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: KeyedShape.self)
+        let appending = try container.decodeIfPresent(Bool.self, forKey: .appending) ?? false
+        let state: State
+        if try container.decodeIfPresent(Bool.self, forKey: .null) == true {
+            state = .null
+        } else if let ids = try container.decodeIfPresent([Entity.ID].self, forKey: .ids) {
+            state = .ids(ids, appending: appending)
+        } else if let entities = try container.decodeIfPresent([Entity].self, forKey: .entities) {
+            state = .entities(entities, fragment: false, appending: appending)
+        } else if let entities = try container.decodeIfPresent([Entity].self, forKey: .fragments) {
+            state = .entities(entities, fragment: true, appending: appending)
+        } else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "relation to \(Entity.self) has none of the keys ids, entities, fragments, null"
+            ))
+        }
+        if !Self.isToMany, state.count > 1 || (appending && state.count > 0) {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "to-one relation to \(Entity.self) holds \(state.count) values or is appending"
+            ))
+        }
+        if case .null = state, Constraints.self == Relations.Required.self {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "required relation to \(Entity.self) cannot be null"
+            ))
+        }
+        self.init(state: state)
+    }
+
+    private init(plainFrom container: any SingleValueDecodingContainer) throws {
+        let elements = Self.isToMany
+            ? try container.decode([PlainElement].self)
+            : [try container.decode(PlainElement.self)]
+        if elements.allSatisfy({ if case .id = $0 { true } else { false } }) {
+            self.init(state: .ids(elements.compactMap(\.id), appending: false))
+        } else {
+            self.init(state: .entities(elements.compactMap(\.entity), fragment: false, appending: false))
+        }
+    }
+
+    /// `{"id": …}`: a related entity known by id only.
+    private struct IDObject: Codable {
+        let id: Entity.ID
+    }
+
+    /// One element of the plain shape: an id object or a full entity.
+    private enum PlainElement: Decodable {
+        case id(Entity.ID)
+        case entity(Entity)
+
+        var id: Entity.ID? { if case .id(let id) = self { id } else { nil } }
+        var entity: Entity? { if case .entity(let entity) = self { entity } else { nil } }
+
+        init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: AnyKey.self).allKeys
+            if keys.count == 1, keys[0].stringValue == "id" {
+                self = .id(try IDObject(from: decoder).id)
+            } else {
+                self = .entity(try Entity(from: decoder))
+            }
+        }
+    }
+}
+
+extension Relation.State {
+    var count: Int {
+        switch self {
+        case .none, .null: 0
+        case .ids(let ids, _): ids.count
+        case .entities(let entities, _, _): entities.count
+        }
+    }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Relationship: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(relation: try Relation(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try projectedValue.encode(to: encoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a relation property; a missing key is `.none` (used by synthesized `Decodable`).
+    public func decode<Target, D, C>(
+        _ type: Relationship<Target, D, C>.Type, forKey key: Key
+    ) throws -> Relationship<Target, D, C> {
+        try decodeIfPresent(type, forKey: key) ?? Relationship(relation: .none)
+    }
+}

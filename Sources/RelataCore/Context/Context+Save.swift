@@ -1,0 +1,49 @@
+extension Context {
+    /// Stores `entity` normalized, merged with the stored one by `options`.
+    /// Called by the generated `save(to:options:)`; runs no hook and saves no relation.
+    @_documentation(visibility: private)
+    @inlinable
+    public mutating func _upsert<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
+        var normalized = entity
+        normalized.normalize()
+        let table = mutableTable(Entity.self)
+        if case .replace = options.kind {
+            table.entities[entity.id] = normalized
+            return
+        }
+        if let old = table.entities[entity.id] {
+            normalized = options.merge(old, normalized)
+        }
+        table.entities[entity.id] = normalized
+    }
+
+    /// Saves one relation value of the entity `id`: the related entities it carries first (each
+    /// with its own hooks and relations), then the links, with the other sides.
+    /// Called by the generated `save(to:options:)`.
+    @_documentation(visibility: private)
+    @inlinable
+    public mutating func _saveRelation<Source: EntityModelProtocol, Target, D, C, K>(
+        _ relation: Relation<Target, D, C, K>,
+        of id: Source.ID,
+        _ descriptor: RelationDescriptor<Source, Target>
+    ) throws {
+        switch relation.state {
+        case .none:
+            return
+        case .null:
+            unlinkAll(descriptor, source: id)
+        case .ids(let ids, let appending):
+            link(descriptor, source: id, to: ids, appending: appending)
+        case .entities(let entities, let fragment, let appending):
+            let options = fragment ? Target.fragmentMergeStrategy : Target.defaultMergeStrategy
+            for entity in entities {
+                try entity.save(to: &self, options: options)
+            }
+            if entities.count == 1 {
+                link(descriptor, source: id, to: [entities[0].id], appending: appending)
+            } else {
+                link(descriptor, source: id, to: entities.map(\.id), appending: appending)
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// The normalized store of entities and their links.
+///
+/// `Context` is a value: copying it is O(1) and a copy is an independent snapshot (copy-on-write,
+/// per entity type). Mutate it through `inout`, as every `save` and `delete` does:
+///
+/// ```swift
+/// var context = Context()
+/// try chat.save(to: &context)
+/// let snapshot = context          // unaffected by later saves
+/// ```
+///
+/// Entities are stored with their relations stripped (``EntityModelProtocol/normalize()``); the
+/// links live in one table per relation, and both directions of a mutual relation are written
+/// in the same operation.
+public struct Context: Sendable {
+    @usableFromInline
+    var storage: Storage
+
+    /// An empty context.
+    public init() {
+        storage = Storage()
+    }
+
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline var tables: [ObjectIdentifier: AnyEntityTable] = [:]
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(tables: [ObjectIdentifier: AnyEntityTable]) {
+            self.tables = tables
+        }
+    }
+
+    /// The table of `Entity`, read-only; `nil` if nothing of that type was ever stored.
+    @inlinable
+    func table<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityTable<Entity>? {
+        guard let table = storage.tables[ObjectIdentifier(Entity.self)] else { return nil }
+        return unsafeDowncast(table, to: EntityTable<Entity>.self)
+    }
+
+    /// The table of `Entity`, unique to this context, so that it can be mutated in place.
+    @inlinable
+    mutating func mutableTable<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityTable<Entity> {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(tables: storage.tables)
+        }
+        let key = ObjectIdentifier(Entity.self)
+        guard storage.tables[key] != nil else {
+            let table = EntityTable<Entity>()
+            storage.tables[key] = table
+            return table
+        }
+        if !isKnownUniquelyReferenced(&storage.tables[key]!) {
+            storage.tables[key] = storage.tables[key]!.clone()
+        }
+        return unsafeDowncast(storage.tables[key]!, to: EntityTable<Entity>.self)
+    }
+}
+
+// MARK: - Reading
+
+extension Context {
+    /// The stored entity of this type and id (normalized: every relation is `.none`).
+    ///
+    /// - Complexity: O(1).
+    public func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) -> Entity? {
+        table(Entity.self)?.entities[id]
+    }
+
+    /// The stored entity of this type and id.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/entityNotFound`` naming the type and id.
+    public func find<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) throws -> Entity {
+        guard let entity = entity(type, id: id) else {
+            throw RelataError.entityNotFound(Entity.self, id: id)
+        }
+        return entity
+    }
+
+    /// The ids of every stored entity of this type, in no particular order.
+    public func ids<Entity: EntityModelProtocol>(of type: Entity.Type) -> [Entity.ID] {
+        table(Entity.self).map { Array($0.entities.keys) } ?? []
+    }
+
+    /// The number of stored entities of this type.
+    public func count<Entity: EntityModelProtocol>(of type: Entity.Type) -> Int {
+        table(Entity.self)?.entities.count ?? 0
+    }
+
+    /// The ids an entity links to through a relation, in order, without building any entity.
+    ///
+    /// ```swift
+    /// let chatIDs = context.ids(of: "1", \User.$chats)
+    /// ```
+    public func ids<Source: EntityModelProtocol, Target, D, C, K>(
+        of id: Source.ID,
+        _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
+    ) -> [Target.ID] {
+        let key = Source.relationKey(keyPath)
+        return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.targets(of: id, toMany: key.toMany) ?? []
+    }
+
+    /// The number of targets an entity links to through a relation, without building any entity.
+    ///
+    /// - Complexity: O(1).
+    public func count<Source: EntityModelProtocol, Target, D, C, K>(
+        of id: Source.ID,
+        _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
+    ) -> Int {
+        let key = Source.relationKey(keyPath)
+        return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.count(of: id, toMany: key.toMany) ?? 0
+    }
+
+    @inlinable
+    func targets<Source: EntityModelProtocol, TargetID: Hashable & Sendable>(
+        _: Source.Type, _ key: _AnyRelationKey, of id: Source.ID, _: TargetID.Type
+    ) -> [TargetID] {
+        table(Source.self)?.existingLinkTable(key, TargetID.self)?.targets(of: id, toMany: key.toMany) ?? []
+    }
+}
+
+extension EntityModelProtocol {
+    /// The relation key for a key path to a projected relation; a programmer error otherwise.
+    @usableFromInline
+    static func relationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey {
+        guard let key = _relataRelationKey(keyPath) else {
+            preconditionFailure("\(keyPath) is not a @Relationship of \(Self.self)")
+        }
+        return key
+    }
+}

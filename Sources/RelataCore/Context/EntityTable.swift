@@ -1,0 +1,111 @@
+/// Type-erased base of ``EntityTable`` so tables of every type fit in one dictionary.
+@usableFromInline
+class AnyEntityTable: @unchecked Sendable {
+    @usableFromInline init() {}
+    @usableFromInline func clone() -> AnyEntityTable { fatalError("abstract") }
+    var entityCount: Int { 0 }
+    func checkInvariants(in context: Context) throws {}
+}
+
+/// The entities of one type, the links of each of its relations, and the backlinks of the
+/// one-way relations of other types that point to it.
+@usableFromInline
+final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked Sendable {
+    /// Normalized entities: every relation is `.none`.
+    @usableFromInline var entities: [Entity.ID: Entity] = [:]
+    /// Link tables by relation ordinal (`LinkTable<Entity.ID, Target.ID>`), created on first use.
+    @usableFromInline var links: ContiguousArray<AnyLinkTable?> = []
+    /// Sources of one-way relations of other types that point to entities of this type.
+    @usableFromInline var backlinks: [BacklinkKey: AnyBacklinks] = [:]
+
+    @usableFromInline override init() {}
+
+    @usableFromInline override func clone() -> AnyEntityTable {
+        let copy = EntityTable<Entity>()
+        copy.entities = entities
+        copy.links = ContiguousArray(links.map { $0?.clone() })
+        copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
+        return copy
+    }
+
+    override var entityCount: Int { entities.count }
+
+    /// The link table of the relation `key` (whose targets have ids of type `TargetID`).
+    @inlinable
+    func linkTable<TargetID: Hashable & Sendable>(_ key: _AnyRelationKey, _: TargetID.Type) -> LinkTable<Entity.ID, TargetID> {
+        let ordinal = key.ordinal
+        if ordinal >= links.count {
+            links.append(contentsOf: repeatElement(nil, count: ordinal - links.count + 1))
+        }
+        if let table = links[ordinal] {
+            return unsafeDowncast(table, to: LinkTable<Entity.ID, TargetID>.self)
+        }
+        let table = LinkTable<Entity.ID, TargetID>()
+        links[ordinal] = table
+        return table
+    }
+
+    @inlinable
+    func existingLinkTable<TargetID: Hashable & Sendable>(_ key: _AnyRelationKey, _: TargetID.Type) -> LinkTable<Entity.ID, TargetID>? {
+        guard key.ordinal < links.count, let table = links[key.ordinal] else { return nil }
+        return unsafeDowncast(table, to: LinkTable<Entity.ID, TargetID>.self)
+    }
+
+    override func checkInvariants(in context: Context) throws {
+        var checker = InvariantChecker<Entity>(context: context)
+        try Entity._relataVisitRelations(&checker)
+    }
+}
+
+/// Names a one-way relation of another type, as seen from its target's table.
+@usableFromInline
+struct BacklinkKey: Hashable, Sendable {
+    @usableFromInline let source: ObjectIdentifier
+    @usableFromInline let ordinal: Int
+
+    @inlinable
+    init(source: ObjectIdentifier, ordinal: Int) {
+        self.source = source
+        self.ordinal = ordinal
+    }
+}
+
+@usableFromInline
+class AnyBacklinks: @unchecked Sendable {
+    @usableFromInline init() {}
+    func cloneBacklinks() -> AnyBacklinks { fatalError("abstract") }
+    /// Removes the links every source holds to `target` (used when the target is erased).
+    func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
+}
+
+/// The sources of a one-way relation `Source.key → Target`, indexed by target.
+@usableFromInline
+final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
+    @usableFromInline let key: _AnyRelationKey
+    @usableFromInline let table: LinkTable<Target.ID, Source.ID>
+
+    @usableFromInline
+    init(key: _AnyRelationKey, table: LinkTable<Target.ID, Source.ID>) {
+        self.key = key
+        self.table = table
+    }
+
+    @usableFromInline
+    convenience init(key: _AnyRelationKey) {
+        self.init(key: key, table: LinkTable())
+    }
+
+    override func cloneBacklinks() -> AnyBacklinks {
+        Backlinks(key: key, table: unsafeDowncast(table.clone(), to: LinkTable<Target.ID, Source.ID>.self))
+    }
+
+    override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
+        guard let target = target as? Target.ID else { return }
+        let sources = table.removeAll(from: target, toMany: true)
+        guard !sources.isEmpty else { return }
+        let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
+        for source in sources {
+            forward.remove(target, from: source, toMany: key.toMany)
+        }
+    }
+}

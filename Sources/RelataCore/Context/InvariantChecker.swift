@@ -1,0 +1,65 @@
+extension Context {
+    /// Checks that every link has its other side: each mutual link its inverse, each one-way link
+    /// its backlink, and the reverse. Meant for tests; O(links).
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
+    ///   type, id and relation of the first broken link.
+    public func checkInvariants() throws {
+        for table in storage.tables.values {
+            try table.checkInvariants(in: self)
+        }
+    }
+}
+
+struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
+    let context: Context
+
+    func visit<Source, Target, D, C, K>(
+        _ descriptor: RelationDescriptor<Source, Target>,
+        _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
+    ) throws {
+        guard let forward = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self) else {
+            return
+        }
+        let sources = descriptor.key.toMany ? Array(forward.many.keys) : Array(forward.one.keys)
+        for source in sources {
+            for target in forward.targets(of: source, toMany: descriptor.key.toMany) {
+                guard hasOtherSide(descriptor, source: source, target: target) else {
+                    throw RelataError(
+                        code: .invalidRelation, entityType: "\(Source.self)", id: "\(source)",
+                        relation: descriptor.name,
+                        message: "link to \(Target.self) \"\(target)\" has no inverse"
+                    )
+                }
+            }
+        }
+        if let inverse = descriptor.inverse,
+            let back = context.table(Target.self)?.existingLinkTable(inverse, Source.ID.self)
+        {
+            let targets = inverse.toMany ? Array(back.many.keys) : Array(back.one.keys)
+            for target in targets {
+                for source in back.targets(of: target, toMany: inverse.toMany)
+                where !forward.targets(of: source, toMany: descriptor.key.toMany).contains(target) {
+                    throw RelataError(
+                        code: .invalidRelation, entityType: "\(Target.self)", id: "\(target)",
+                        relation: inverse.nameString,
+                        message: "inverse link to \(Source.self) \"\(source)\" has no forward link"
+                    )
+                }
+            }
+        }
+    }
+
+    func hasOtherSide<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, source: S.ID, target: T.ID
+    ) -> Bool {
+        guard let table = context.table(T.self) else { return false }
+        if let inverse = d.inverse {
+            return table.existingLinkTable(inverse, S.ID.self)?.targets(of: target, toMany: inverse.toMany)
+                .contains(source) ?? false
+        }
+        let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+        guard let backlinks = table.backlinks[key] else { return false }
+        return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).table.many[target]?.contains(source) ?? false
+    }
+}

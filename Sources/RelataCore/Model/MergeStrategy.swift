@@ -1,0 +1,102 @@
+/// How a saved entity is merged with the stored entity of the same id.
+///
+/// ```swift
+/// try user.save(to: &context)                       // defaultMergeStrategy (.replace)
+/// try user.save(to: &context, options: .fragment)   // fragmentMergeStrategy (patch)
+/// try user.save(to: &context, options: MergeStrategy(.patch(\.profile), .append(\.tags)))
+/// try user.save(to: &context, options: MergeStrategy { old, new in new })
+/// ```
+///
+/// Relations are never merged by a strategy: they are saved link by link by their own rules
+/// (`.none` keeps, `.null` unlinks, `.appending` adds).
+public struct MergeStrategy<Entity> {
+    @usableFromInline
+    enum Kind {
+        case replace
+        case custom
+    }
+
+    @usableFromInline let kind: Kind
+    @usableFromInline let merge: (_ old: Entity, _ new: Entity) -> Entity
+
+    /// A strategy from a function of the stored (`old`) and saved (`new`) values.
+    ///
+    /// ```swift
+    /// MergeStrategy<User> { old, new in
+    ///     var new = new
+    ///     new.name = new.name.isEmpty ? old.name : new.name
+    ///     return new
+    /// }
+    /// ```
+    public init(_ merge: @escaping (_ old: Entity, _ new: Entity) -> Entity) {
+        self.kind = .custom
+        self.merge = merge
+    }
+
+    /// Applies `strategies` in order, each to the result of the previous one.
+    public init(_ strategies: MergeStrategy<Entity>...) {
+        self.init(strategies)
+    }
+
+    /// Applies `strategies` in order, each to the result of the previous one.
+    public init(_ strategies: [MergeStrategy<Entity>]) {
+        if strategies.allSatisfy({ if case .replace = $0.kind { true } else { false } }) {
+            self = .replace
+            return
+        }
+        self.init({ old, new in
+            strategies.reduce(new) { result, strategy in strategy.merge(old, result) }
+        })
+    }
+
+    private init(replace: Void) {
+        self.kind = .replace
+        self.merge = { _, new in new }
+    }
+
+    /// The saved value replaces the stored one.
+    public static var replace: MergeStrategy<Entity> { MergeStrategy(replace: ()) }
+
+    /// Keeps the stored value of the property when the saved one is `nil`.
+    public static func patch<Value>(_ keyPath: WritableKeyPath<Entity, Value?>) -> MergeStrategy<Entity> {
+        MergeStrategy { old, new in
+            guard new[keyPath: keyPath] == nil else { return new }
+            var new = new
+            new[keyPath: keyPath] = old[keyPath: keyPath]
+            return new
+        }
+    }
+
+    /// Appends the saved array to the stored one.
+    public static func append<Value>(_ keyPath: WritableKeyPath<Entity, [Value]>) -> MergeStrategy<Entity> {
+        MergeStrategy { old, new in
+            var new = new
+            new[keyPath: keyPath] = old[keyPath: keyPath] + new[keyPath: keyPath]
+            return new
+        }
+    }
+
+    /// Appends the saved array to the stored one; `nil` on either side counts as empty, and the
+    /// result is `nil` only when both are.
+    public static func append<Value>(_ keyPath: WritableKeyPath<Entity, [Value]?>) -> MergeStrategy<Entity> {
+        MergeStrategy { old, new in
+            guard let stored = old[keyPath: keyPath] else { return new }
+            var new = new
+            new[keyPath: keyPath] = stored + (new[keyPath: keyPath] ?? [])
+            return new
+        }
+    }
+
+    /// Merges `old` and `new` by this strategy.
+    public func callAsFunction(_ old: Entity, _ new: Entity) -> Entity {
+        merge(old, new)
+    }
+}
+
+extension MergeStrategy where Entity: EntityModelProtocol {
+    /// The entity's ``EntityModelProtocol/fragmentMergeStrategy``: save as an incomplete value.
+    public static var fragment: MergeStrategy<Entity> { Entity.fragmentMergeStrategy }
+
+    /// The entity's ``EntityModelProtocol/defaultMergeStrategy``.
+    public static var `default`: MergeStrategy<Entity> { Entity.defaultMergeStrategy }
+}

@@ -1,0 +1,72 @@
+/// The error Relata throws: a stable ``code``, and the entity type, id and relation involved.
+///
+/// ```swift
+/// do {
+///     let user = try context.find(User.self, id: "42")
+/// } catch let error as RelataError where error.code == .entityNotFound {
+///     print(error)   // entity User with id "42" not found
+/// }
+/// ```
+///
+/// New codes may be added without breaking clients: ``Code`` is a struct of static values.
+public struct RelataError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier of the kind of error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The raw identifier, stable across versions.
+        public let rawValue: String
+
+        /// A code with this raw identifier.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+
+        /// No entity of that type and id is stored.
+        public static let entityNotFound = Code("entityNotFound")
+        /// A relation value cannot be applied (e.g. several ids for a to-one relation).
+        public static let invalidRelation = Code("invalidRelation")
+        /// Encoded data does not describe an entity or relation.
+        public static let decodingFailed = Code("decodingFailed")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The name of the entity type involved.
+    public let entityType: String
+    /// The id of the entity involved, as text, if one is.
+    public let id: String?
+    /// The name of the relation involved, if one is.
+    public let relation: String?
+    /// A human-readable explanation.
+    public let message: String
+    /// The error that caused this one, if any.
+    public let underlying: (any Error & Sendable)?
+
+    /// An error with every field given.
+    public init(
+        code: Code, entityType: String, id: String? = nil, relation: String? = nil,
+        message: String, underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.entityType = entityType
+        self.id = id
+        self.relation = relation
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var text = "\(code): \(message) [entity \(entityType)"
+        if let id { text += ", id \(id)" }
+        if let relation { text += ", relation \(relation)" }
+        text += "]"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+
+    static func entityNotFound<Entity>(_: Entity.Type, id: some Sendable) -> RelataError {
+        RelataError(
+            code: .entityNotFound, entityType: String(describing: Entity.self), id: "\(id)",
+            message: "entity \(Entity.self) with id \"\(id)\" not found"
+        )
+    }
+}

@@ -1,0 +1,88 @@
+/// A query for one entity and the related entities to resolve with it.
+///
+/// ```swift
+/// let user = User
+///     .query("1", in: context)
+///     .with(\.$chats) { chat in
+///         chat.with(\.$messages).id(\.$admins)
+///     }
+///     .resolve()
+/// ```
+///
+/// A query holds a snapshot of the context (O(1) to take) and does nothing until ``resolve()``.
+public struct Query<Entity: EntityModelProtocol> {
+    /// The snapshot the query reads.
+    public let context: Context
+    /// The id of the entity, or `nil` for a query that finds nothing (e.g. an empty to-one).
+    public let id: Entity.ID?
+    @usableFromInline var modifiers: [Modifier<Entity>]
+
+    /// A query for the entity with this id in `context`.
+    public init(id: Entity.ID?, context: Context) {
+        self.init(id: id, context: context, modifiers: [])
+    }
+
+    @usableFromInline
+    init(id: Entity.ID?, context: Context, modifiers: [Modifier<Entity>]) {
+        self.context = context
+        self.id = id
+        self.modifiers = modifiers
+    }
+
+    /// The stored entity with the requested relations filled in, or `nil` if it is not stored.
+    ///
+    /// - Complexity: O(entities and links resolved).
+    @inlinable
+    public func resolve() -> Entity? {
+        guard let id, var entity = context.table(Entity.self)?.entities[id] else { return nil }
+        for modifier in modifiers {
+            modifier.apply(&entity, context)
+        }
+        return entity
+    }
+
+    @usableFromInline
+    func adding(_ modifier: Modifier<Entity>) -> Query {
+        Query(id: id, context: context, modifiers: modifiers + [modifier])
+    }
+}
+
+/// One step of resolving an entity: fills in one relation.
+@usableFromInline
+struct Modifier<Entity> {
+    @usableFromInline let apply: (inout Entity, Context) -> Void
+
+    @inlinable
+    init(_ apply: @escaping (inout Entity, Context) -> Void) {
+        self.apply = apply
+    }
+}
+
+extension EntityModelProtocol {
+    /// A query for the entity with this id.
+    ///
+    /// - Parameters:
+    ///   - id: The id of the entity.
+    ///   - context: The context to read (a snapshot is taken).
+    public static func query(_ id: ID, in context: Context) -> Query<Self> {
+        Query(id: id, context: context)
+    }
+
+    /// A query for every entity of this type, in no particular order (sort it with
+    /// ``QueryList/sorted(by:ascending:)``).
+    public static func query(in context: Context) -> QueryList<Self> {
+        QueryList(ids: context.ids(of: Self.self), context: context)
+    }
+
+    /// A query for the entities with these ids, in this order (missing ones are skipped on resolve).
+    public static func query(_ ids: [ID], in context: Context) -> QueryList<Self> {
+        QueryList(ids: ids, context: context)
+    }
+}
+
+extension Array {
+    /// Resolves every query, skipping those whose entity is not stored.
+    public func resolve<Entity>() -> [Entity] where Element == Query<Entity> {
+        compactMap { $0.resolve() }
+    }
+}

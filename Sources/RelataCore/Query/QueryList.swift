@@ -1,0 +1,116 @@
+/// A query for several entities of one type: filter, sort and shape them, then ``resolve()``.
+///
+/// ```swift
+/// let admins = User.query(in: context)
+///     .with(\.$adminOf)
+///     .filter { !($0.adminOf ?? []).isEmpty }
+///     .sorted(by: \.name)
+///     .resolve()
+/// ```
+public struct QueryList<Entity: EntityModelProtocol> {
+    /// The snapshot the query reads.
+    public let context: Context
+    /// The ids of the entities, in order.
+    public let ids: [Entity.ID]
+    @usableFromInline var modifiers: [Modifier<Entity>] = []
+    @usableFromInline var filters: [(Entity) -> Bool] = []
+    @usableFromInline var order: ((Entity, Entity) -> Bool)?
+
+    /// A query for the entities with these ids in `context`.
+    public init(ids: [Entity.ID], context: Context) {
+        self.ids = ids
+        self.context = context
+    }
+
+    /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
+    public func resolve() -> [Entity] {
+        guard let table = context.table(Entity.self) else { return [] }
+        var result: [Entity] = []
+        result.reserveCapacity(ids.count)
+        for id in ids {
+            guard var entity = table.entities[id] else { continue }
+            for modifier in modifiers { modifier.apply(&entity, context) }
+            if filters.allSatisfy({ $0(entity) }) { result.append(entity) }
+        }
+        if let order { result.sort(by: order) }
+        return result
+    }
+
+    /// One query per id, each shaped like this one.
+    public var queries: [Query<Entity>] {
+        ids.map { Query(id: $0, context: context, modifiers: modifiers) }
+    }
+
+    /// The number of ids in the query (before filtering; no entity is built).
+    public var count: Int { ids.count }
+
+    // MARK: Shaping
+
+    /// Resolves a to-many relation of every entity (see ``Query/with(_:_:)-(WritableKeyPath<Entity,Relation<Target,D,Relations.ToMany,K>>,_)``).
+    public func with<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
+        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryList {
+        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+    }
+
+    /// Resolves a to-one relation of every entity.
+    public func with<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
+        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryList {
+        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+    }
+
+    /// Fills a to-many relation of every entity with ids only.
+    public func id<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
+    ) -> QueryList {
+        adding(RelationResolver.ids(keyPath))
+    }
+
+    /// Fills a to-one relation of every entity with an id only.
+    public func id<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
+    ) -> QueryList {
+        adding(RelationResolver.id(keyPath))
+    }
+
+    // MARK: Filtering and sorting
+
+    /// Keeps the entities for which `isIncluded` is true (after relations are resolved).
+    public func filter(_ isIncluded: @escaping (Entity) -> Bool) -> QueryList {
+        var copy = self
+        copy.filters.append(isIncluded)
+        return copy
+    }
+
+    /// Keeps the entities whose property at `keyPath` is true.
+    public func filter(_ keyPath: KeyPath<Entity, Bool>) -> QueryList {
+        filter { $0[keyPath: keyPath] }
+    }
+
+    /// Keeps the entities whose property at `keyPath` equals `value`.
+    public func filter<Value: Equatable>(_ keyPath: KeyPath<Entity, Value>, equals value: Value) -> QueryList {
+        filter { $0[keyPath: keyPath] == value }
+    }
+
+    /// Sorts the results by the property at `keyPath`.
+    public func sorted<Value: Comparable>(by keyPath: KeyPath<Entity, Value>, ascending: Bool = true) -> QueryList {
+        sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
+    }
+
+    /// Sorts the results with `areInIncreasingOrder`.
+    public func sorted(by areInIncreasingOrder: @escaping (Entity, Entity) -> Bool) -> QueryList {
+        var copy = self
+        copy.order = areInIncreasingOrder
+        return copy
+    }
+
+    @usableFromInline
+    func adding(_ modifier: Modifier<Entity>) -> QueryList {
+        var copy = self
+        copy.modifiers.append(modifier)
+        return copy
+    }
+}

@@ -1,0 +1,60 @@
+/// Identifies one relation of an entity type: its position among the type's relations and its
+/// cardinality. Generated once per relation property by `@EntityModel`; never built from strings.
+@_documentation(visibility: private)
+public struct _AnyRelationKey: Sendable {
+    /// Position of the relation among the relations of its type, in declaration order.
+    public let ordinal: Int
+    /// The property name, for error messages and pretty printing.
+    public let name: StaticString
+    /// Whether the relation is to-many.
+    public let toMany: Bool
+
+    public init(ordinal: Int, name: StaticString, toMany: Bool) {
+        self.ordinal = ordinal
+        self.name = name
+        self.toMany = toMany
+    }
+
+    var nameString: String { name.description }
+}
+
+/// Everything the runtime needs to know about one relation from `Source` to `Target`.
+///
+/// `@EntityModel` generates one per `@Relationship` property. To conform to
+/// ``EntityModelProtocol`` by hand, declare one per relation and list them in
+/// `_relataVisitRelations(_:)`.
+@_documentation(visibility: private)
+public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityModelProtocol>: Sendable {
+    public let key: _AnyRelationKey
+    /// The relation of `Target` that points back, for mutual relations.
+    public let inverse: _AnyRelationKey?
+    public let deleteRule: DeleteRule
+    public let isRequired: Bool
+
+    public init(key: _AnyRelationKey, inverse: _AnyRelationKey?, deleteRule: DeleteRule, isRequired: Bool) {
+        self.key = key
+        self.inverse = inverse
+        self.deleteRule = deleteRule
+        self.isRequired = isRequired
+    }
+
+    var name: String { key.nameString }
+}
+
+/// Receives the relations of an entity type, typed (see `_relataVisitRelations`).
+@_documentation(visibility: private)
+public protocol _RelationVisitor {
+    mutating func visit<Source, Target, Directionality, Cardinality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Target>,
+        _ keyPath: WritableKeyPath<Source, Relation<Target, Directionality, Cardinality, Constraints>>
+    ) throws
+}
+
+/// Compile-time witness that a mutual relation's inverse is mutual back to the same type.
+/// `@EntityModel` calls it (in a function that never runs) for every `inverse:`.
+@_documentation(visibility: private)
+@inlinable
+public func _relataInverseMustBeMutual<A, B, C1, K1, C2, K2>(
+    _ relation: KeyPath<A, Relation<B, Relations.Mutual, C1, K1>>,
+    _ inverse: KeyPath<B, Relation<A, Relations.Mutual, C2, K2>>
+) {}

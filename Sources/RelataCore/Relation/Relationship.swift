@@ -1,0 +1,101 @@
+/// Declares a relation of an `@EntityModel` struct.
+///
+/// One wrapper covers every kind of relation; the shape comes from the property type and the
+/// attribute arguments:
+///
+/// ```swift
+/// @Relationship var viewedBy: [User]? = nil            // one-way to-many
+/// @Relationship(.required) var author: User?            // one-way to-one, cannot be .null
+/// @Relationship(inverse: \.message) var attachment: Attachment?   // mutual
+/// @Relationship(.required, inverse: \.messages) var chat: Chat?
+/// @Relationship(deleteRule: .cascade, inverse: \.message) var attachment: Attachment?
+/// ```
+///
+/// The wrapped property is read-only and holds the related entities a query resolved (or `nil`).
+/// Set relations through the projected value, a ``Relation``: `message.$author = .id("1")`.
+///
+/// The `inverse:` and `deleteRule:` arguments are read by `@EntityModel` at compile time, which
+/// turns them into the static relation descriptors the runtime uses; the wrapper initialisers
+/// exist so that the compiler checks their types (the inverse must be a relation of the target
+/// back to this type). A bare `@Relationship var x: T?` needs `= nil` so that Swift can infer
+/// the wrapper's type.
+@propertyWrapper
+public struct Relationship<Target: _RelationTarget, Directionality, Constraints>: Sendable {
+    /// The relation value: what this entity says about its related entities.
+    public var projectedValue: Relation<Target._RelatedEntity, Directionality, Target._Cardinality, Constraints>
+
+    /// The related entities a query resolved, or `nil` when the relation carries none.
+    public var wrappedValue: Target? {
+        guard case .entities(let entities, _, _) = projectedValue.state else { return nil }
+        return Target._wrap(entities)
+    }
+
+    /// Creates the wrapper around a relation value (used by generated initialisers).
+    public init(relation: Relation<Target._RelatedEntity, Directionality, Target._Cardinality, Constraints>) {
+        self.projectedValue = relation
+    }
+}
+
+extension Relationship where Directionality == Relations.OneWay, Constraints == Relations.Optional {
+    /// A one-way relation, initially `.none`.
+    public init() { self.init(relation: .none) }
+
+    /// A one-way relation with a delete rule.
+    public init(deleteRule: DeleteRule) { self.init(relation: .none) }
+
+    /// A one-way relation with an initial value (`= nil`) and an optional delete rule.
+    public init(wrappedValue: Target?, deleteRule: DeleteRule = .nullify) { self.init(relation: .none) }
+}
+
+extension Relationship where Directionality == Relations.OneWay, Constraints == Relations.Required {
+    /// A required one-way relation.
+    public init(_ option: RelationOption, deleteRule: DeleteRule = .nullify) { self.init(relation: .none) }
+
+    /// A required one-way relation with an initial value (`= nil`).
+    public init(wrappedValue: Target?, _ option: RelationOption, deleteRule: DeleteRule = .nullify) {
+        self.init(relation: .none)
+    }
+}
+
+extension Relationship where Directionality == Relations.Mutual, Constraints == Relations.Optional {
+    /// A mutual relation; `inverse` names the relation of the target that points back.
+    public init<Inverse: _RelationTarget>(
+        deleteRule: DeleteRule = .nullify,
+        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+    ) {
+        self.init(relation: .none)
+    }
+
+    /// A mutual relation with an initial value (`= nil`).
+    public init<Inverse: _RelationTarget>(
+        wrappedValue: Target?,
+        deleteRule: DeleteRule = .nullify,
+        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+    ) {
+        self.init(relation: .none)
+    }
+}
+
+extension Relationship where Directionality == Relations.Mutual, Constraints == Relations.Required {
+    /// A required mutual relation.
+    public init<Inverse: _RelationTarget>(
+        _ option: RelationOption,
+        deleteRule: DeleteRule = .nullify,
+        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+    ) {
+        self.init(relation: .none)
+    }
+
+    /// A required mutual relation with an initial value (`= nil`).
+    public init<Inverse: _RelationTarget>(
+        wrappedValue: Target?,
+        _ option: RelationOption,
+        deleteRule: DeleteRule = .nullify,
+        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+    ) {
+        self.init(relation: .none)
+    }
+}
+
+extension Relationship: Equatable where Target._RelatedEntity: Equatable {}
+extension Relationship: Hashable where Target._RelatedEntity: Hashable {}

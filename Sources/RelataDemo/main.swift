@@ -1,0 +1,4 @@
+import Foundation
+import Relata
+
+print("ok")

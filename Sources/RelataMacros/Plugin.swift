@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct RelataMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [EntityModelMacro.self]
+}
