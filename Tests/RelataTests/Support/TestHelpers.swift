@@ -1,0 +1,21 @@
+import Foundation
+import Relata
+import Testing
+
+extension User {
+    static let bob = User(id: "1", name: "Bob")
+    static let alice = User(id: "2", name: "Alice")
+    static let john = User(id: "3", name: "John")
+}
+
+/// Parses JSON text into Foundation objects so two documents compare regardless of formatting.
+func jsonObject(_ text: String) throws -> NSObject {
+    try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as! NSObject
+}
+
+/// The ids a relation resolves to, for compact assertions.
+func ids<Source: EntityModelProtocol, Target, D, C, K>(
+    _ context: Context, _ id: Source.ID, _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
+) -> [Target.ID] {
+    context.ids(of: id, keyPath)
+}
