@@ -1,0 +1,81 @@
+import Relata
+import Testing
+
+@Suite("Queries")
+struct QueryTests {
+    func context() throws -> Context {
+        var context = Context()
+        try Chat(
+            id: "c",
+            users: .relation([.bob, .alice, .john]),
+            messages: .relation([
+                Message(id: "m1", text: "first", author: .id("1")),
+                Message(id: "m2", text: "second", author: .id("2"), replyTo: .id("m1")),
+                Message(id: "m3", text: "third", author: .id("ghost")),
+            ]),
+            admins: .ids(["2"])
+        ).save(to: &context)
+        return context
+    }
+
+    @Test("with resolves entities in link order; id fills ids only; missing targets stay ids")
+    func withAndID() throws {
+        let chat = try #require(Chat.query("c", in: context())
+            .with(\.$messages) { $0.with(\.$author).id(\.$replyTo) }
+            .id(\.$admins)
+            .resolve())
+        #expect(chat.messages?.map(\.id) == ["m1", "m2", "m3"])
+        #expect(chat.messages?[0].author?.name == "Bob")
+        #expect(chat.messages?[1].$replyTo.id == "m1")
+        #expect(chat.messages?[2].author == nil)
+        #expect(chat.messages?[2].$author.id == "ghost", "a link to an entity not stored resolves to its id")
+        #expect(chat.$admins.ids == ["2"])
+        #expect(chat.admins == nil)
+        #expect(chat.users == nil, "relations not asked for stay .none")
+        #expect(chat.$users.isNone)
+    }
+
+    @Test("An empty to-one resolves to nil, an empty to-many to []")
+    func empties() throws {
+        let message = try #require(Message.query("m1", in: context()).with(\.$attachment).with(\.$replies).resolve())
+        #expect(message.attachment == nil)
+        #expect(message.$attachment.isNull)
+        #expect(message.replies?.map(\.id) == ["m2"])
+        #expect(Message.query("m3", in: try context()).with(\.$replies).resolve()?.replies == [])
+        #expect(Message.query("nope", in: try context()).resolve() == nil)
+    }
+
+    @Test("related follows a relation from either end; count reads the link table")
+    func relatedAndCount() throws {
+        let context = try context()
+        #expect(User.query("2", in: context).related(\.$chats).resolve().map(\.id) == ["c"])
+        #expect(Message.query("m2", in: context).related(\.$replyTo).resolve()?.id == "m1")
+        #expect(Chat.query("c", in: context).count(\.$messages) == 3)
+        #expect(context.count(of: "c", \Chat.$users) == 3)
+        #expect(Chat.query("c", in: context).related(\.$users).count == 3)
+    }
+
+    @Test("All entities of a type, filtered and sorted by key path; batchQuery")
+    func allFilterSort() throws {
+        let context = try context()
+        let names = User.query(in: context).sorted(by: \.name).resolve().map(\.name)
+        #expect(names == ["Alice", "Bob", "John"])
+        #expect(User.query(in: context).sorted(by: \.name, ascending: false).resolve().map(\.name) == ["John", "Bob", "Alice"])
+        #expect(User.query(in: context).filter(\.name, equals: "Bob").resolve().map(\.id) == ["1"])
+        let admins = User.query(in: context)
+            .with(\.$adminOf)
+            .filter { !($0.adminOf ?? []).isEmpty }
+            .resolve()
+        #expect(admins.map(\.id) == ["2"])
+        #expect(Set(Message.batchQuery(in: context).resolve().map(\.id)) == ["m1", "m2", "m3"])
+        #expect(Message.query(["m3", "zz", "m1"], in: context).resolve().map(\.id) == ["m3", "m1"])
+    }
+
+    @Test("A query reads the snapshot it was made from")
+    func snapshot() throws {
+        var context = try context()
+        let query = Chat.query("c", in: context).with(\.$users)
+        try Chat.delete(id: "c", from: &context)
+        #expect(query.resolve()?.users?.count == 3)
+    }
+}
