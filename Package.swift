@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "RelataMacros",
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
     ],

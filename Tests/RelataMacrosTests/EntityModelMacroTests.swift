@@ -1,0 +1,348 @@
+import MacroTesting
+import RelataMacros
+import SwiftSyntaxMacroExpansion
+import Testing
+
+@Suite("@EntityModel expansion", .macros(
+    ["EntityModel": MacroSpec(type: EntityModelMacro.self, conformances: ["EntityModelProtocol"])],
+    record: .missing
+))
+struct EntityModelMacroTests {
+    @Test("A mutual to-one, a required one-way and a to-many with a delete rule")
+    func expansion() {
+        assertMacro {
+            """
+            @EntityModel
+            struct Message {
+                let id: String
+                var text: String?
+
+                @Relationship(.required)
+                var author: User?
+
+                @Relationship(.required, inverse: \\.messages)
+                var chat: Chat?
+
+                @Relationship(deleteRule: .cascade, inverse: \\.message)
+                var attachments: [Attachment]?
+            }
+            """
+        } expansion: {
+            #"""
+            struct Message {
+                let id: String
+                var text: String?
+
+                @Relationship(.required)
+                var author: User?
+
+                @Relationship(.required, inverse: \.messages)
+                var chat: Chat?
+
+                @Relationship(deleteRule: .cascade, inverse: \.message)
+                var attachments: [Attachment]?
+
+                init(
+                    id: String,
+                    text: String? = nil,
+                    author: Relata.Relation<User, Relata.Relations.OneWay, Relata.Relations.ToOne, Relata.Relations.Required> = .none,
+                    chat: Relata.Relation<Chat, Relata.Relations.Mutual, Relata.Relations.ToOne, Relata.Relations.Required> = .none,
+                    attachments: Relata.Relation<Attachment, Relata.Relations.Mutual, Relata.Relations.ToMany, Relata.Relations.Optional> = .none
+                ) {
+                    self.id = id
+                    self.text = text
+                    self._author = Relata.Relationship(relation: author)
+                    self._chat = Relata.Relationship(relation: chat)
+                    self._attachments = Relata.Relationship(relation: attachments)
+                }
+            }
+
+            extension Message: Relata.EntityModelProtocol {
+                static var __relataKey_author: Relata._AnyRelationKey {
+                    Relata._AnyRelationKey(ordinal: 0, name: "author", toMany: false)
+                }
+
+                static var __relata_author: Relata.RelationDescriptor<Message, User> {
+                    Relata.RelationDescriptor(
+                        key: Self.__relataKey_author,
+                        inverse: nil,
+                        deleteRule: .nullify,
+                        isRequired: true
+                    )
+                }
+
+                static var __relataKey_chat: Relata._AnyRelationKey {
+                    Relata._AnyRelationKey(ordinal: 1, name: "chat", toMany: false)
+                }
+
+                static var __relata_chat: Relata.RelationDescriptor<Message, Chat> {
+                    Relata.RelationDescriptor(
+                        key: Self.__relataKey_chat,
+                        inverse: Chat.__relataKey_messages,
+                        deleteRule: .nullify,
+                        isRequired: true
+                    )
+                }
+
+                static var __relataKey_attachments: Relata._AnyRelationKey {
+                    Relata._AnyRelationKey(ordinal: 2, name: "attachments", toMany: true)
+                }
+
+                static var __relata_attachments: Relata.RelationDescriptor<Message, Attachment> {
+                    Relata.RelationDescriptor(
+                        key: Self.__relataKey_attachments,
+                        inverse: Attachment.__relataKey_message,
+                        deleteRule: .cascade,
+                        isRequired: false
+                    )
+                }
+
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Message>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+                    try context._saveRelation(self.$author, of: self.id, Self.__relata_author)
+                    try context._saveRelation(self.$chat, of: self.id, Self.__relata_chat)
+                    try context._saveRelation(self.$attachments, of: self.id, Self.__relata_attachments)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                    self.$author = .none
+                    self.$chat = .none
+                    self.$attachments = .none
+                }
+
+                static var patch: Relata.MergeStrategy<Message> {
+                    Relata.MergeStrategy<Message>(.patch(\Message.text))
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                    try visitor.visit(Self.__relata_author, \Message.$author)
+                    try visitor.visit(Self.__relata_chat, \Message.$chat)
+                    try visitor.visit(Self.__relata_attachments, \Message.$attachments)
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    if keyPath == \Message.$author {
+                        return Self.__relataKey_author
+                    }
+                    if keyPath == \Message.$chat {
+                        return Self.__relataKey_chat
+                    }
+                    if keyPath == \Message.$attachments {
+                        return Self.__relataKey_attachments
+                    }
+                    return nil
+                }
+
+                private static func __relataCheckInverses() {
+                    Relata._relataInverseMustBeMutual(\Message.$chat, \Chat.$messages)
+                    Relata._relataInverseMustBeMutual(\Message.$attachments, \Attachment.$message)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test("Public structs get public members; an explicit init suppresses the memberwise one")
+    func publicAndExplicitInit() {
+        assertMacro {
+            """
+            @EntityModel
+            public struct Tag {
+                public let id: Int
+                public init(id: Int) { self.id = id }
+            }
+            """
+        } expansion: {
+            """
+            public struct Tag {
+                public let id: Int
+                public init(id: Int) { self.id = id }
+            }
+
+            extension Tag {
+                public func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Tag>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+
+                    try self.didSave(to: &context)
+                }
+
+                public func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                public mutating func normalize() {
+
+                }
+
+                public static var patch: Relata.MergeStrategy<Tag> {
+                    Relata.MergeStrategy<Tag>()
+                }
+
+                public static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+
+                }
+
+                public static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    return nil
+                }
+            }
+            """
+        }
+    }
+
+    @Test("Diagnostics: not a struct, no id, bad relation types, bare relationship")
+    func diagnostics() {
+        assertMacro {
+            """
+            @EntityModel
+            class Box {
+                let id: String
+            }
+            """
+        } diagnostics: {
+            """
+            @EntityModel
+            ┬───────────
+            ╰─ 🛑 @EntityModel can only be applied to a struct
+            class Box {
+                let id: String
+            }
+            """
+        }
+        assertMacro {
+            """
+            @EntityModel
+            struct NoID {
+                let name: String
+            }
+            """
+        } diagnostics: {
+            """
+            @EntityModel
+            struct NoID {
+                   ┬───
+                   ╰─ 🛑 @EntityModel requires a stored property 'id'
+                let name: String
+            }
+            """
+        }
+        assertMacro {
+            """
+            @EntityModel
+            struct Bad {
+                let id: String
+                @Relationship var user: User
+                @Relationship let other: User? = nil
+            }
+            """
+        } diagnostics: {
+            """
+            @EntityModel
+            struct Bad {
+                let id: String
+                @Relationship var user: User
+                                  ┬─────────
+                                  ╰─ 🛑 @Relationship property must have type 'Entity?' (to-one) or '[Entity]?' (to-many)
+                @Relationship let other: User? = nil
+                                  ┬─────────────────
+                                  ╰─ 🛑 @Relationship must be applied to a 'var'
+            }
+            """
+        }
+        assertMacro {
+            """
+            @EntityModel
+            struct Bare {
+                let id: String
+                @Relationship var user: User?
+            }
+            """
+        } diagnostics: {
+            """
+            @EntityModel
+            struct Bare {
+                let id: String
+                @Relationship var user: User?
+                                  ┬──────────
+                                  ╰─ 🛑 @Relationship without arguments needs an initial value '= nil' so Swift can infer the relation type
+                                     ✏️ add '= nil'
+            }
+            """
+        } fixes: {
+            """
+            @EntityModel
+            struct Bare {
+                let id: String
+                @Relationship var user: User? = nil
+            }
+            """
+        } expansion: {
+            #"""
+            struct Bare {
+                let id: String
+                @Relationship var user: User? = nil
+
+                init(
+                    id: String,
+                    user: Relata.Relation<User, Relata.Relations.OneWay, Relata.Relations.ToOne, Relata.Relations.Optional> = .none
+                ) {
+                    self.id = id
+                    self._user = Relata.Relationship(relation: user)
+                }
+            }
+
+            extension Bare {
+                static var __relataKey_user: Relata._AnyRelationKey {
+                    Relata._AnyRelationKey(ordinal: 0, name: "user", toMany: false)
+                }
+
+                static var __relata_user: Relata.RelationDescriptor<Bare, User> {
+                    Relata.RelationDescriptor(
+                        key: Self.__relataKey_user,
+                        inverse: nil,
+                        deleteRule: .nullify,
+                        isRequired: false
+                    )
+                }
+
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Bare>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+                    try context._saveRelation(self.$user, of: self.id, Self.__relata_user)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                    self.$user = .none
+                }
+
+                static var patch: Relata.MergeStrategy<Bare> {
+                    Relata.MergeStrategy<Bare>()
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                    try visitor.visit(Self.__relata_user, \Bare.$user)
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    if keyPath == \Bare.$user {
+                        return Self.__relataKey_user
+                    }
+                    return nil
+                }
+            }
+            """#
+        }
+    }
+}
