@@ -90,11 +90,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             }
             """)
         let normalizations = relations.map { "self.$\($0.name) = .none" }
-        members.append("""
-            \(access)mutating func normalize() {
-                \(normalizations.isEmpty ? "" : normalizations.joined(separator: "\n    "))
-            }
-            """)
+        members.append(function("\(access)mutating func normalize()", normalizations))
         let patches = properties.filter { $0.relation == nil && !$0.isLet && $0.isOptional }
             .map { ".patch(\\\(typeName).\($0.name))" }
         members.append("""
@@ -103,11 +99,10 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             }
             """)
         let visits = relations.map { "try visitor.visit(Self.__relata_\($0.name), \\\(typeName).$\($0.name))" }
-        members.append("""
-            \(access)static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
-                \(visits.joined(separator: "\n    "))
-            }
-            """)
+        members.append(function(
+            "\(access)static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws",
+            visits
+        ))
         let lookups = relations.map {
             "if keyPath == \\\(typeName).$\($0.name) { return Self.__relataKey_\($0.name) }"
         }
@@ -164,14 +159,17 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         let saves = relations.map {
             "try context._saveRelation(self.$\($0.name), of: self.id, Self.__relata_\($0.name))"
         }
-        return """
-            \(access)func save(to context: inout Relata.Context, options: Relata.MergeStrategy<\(typeName)>) throws {
-                try self.willSave(to: &context)
-                context._upsert(self, options: options)
-                \(saves.joined(separator: "\n    "))
-                try self.didSave(to: &context)
-            }
-            """
+        return function(
+            "\(access)func save(to context: inout Relata.Context, options: Relata.MergeStrategy<\(typeName)>) throws",
+            ["try self.willSave(to: &context)", "context._upsert(self, options: options)"] + saves
+                + ["try self.didSave(to: &context)"]
+        )
+    }
+
+    /// A function declaration with one statement per line (an empty body for no statements).
+    static func function(_ signature: String, _ statements: [String]) -> String {
+        guard !statements.isEmpty else { return "\(signature) {}" }
+        return "\(signature) {\n" + statements.map { "    \($0)" }.joined(separator: "\n") + "\n}"
     }
 
     /// `public ` / `package ` when the struct is, so the conformance can be used where the type can.

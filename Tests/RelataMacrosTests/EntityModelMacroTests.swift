@@ -165,11 +165,10 @@ struct EntityModelMacroTests {
                 public init(id: Int) { self.id = id }
             }
 
-            extension Tag {
+            extension Tag: Relata.EntityModelProtocol {
                 public func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Tag>) throws {
                     try self.willSave(to: &context)
                     context._upsert(self, options: options)
-
                     try self.didSave(to: &context)
                 }
 
@@ -178,7 +177,6 @@ struct EntityModelMacroTests {
                 }
 
                 public mutating func normalize() {
-
                 }
 
                 public static var patch: Relata.MergeStrategy<Tag> {
@@ -186,7 +184,6 @@ struct EntityModelMacroTests {
                 }
 
                 public static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
-
                 }
 
                 public static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
@@ -298,7 +295,7 @@ struct EntityModelMacroTests {
                 }
             }
 
-            extension Bare {
+            extension Bare: Relata.EntityModelProtocol {
                 static var __relataKey_user: Relata._AnyRelationKey {
                     Relata._AnyRelationKey(ordinal: 0, name: "user", toMany: false)
                 }
