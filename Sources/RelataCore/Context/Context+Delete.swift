@@ -4,6 +4,7 @@ extension Context {
     /// one-way relations of other entities hold to it, and runs `didDelete`.
     /// Called by the generated `delete(from:)`.
     @_documentation(visibility: private)
+    @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         try entity.willDelete(from: &self)
         mutableTable(Entity.self).entities[entity.id] = nil
@@ -13,19 +14,24 @@ extension Context {
 
     /// Removes every link of the entity `id` (both sides), cascading where the rule says so.
     @_documentation(visibility: private)
+    @inlinable
     public mutating func _eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) throws {
+        // The eraser works on this context's storage; `self` is emptied meanwhile so that the
+        // storage stays uniquely referenced and is mutated in place.
         var eraser = LinkEraser<Entity>(context: self, id: id)
-        self = Context()  // release our reference so the eraser's copy stays unique
+        self = Context(storage: Context.emptyStorage)
         do {
             try Entity._relataVisitRelations(&eraser)
         } catch {
-            self = eraser.context
+            self = eraser.takeContext()
             throw error
         }
-        self = eraser.context
-        let table = mutableTable(Entity.self)
-        for backlinks in table.backlinks.values {
-            backlinks.unlinkSources(of: id, in: &self)
+        self = eraser.takeContext()
+        if let table = self.table(Entity.self), !table.backlinks.isEmpty {
+            let backlinks = Array(mutableTable(Entity.self).backlinks.values)
+            for table in backlinks {
+                table.unlinkSources(of: id, in: &self)
+            }
         }
         for erase in eraser.cascaded {
             try erase(&self)
@@ -34,16 +40,27 @@ extension Context {
 }
 
 /// Removes the links of one entity relation by relation and collects the cascade.
+@usableFromInline
 struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
-    var context: Context
-    let id: Entity.ID
-    var cascaded: [(inout Context) throws -> Void] = []
+    @usableFromInline var context: Context
+    @usableFromInline let id: Entity.ID
+    @usableFromInline var cascaded: [(inout Context) throws -> Void] = []
 
+    @inlinable
     init(context: Context, id: Entity.ID) {
         self.context = context
         self.id = id
     }
 
+    /// Hands the context back, leaving an empty one behind (so it stays uniquely referenced).
+    @inlinable
+    mutating func takeContext() -> Context {
+        let context = self.context
+        self.context = Context(storage: Context.emptyStorage)
+        return context
+    }
+
+    @inlinable
     mutating func visit<Source, Target, D, C, K>(
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>

@@ -22,6 +22,15 @@ public struct Context: Sendable {
     }
 
     @usableFromInline
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// A shared empty storage, for placeholders that are never mutated.
+    @usableFromInline
+    static let emptyStorage = Storage()
+
+    @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline var tables: [ObjectIdentifier: AnyEntityTable] = [:]
 
@@ -64,6 +73,7 @@ extension Context {
     /// The stored entity of this type and id (normalized: every relation is `.none`).
     ///
     /// - Complexity: O(1).
+    @inlinable
     public func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) -> Entity? {
         table(Entity.self)?.entities[id]
     }
@@ -93,6 +103,7 @@ extension Context {
     /// ```swift
     /// let chatIDs = context.ids(of: "1", \User.$chats)
     /// ```
+    @inlinable
     public func ids<Source: EntityModelProtocol, Target, D, C, K>(
         of id: Source.ID,
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
@@ -104,6 +115,7 @@ extension Context {
     /// The number of targets an entity links to through a relation, without building any entity.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public func count<Source: EntityModelProtocol, Target, D, C, K>(
         of id: Source.ID,
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>

@@ -75,7 +75,7 @@ class AnyBacklinks: @unchecked Sendable {
     @usableFromInline init() {}
     func cloneBacklinks() -> AnyBacklinks { fatalError("abstract") }
     /// Removes the links every source holds to `target` (used when the target is erased).
-    func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
+    @usableFromInline func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
 }
 
 /// The sources of a one-way relation `Source.key → Target`, indexed by target.
@@ -99,7 +99,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         Backlinks(key: key, table: unsafeDowncast(table.clone(), to: LinkTable<Target.ID, Source.ID>.self))
     }
 
-    override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
+    @usableFromInline override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
         guard let target = target as? Target.ID else { return }
         let sources = table.removeAll(from: target, toMany: true)
         guard !sources.isEmpty else { return }

@@ -95,6 +95,7 @@ extension EntityModelProtocol {
     ///
     /// - Parameter context: The context to write to.
     /// - Throws: Whatever a hook throws, or a ``RelataError``.
+    @inlinable
     public func save(to context: inout Context) throws {
         try save(to: &context, options: Self.defaultMergeStrategy)
     }
@@ -111,6 +112,7 @@ extension EntityModelProtocol {
     ///   - id: The id of the entity to erase.
     ///   - context: The context to erase it from.
     /// - Throws: Whatever a hook throws, or a ``RelataError``.
+    @inlinable
     public static func delete(id: ID, from context: inout Context) throws {
         if let entity = context.entity(Self.self, id: id) {
             try entity.delete(from: &context)

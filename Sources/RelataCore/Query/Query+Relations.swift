@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Resolving relations inside a query: `with` fills in entities, `id` fills in ids only,
 /// `related` moves the query to the related entities.
 extension Query {
@@ -6,6 +8,7 @@ extension Query {
     /// - Parameters:
     ///   - keyPath: The projected relation, e.g. `\.$messages`.
     ///   - nested: The relations to resolve inside each related entity.
+    @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
@@ -14,6 +17,7 @@ extension Query {
     }
 
     /// Resolves a to-one relation with the related entity, shaped by `nested`.
+    @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
@@ -22,6 +26,7 @@ extension Query {
     }
 
     /// Fills a to-many relation with the ids of the related entities only.
+    @inlinable
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> Query {
@@ -29,6 +34,7 @@ extension Query {
     }
 
     /// Fills a to-one relation with the id of the related entity only.
+    @inlinable
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> Query {
@@ -36,6 +42,7 @@ extension Query {
     }
 
     /// A query for the entities this entity links to through a to-many relation, in order.
+    @inlinable
     public func related<Target, D, K>(
         _ keyPath: KeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList<Target> {
@@ -44,6 +51,7 @@ extension Query {
     }
 
     /// A query for the entity this entity links to through a to-one relation.
+    @inlinable
     public func related<Target, D, K>(
         _ keyPath: KeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> Query<Target> {
@@ -54,6 +62,7 @@ extension Query {
     /// The number of targets of a relation, read from the link table without building entities.
     ///
     /// - Complexity: O(1).
+    @inlinable
     public func count<Target, D, C, K>(_ keyPath: KeyPath<Entity, Relation<Target, D, C, K>>) -> Int {
         guard let id else { return 0 }
         return context.count(of: id, keyPath)
@@ -61,67 +70,72 @@ extension Query {
 }
 
 /// Builds the modifiers that fill in one relation of a resolved entity.
+///
+/// Inlinable so that the closures are specialized for the client's entity and id types: the
+/// per-entity work is then typed dictionary lookups only.
 @usableFromInline
 enum RelationResolver {
-    @usableFromInline
+    @inlinable
     static func toMany<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: [Modifier<Target>]
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         return Modifier { entity, context in
-            let ids = context.targets(Entity.self, key, of: entity.id, Target.ID.self)
             var resolved: [Target] = []
-            resolved.reserveCapacity(ids.count)
-            if let targets = context.table(Target.self) {
+            if let ids = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.many[entity.id],
+                let targets = context.table(Target.self)
+            {
+                resolved.reserveCapacity(ids.count)
                 for id in ids {
                     guard var target = targets.entities[id] else { continue }
                     for modifier in nested { modifier.apply(&target, context) }
                     resolved.append(target)
                 }
             }
-            entity[keyPath: keyPath] = .relation(resolved)
+            entity[keyPath: keyPath] = Relation(state: .entities(resolved, fragment: false, appending: false))
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func toOne<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ nested: [Modifier<Target>]
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         return Modifier { entity, context in
-            guard let id = context.targets(Entity.self, key, of: entity.id, Target.ID.self).first else {
+            guard let id = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.one[entity.id] else {
                 entity[keyPath: keyPath] = Relation(state: .null)
                 return
             }
             guard var target = context.table(Target.self)?.entities[id] else {
-                entity[keyPath: keyPath] = .id(id)
+                entity[keyPath: keyPath] = Relation(state: .ids([id], appending: false))
                 return
             }
             for modifier in nested { modifier.apply(&target, context) }
-            entity[keyPath: keyPath] = .relation(target)
+            entity[keyPath: keyPath] = Relation(state: .entities([target], fragment: false, appending: false))
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func ids<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         return Modifier { entity, context in
-            entity[keyPath: keyPath] = .ids(context.targets(Entity.self, key, of: entity.id, Target.ID.self))
+            let ids = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.many[entity.id]
+            entity[keyPath: keyPath] = Relation(state: .ids(ids.map { Array($0) } ?? [], appending: false))
         }
     }
 
-    @usableFromInline
+    @inlinable
     static func id<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         return Modifier { entity, context in
-            let id = context.targets(Entity.self, key, of: entity.id, Target.ID.self).first
-            entity[keyPath: keyPath] = id.map { .id($0) } ?? Relation(state: .null)
+            let id = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.one[entity.id]
+            entity[keyPath: keyPath] = Relation(state: id.map { .ids([$0], appending: false) } ?? .null)
         }
     }
 }

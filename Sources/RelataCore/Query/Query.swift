@@ -18,11 +18,12 @@ public struct Query<Entity: EntityModelProtocol> {
     @usableFromInline var modifiers: [Modifier<Entity>]
 
     /// A query for the entity with this id in `context`.
+    @inlinable
     public init(id: Entity.ID?, context: Context) {
         self.init(id: id, context: context, modifiers: [])
     }
 
-    @usableFromInline
+    @inlinable
     init(id: Entity.ID?, context: Context, modifiers: [Modifier<Entity>]) {
         self.context = context
         self.id = id
@@ -41,7 +42,7 @@ public struct Query<Entity: EntityModelProtocol> {
         return entity
     }
 
-    @usableFromInline
+    @inlinable
     func adding(_ modifier: Modifier<Entity>) -> Query {
         Query(id: id, context: context, modifiers: modifiers + [modifier])
     }
@@ -64,6 +65,7 @@ extension EntityModelProtocol {
     /// - Parameters:
     ///   - id: The id of the entity.
     ///   - context: The context to read (a snapshot is taken).
+    @inlinable
     public static func query(_ id: ID, in context: Context) -> Query<Self> {
         Query(id: id, context: context)
     }

@@ -12,17 +12,22 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public let context: Context
     /// The ids of the entities, in order.
     public let ids: [Entity.ID]
-    @usableFromInline var modifiers: [Modifier<Entity>] = []
-    @usableFromInline var filters: [(Entity) -> Bool] = []
+    @usableFromInline var modifiers: [Modifier<Entity>]
+    @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
 
     /// A query for the entities with these ids in `context`.
+    @inlinable
     public init(ids: [Entity.ID], context: Context) {
         self.ids = ids
         self.context = context
+        self.modifiers = []
+        self.filters = []
+        self.order = nil
     }
 
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
+    @inlinable
     public func resolve() -> [Entity] {
         guard let table = context.table(Entity.self) else { return [] }
         var result: [Entity] = []
@@ -47,6 +52,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     // MARK: Shaping
 
     /// Resolves a to-many relation of every entity (see ``Query/with(_:_:)-(WritableKeyPath<Entity,Relation<Target,D,Relations.ToMany,K>>,_)``).
+    @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
@@ -55,6 +61,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     /// Resolves a to-one relation of every entity.
+    @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
@@ -63,6 +70,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     /// Fills a to-many relation of every entity with ids only.
+    @inlinable
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList {
@@ -70,6 +78,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     /// Fills a to-one relation of every entity with an id only.
+    @inlinable
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> QueryList {
@@ -107,7 +116,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         return copy
     }
 
-    @usableFromInline
+    @inlinable
     func adding(_ modifier: Modifier<Entity>) -> QueryList {
         var copy = self
         copy.modifiers.append(modifier)

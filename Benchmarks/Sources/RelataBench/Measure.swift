@@ -1,0 +1,45 @@
+import Foundation
+
+/// Median wall time of `runs` runs of `body`, each preceded by an untimed `setup`.
+func median<State>(
+    runs: Int, setup: () throws -> State, _ body: (inout State) throws -> Void
+) rethrows -> Duration {
+    var times: [Duration] = []
+    for _ in 0..<runs {
+        var state = try setup()
+        let start = ContinuousClock.now
+        try body(&state)
+        times.append(ContinuousClock.now - start)
+        withExtendedLifetime(state) {}
+    }
+    return times.sorted()[times.count / 2]
+}
+
+func median(runs: Int, _ body: () throws -> Void) rethrows -> Duration {
+    try median(runs: runs, setup: {}, { _ in try body() })
+}
+
+/// Peak resident set size of this process (VmHWM), in bytes.
+func peakResidentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kilobytes * 1024
+    }
+    return 0
+}
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
+    }
+}
+
+func format(_ duration: Duration) -> String {
+    let ms = duration.milliseconds
+    return ms < 10 ? String(format: "%.2f ms", ms) : String(format: "%.1f ms", ms)
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

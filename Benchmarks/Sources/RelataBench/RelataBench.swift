@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Relata
+
+@main
+struct RelataBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relata-bench",
+        abstract: "Workload W1 (shared/bench/W1-chat-graph.md): Relata beside the plain-dictionary floor."
+    )
+
+    @Option(help: "Scales S to run, comma-separated (S=1: 1,000 users, 1,000 chats, 100,000 messages).")
+    var scales: String = "0.1,1,3"
+
+    @Option(help: "Runs per operation; the median is reported.")
+    var runs: Int = 3
+
+    @Option(help: "Internal: save W1 at --scale with 'relata' or 'floor' and print the peak RSS in bytes.")
+    var probe: String?
+
+    @Option(help: "Internal: the scale for --probe.")
+    var scale: Double = 1
+
+    func run() throws {
+        if let probe {
+            let data = W1Data(scale: scale)
+            let floorInput = FloorW1.Input(data)
+            if probe == "relata" {
+                let context = try RelataW1.save(data)
+                print(peakResidentBytes())
+                withExtendedLifetime(context) {}
+            } else {
+                let floor = FloorW1.save(floorInput)
+                print(peakResidentBytes())
+                withExtendedLifetime(floor) {}
+            }
+            return
+        }
+        let scaleList = scales.split(separator: ",").compactMap { Double($0) }
+        var results: [(Double, [String: (Duration, Duration)])] = []
+        for s in scaleList {
+            results.append((s, try runScale(s)))
+        }
+        if let one = results.first(where: { $0.0 == 1 }), let three = results.first(where: { $0.0 == 3 }) {
+            print("Growth S=1 → S=3 (3.0 is linear):")
+            for op in ["save", "resolve", "related", "delete"] {
+                let ratio = three.1[op]!.0.milliseconds / one.1[op]!.0.milliseconds
+                print("  \(pad(op, 8)) Relata \(String(format: "%.2f", ratio))x")
+            }
+        }
+    }
+
+    func runScale(_ s: Double) throws -> [String: (Duration, Duration)] {
+        let data = W1Data(scale: s)
+        let floorInput = FloorW1.Input(data)
+        let resolveChats = min(100, data.chatCount)
+
+        // 1. save
+        let relataSave = try median(runs: runs) { _ = try RelataW1.save(data) }
+        let floorSave = median(runs: runs) { _ = FloorW1.save(floorInput) }
+        let context = try RelataW1.save(data)
+        let floor = FloorW1.save(floorInput)
+
+        // 2. resolve
+        var resolvedRelata = 0, resolvedFloor = 0
+        let relataResolve = median(runs: runs) { resolvedRelata = RelataW1.resolve(context, chats: resolveChats) }
+        let floorResolve = median(runs: runs) { resolvedFloor = floor.resolve(chats: resolveChats) }
+        precondition(resolvedRelata == resolvedFloor, "resolve: Relata \(resolvedRelata) ≠ floor \(resolvedFloor)")
+
+        // 3. related
+        var relatedRelata = 0, relatedFloor = 0
+        let relataRelated = median(runs: runs) { relatedRelata = RelataW1.related(context, users: data.userCount) }
+        let floorRelated = median(runs: runs) { relatedFloor = floor.related(users: data.userCount) }
+        precondition(relatedRelata == relatedFloor, "related: Relata \(relatedRelata) ≠ floor \(relatedFloor)")
+
+        // 4. delete (each run on a freshly saved, uniquely owned store; setup untimed)
+        var left = 0
+        let relataDelete = try median(runs: runs, setup: { try RelataW1.save(data) }) { context in
+            try RelataW1.delete(&context, chats: resolveChats)
+            left = context.count(of: Message.self)
+        }
+        var floorLeft = 0
+        let floorDelete = median(runs: runs, setup: { FloorW1.save(floorInput) }) { floor in
+            floor.delete(chats: resolveChats)
+            floorLeft = floor.messages.count
+        }
+        precondition(left == floorLeft, "delete: Relata left \(left) ≠ floor \(floorLeft)")
+
+        let relataMemory = probeMemory("relata", s)
+        let floorMemory = probeMemory("floor", s)
+
+        print("W1 at S=\(s) (\(data.description)), median of \(runs) runs")
+        print("  \(pad("op", 9))\(pad("Relata", 12))\(pad("floor", 12))ratio")
+        let rows: [(String, Duration, Duration, String)] = [
+            ("save", relataSave, floorSave, ""),
+            ("resolve", relataResolve, floorResolve, "  (\(resolvedRelata) messages)"),
+            ("related", relataRelated, floorRelated, "  (\(relatedRelata) chat ids)"),
+            ("delete", relataDelete, floorDelete, "  (\(left) messages left)"),
+        ]
+        var table: [String: (Duration, Duration)] = [:]
+        for (op, relata, floor, note) in rows {
+            let ratio = relata.milliseconds / max(floor.milliseconds, 0.0001)
+            print("  \(pad(op, 9))\(pad(format(relata), 12))\(pad(format(floor), 12))Relata/floor \(String(format: "%.1f", ratio))x\(note)")
+            table[op] = (relata, floor)
+        }
+        print("  peak RSS after save: Relata \(relataMemory / 1_048_576) MB, floor \(floorMemory / 1_048_576) MB (separate processes, input data included)")
+        print("")
+        return table
+    }
+
+    func probeMemory(_ system: String, _ s: Double) -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["--probe", system, "--scale", String(s)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do {
+            try process.run()
+        } catch {
+            return 0
+        }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}
