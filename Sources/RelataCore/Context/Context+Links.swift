@@ -9,7 +9,7 @@ extension Context {
         _ d: RelationDescriptor<S, T>, target: T.ID, source: S.ID
     ) {
         guard let inverse = d.inverse else {
-            backlinks(d).add(source, to: target, toMany: true)
+            backlinks(d).insert(source, for: target)
             return
         }
         let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
@@ -29,7 +29,7 @@ extension Context {
         _ d: RelationDescriptor<S, T>, target: T.ID, source: S.ID
     ) {
         guard let inverse = d.inverse else {
-            backlinks(d).remove(source, from: target, toMany: true)
+            backlinks(d).remove(source, for: target)
             return
         }
         mutableTable(T.self).linkTable(inverse, S.ID.self).remove(source, from: target, toMany: inverse.toMany)
@@ -38,15 +38,15 @@ extension Context {
     @inlinable
     mutating func backlinks<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>
-    ) -> LinkTable<T.ID, S.ID> {
+    ) -> Backlinks<S, T> {
         let table = mutableTable(T.self)
         let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         if let existing = table.backlinks[key] {
-            return unsafeDowncast(existing, to: Backlinks<S, T>.self).table
+            return unsafeDowncast(existing, to: Backlinks<S, T>.self)
         }
         let created = Backlinks<S, T>(key: d.key)
         table.backlinks[key] = created
-        return created.table
+        return created
     }
 
     /// Sets the links of `source` through `d` to `targets` (or appends them), with the other sides.

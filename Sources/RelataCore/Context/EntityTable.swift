@@ -54,6 +54,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     override func checkInvariants(in context: Context) throws {
         var checker = InvariantChecker<Entity>(context: context)
         try Entity._relataVisitRelations(&checker)
+        for backlinks in backlinks.values {
+            try backlinks.checkInvariants(in: context)
+        }
     }
 }
 
@@ -67,45 +70,5 @@ struct BacklinkKey: Hashable, Sendable {
     init(source: ObjectIdentifier, ordinal: Int) {
         self.source = source
         self.ordinal = ordinal
-    }
-}
-
-@usableFromInline
-class AnyBacklinks: @unchecked Sendable {
-    @usableFromInline init() {}
-    func cloneBacklinks() -> AnyBacklinks { fatalError("abstract") }
-    /// Removes the links every source holds to `target` (used when the target is erased).
-    @usableFromInline func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
-}
-
-/// The sources of a one-way relation `Source.key → Target`, indexed by target.
-@usableFromInline
-final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
-    @usableFromInline let key: _AnyRelationKey
-    @usableFromInline let table: LinkTable<Target.ID, Source.ID>
-
-    @usableFromInline
-    init(key: _AnyRelationKey, table: LinkTable<Target.ID, Source.ID>) {
-        self.key = key
-        self.table = table
-    }
-
-    @usableFromInline
-    convenience init(key: _AnyRelationKey) {
-        self.init(key: key, table: LinkTable())
-    }
-
-    override func cloneBacklinks() -> AnyBacklinks {
-        Backlinks(key: key, table: unsafeDowncast(table.clone(), to: LinkTable<Target.ID, Source.ID>.self))
-    }
-
-    @usableFromInline override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
-        guard let target = target as? Target.ID else { return }
-        let sources = table.removeAll(from: target, toMany: true)
-        guard !sources.isEmpty else { return }
-        let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
-        for source in sources {
-            forward.remove(target, from: source, toMany: key.toMany)
-        }
     }
 }

@@ -60,6 +60,6 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         guard let backlinks = table.backlinks[key] else { return false }
-        return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).table.many[target]?.contains(source) ?? false
+        return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources[target]?.contains(source) ?? false
     }
 }

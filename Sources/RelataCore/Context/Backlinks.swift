@@ -1,0 +1,63 @@
+/// Type-erased base of ``Backlinks`` so an entity table can hold the backlinks of many relations.
+@usableFromInline
+class AnyBacklinks: @unchecked Sendable {
+    @usableFromInline init() {}
+    @usableFromInline func cloneBacklinks() -> AnyBacklinks { fatalError("abstract") }
+    /// Removes the links every source holds to `target` (used when the target is erased).
+    @usableFromInline func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
+    /// Checks that every backlink has its forward link.
+    func checkInvariants(in context: Context) throws {}
+}
+
+/// The sources of a one-way relation `Source.key → Target`, indexed by target: the other side of
+/// a one-way link, so that erasing a target removes the links that point to it in O(sources).
+///
+/// Unordered (a `Set` per target): removing one source is O(1).
+@usableFromInline
+final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
+    @usableFromInline let key: _AnyRelationKey
+    @usableFromInline var sources: [Target.ID: Set<Source.ID>]
+
+    @usableFromInline
+    init(key: _AnyRelationKey, sources: [Target.ID: Set<Source.ID>] = [:]) {
+        self.key = key
+        self.sources = sources
+    }
+
+    @inlinable
+    func insert(_ source: Source.ID, for target: Target.ID) {
+        sources[target, default: []].insert(source)
+    }
+
+    @inlinable
+    func remove(_ source: Source.ID, for target: Target.ID) {
+        guard sources[target]?.remove(source) != nil else { return }
+        if sources[target]!.isEmpty { sources[target] = nil }
+    }
+
+    @usableFromInline
+    override func cloneBacklinks() -> AnyBacklinks {
+        Backlinks(key: key, sources: sources)
+    }
+
+    @usableFromInline
+    override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
+        guard let target = target as? Target.ID, let sources = sources.removeValue(forKey: target) else { return }
+        let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
+        for source in sources {
+            forward.remove(target, from: source, toMany: key.toMany)
+        }
+    }
+
+    override func checkInvariants(in context: Context) throws {
+        let forward = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)
+        for (target, sources) in sources {
+            for source in sources where forward?.targets(of: source, toMany: key.toMany).contains(target) != true {
+                throw RelataError(
+                    code: .invalidRelation, entityType: "\(Source.self)", id: "\(source)", relation: key.nameString,
+                    message: "backlink from \(Target.self) \"\(target)\" has no forward link"
+                )
+            }
+        }
+    }
+}
