@@ -30,40 +30,55 @@ public struct Context: Sendable {
     @usableFromInline
     static let emptyStorage = Storage()
 
+    /// The entity tables, one per type. A short array scanned by type identity: a program has
+    /// few entity types, and comparing a few pointers is cheaper than hashing on every access.
     @usableFromInline
     final class Storage: @unchecked Sendable {
-        @usableFromInline var tables: [ObjectIdentifier: AnyEntityTable] = [:]
+        @usableFromInline var types: ContiguousArray<ObjectIdentifier> = []
+        @usableFromInline var tables: ContiguousArray<AnyEntityTable> = []
 
         @usableFromInline init() {}
 
-        @usableFromInline init(tables: [ObjectIdentifier: AnyEntityTable]) {
+        @usableFromInline init(types: ContiguousArray<ObjectIdentifier>, tables: ContiguousArray<AnyEntityTable>) {
+            self.types = types
             self.tables = tables
+        }
+
+        @inlinable
+        func index(of type: ObjectIdentifier) -> Int? {
+            var i = 0
+            while i < types.count {
+                if types[i] == type { return i }
+                i += 1
+            }
+            return nil
         }
     }
 
     /// The table of `Entity`, read-only; `nil` if nothing of that type was ever stored.
     @inlinable
     func table<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityTable<Entity>? {
-        guard let table = storage.tables[ObjectIdentifier(Entity.self)] else { return nil }
-        return unsafeDowncast(table, to: EntityTable<Entity>.self)
+        guard let index = storage.index(of: ObjectIdentifier(Entity.self)) else { return nil }
+        return unsafeDowncast(storage.tables[index], to: EntityTable<Entity>.self)
     }
 
     /// The table of `Entity`, unique to this context, so that it can be mutated in place.
     @inlinable
     mutating func mutableTable<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityTable<Entity> {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(tables: storage.tables)
+            storage = Storage(types: storage.types, tables: storage.tables)
         }
         let key = ObjectIdentifier(Entity.self)
-        guard storage.tables[key] != nil else {
+        guard let index = storage.index(of: key) else {
             let table = EntityTable<Entity>()
-            storage.tables[key] = table
+            storage.types.append(key)
+            storage.tables.append(table)
             return table
         }
-        if !isKnownUniquelyReferenced(&storage.tables[key]!) {
-            storage.tables[key] = storage.tables[key]!.clone()
+        if !isKnownUniquelyReferenced(&storage.tables[index]) {
+            storage.tables[index] = storage.tables[index].clone()
         }
-        return unsafeDowncast(storage.tables[key]!, to: EntityTable<Entity>.self)
+        return unsafeDowncast(storage.tables[index], to: EntityTable<Entity>.self)
     }
 }
 

@@ -5,7 +5,7 @@ extension Context {
     /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
     ///   type, id and relation of the first broken link.
     public func checkInvariants() throws {
-        for table in storage.tables.values {
+        for table in storage.tables {
             try table.checkInvariants(in: self)
         }
     }
