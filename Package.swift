@@ -35,6 +35,7 @@ let package = Package(
             name: "RelataTests",
             dependencies: [
                 "Relata",
+                "RelataCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -22,10 +22,8 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
 
         /// No entity of that type and id is stored.
         public static let entityNotFound = Code("entityNotFound")
-        /// A relation value cannot be applied (e.g. several ids for a to-one relation).
+        /// A link is inconsistent with its relation (reported by `Context.checkInvariants()`).
         public static let invalidRelation = Code("invalidRelation")
-        /// Encoded data does not describe an entity or relation.
-        public static let decodingFailed = Code("decodingFailed")
     }
 
     /// What went wrong.
