@@ -13,7 +13,7 @@ extension Query {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
     ) -> Query {
-        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
     }
 
     /// Resolves a to-one relation with the related entity, shaped by `nested`.
@@ -22,7 +22,7 @@ extension Query {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
     ) -> Query {
-        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
     }
 
     /// Fills a to-many relation with the ids of the related entities only.
@@ -30,7 +30,7 @@ extension Query {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> Query {
-        adding(RelationResolver.ids(keyPath))
+        adding(RelationResolver.ids(keyPath, context))
     }
 
     /// Fills a to-one relation with the id of the related entity only.
@@ -38,7 +38,7 @@ extension Query {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> Query {
-        adding(RelationResolver.id(keyPath))
+        adding(RelationResolver.id(keyPath, context))
     }
 
     /// A query for the entities this entity links to through a to-many relation, in order.
@@ -71,25 +71,26 @@ extension Query {
 
 /// Builds the modifiers that fill in one relation of a resolved entity.
 ///
-/// Inlinable so that the closures are specialized for the client's entity and id types: the
-/// per-entity work is then typed dictionary lookups only.
+/// A modifier is built once per query node, for the context the query reads: it captures the link
+/// table and the target table, so resolving an entity costs one lookup per relation. Inlinable so
+/// that the closures are specialized for the client's entity and id types.
 @usableFromInline
 enum RelationResolver {
     @inlinable
     static func toMany<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
-        _ nested: [Modifier<Target>]
+        _ nested: [Modifier<Target>],
+        _ context: Context
     ) -> Modifier<Entity> {
-        let key = Entity.relationKey(keyPath)
-        return Modifier { entity, context in
+        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let targets = context.table(Target.self)
+        return Modifier { entity in
             var resolved: [Target] = []
-            if let ids = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.many[entity.id],
-                let targets = context.table(Target.self)
-            {
+            if let ids = links?.many[entity.id], let targets {
                 resolved.reserveCapacity(ids.count)
                 for id in ids {
                     guard var target = targets.entities[id] else { continue }
-                    for modifier in nested { modifier.apply(&target, context) }
+                    for modifier in nested { modifier.apply(&target) }
                     resolved.append(target)
                 }
             }
@@ -100,41 +101,45 @@ enum RelationResolver {
     @inlinable
     static func toOne<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
-        _ nested: [Modifier<Target>]
+        _ nested: [Modifier<Target>],
+        _ context: Context
     ) -> Modifier<Entity> {
-        let key = Entity.relationKey(keyPath)
-        return Modifier { entity, context in
-            guard let id = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.one[entity.id] else {
+        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let targets = context.table(Target.self)
+        return Modifier { entity in
+            guard let id = links?.one[entity.id] else {
                 entity[keyPath: keyPath] = Relation(state: .null)
                 return
             }
-            guard var target = context.table(Target.self)?.entities[id] else {
+            guard var target = targets?.entities[id] else {
                 entity[keyPath: keyPath] = Relation(state: .ids([id], appending: false))
                 return
             }
-            for modifier in nested { modifier.apply(&target, context) }
+            for modifier in nested { modifier.apply(&target) }
             entity[keyPath: keyPath] = Relation(state: .entities([target], fragment: false, appending: false))
         }
     }
 
     @inlinable
     static func ids<Entity: EntityModelProtocol, Target, D, K>(
-        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
+        _ context: Context
     ) -> Modifier<Entity> {
-        let key = Entity.relationKey(keyPath)
-        return Modifier { entity, context in
-            let ids = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.many[entity.id]
+        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        return Modifier { entity in
+            let ids = links?.many[entity.id]
             entity[keyPath: keyPath] = Relation(state: .ids(ids.map { Array($0) } ?? [], appending: false))
         }
     }
 
     @inlinable
     static func id<Entity: EntityModelProtocol, Target, D, K>(
-        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
+        _ context: Context
     ) -> Modifier<Entity> {
-        let key = Entity.relationKey(keyPath)
-        return Modifier { entity, context in
-            let id = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)?.one[entity.id]
+        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        return Modifier { entity in
+            let id = links?.one[entity.id]
             entity[keyPath: keyPath] = Relation(state: id.map { .ids([$0], appending: false) } ?? .null)
         }
     }

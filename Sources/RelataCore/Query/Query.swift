@@ -37,7 +37,7 @@ public struct Query<Entity: EntityModelProtocol> {
     public func resolve() -> Entity? {
         guard let id, var entity = context.table(Entity.self)?.entities[id] else { return nil }
         for modifier in modifiers {
-            modifier.apply(&entity, context)
+            modifier.apply(&entity)
         }
         return entity
     }
@@ -48,13 +48,14 @@ public struct Query<Entity: EntityModelProtocol> {
     }
 }
 
-/// One step of resolving an entity: fills in one relation.
+/// One step of resolving an entity: fills in one relation, from the context the query reads
+/// (captured when the step is built).
 @usableFromInline
 struct Modifier<Entity> {
-    @usableFromInline let apply: (inout Entity, Context) -> Void
+    @usableFromInline let apply: (inout Entity) -> Void
 
     @inlinable
-    init(_ apply: @escaping (inout Entity, Context) -> Void) {
+    init(_ apply: @escaping (inout Entity) -> Void) {
         self.apply = apply
     }
 }

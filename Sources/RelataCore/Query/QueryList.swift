@@ -34,7 +34,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         result.reserveCapacity(ids.count)
         for id in ids {
             guard var entity = table.entities[id] else { continue }
-            for modifier in modifiers { modifier.apply(&entity, context) }
+            for modifier in modifiers { modifier.apply(&entity) }
             if filters.allSatisfy({ $0(entity) }) { result.append(entity) }
         }
         if let order { result.sort(by: order) }
@@ -57,7 +57,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryList {
-        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
     }
 
     /// Resolves a to-one relation of every entity.
@@ -66,7 +66,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryList {
-        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers))
+        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
     }
 
     /// Fills a to-many relation of every entity with ids only.
@@ -74,7 +74,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList {
-        adding(RelationResolver.ids(keyPath))
+        adding(RelationResolver.ids(keyPath, context))
     }
 
     /// Fills a to-one relation of every entity with an id only.
@@ -82,7 +82,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> QueryList {
-        adding(RelationResolver.id(keyPath))
+        adding(RelationResolver.id(keyPath, context))
     }
 
     // MARK: Filtering and sorting
