@@ -23,6 +23,8 @@ extension Relation: Codable {
         switch state {
         case .none: break
         case .null: try container.encode(true, forKey: .null)
+        case let .id(id):
+            try container.encode([id], forKey: .ids)
         case let .ids(ids, appending):
             try container.encode(ids, forKey: .ids)
             if appending { try container.encode(true, forKey: .appending) }
@@ -37,6 +39,8 @@ extension Relation: Codable {
         switch state {
         case .none, .null:
             try container.encodeNil()
+        case let .id(id):
+            if Self.isToMany { try container.encode([IDObject(id: id)]) } else { try container.encode(IDObject(id: id)) }
         case let .ids(ids, _):
             let objects = ids.map(IDObject.init)
             if Self.isToMany { try container.encode(objects) } else { try container.encode(objects.first) }
@@ -130,6 +134,7 @@ extension Relation.State {
     var count: Int {
         switch self {
         case .none, .null: 0
+        case .id: 1
         case .ids(let ids, _): ids.count
         case .entities(let entities, _, _): entities.count
         }

@@ -56,16 +56,7 @@ extension Context {
     ) {
         if !d.key.toMany {
             guard let target = targets.last else { return }
-            let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-            guard let previous = table.one[source] else {
-                table.one[source] = target
-                addOtherSide(d, target: target, source: source)
-                return
-            }
-            guard previous != target else { return }
-            table.one[source] = target
-            removeOtherSide(d, target: previous, source: source)
-            addOtherSide(d, target: target, source: source)
+            linkOne(d, source: source, to: target)
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
@@ -85,6 +76,25 @@ extension Context {
         for target in new where !old.contains(target) {
             addOtherSide(d, target: target, source: source)
         }
+    }
+
+    /// Sets the to-one link of `source` through `d` to `target`, with the other sides.
+    @inlinable
+    mutating func linkOne<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, source: S.ID, to target: T.ID
+    ) {
+        guard !d.key.toMany else {
+            link(d, source: source, to: [target], appending: false)
+            return
+        }
+        let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
+        guard let previous = table.one.updateValue(target, forKey: source) else {
+            addOtherSide(d, target: target, source: source)
+            return
+        }
+        guard previous != target else { return }
+        removeOtherSide(d, target: previous, source: source)
+        addOtherSide(d, target: target, source: source)
     }
 
     /// Removes every link of `source` through `d`, with the other sides; returns the old targets.

@@ -32,6 +32,8 @@ extension Context {
             return
         case .null:
             unlinkAll(descriptor, source: id)
+        case .id(let target):
+            linkOne(descriptor, source: id, to: target)
         case .ids(let ids, let appending):
             link(descriptor, source: id, to: ids, appending: appending)
         case .entities(let entities, let fragment, let appending):
@@ -39,8 +41,8 @@ extension Context {
             for entity in entities {
                 try entity.save(to: &self, options: options)
             }
-            if entities.count == 1 {
-                link(descriptor, source: id, to: [entities[0].id], appending: appending)
+            if entities.count == 1, !descriptor.key.toMany {
+                linkOne(descriptor, source: id, to: entities[0].id)
             } else {
                 link(descriptor, source: id, to: entities.map(\.id), appending: appending)
             }

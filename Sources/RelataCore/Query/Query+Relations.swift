@@ -112,7 +112,7 @@ enum RelationResolver {
                 return
             }
             guard var target = targets?.entities[id] else {
-                entity[keyPath: keyPath] = Relation(state: .ids([id], appending: false))
+                entity[keyPath: keyPath] = Relation(state: .id(id))
                 return
             }
             for modifier in nested { modifier.apply(&target) }
@@ -140,7 +140,7 @@ enum RelationResolver {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
         return Modifier { entity in
             let id = links?.one[entity.id]
-            entity[keyPath: keyPath] = Relation(state: id.map { .ids([$0], appending: false) } ?? .null)
+            entity[keyPath: keyPath] = Relation(state: id.map { .id($0) } ?? .null)
         }
     }
 }

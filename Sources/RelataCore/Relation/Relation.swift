@@ -19,6 +19,8 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
     enum State: Sendable {
         case none
         case null
+        /// One id (a to-one link by id), kept apart from `ids` to avoid an array per link.
+        case id(Entity.ID)
         case ids([Entity.ID], appending: Bool)
         case entities([Entity], fragment: Bool, appending: Bool)
     }
@@ -39,6 +41,7 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
     public var ids: [Entity.ID] {
         switch state {
         case .none, .null: []
+        case .id(let id): [id]
         case .ids(let ids, _): ids
         case .entities(let entities, _, _): entities.map(\.id)
         }
@@ -66,7 +69,7 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
     public var isAppending: Bool {
         switch state {
         case .ids(_, let appending), .entities(_, _, let appending): appending
-        case .none, .null: false
+        case .none, .null, .id: false
         }
     }
 
@@ -92,7 +95,7 @@ extension Relation where Cardinality == Relations.ToOne {
 
     /// Links to the entity with this id, which need not be in the context yet.
     public static func id(_ id: Entity.ID) -> Self {
-        Self(state: .ids([id], appending: false))
+        Self(state: .id(id))
     }
 
     /// The id of the related entity, when this value carries one.
@@ -152,6 +155,8 @@ extension Relation: Equatable where Entity: Equatable {
         switch (lhs.state, rhs.state) {
         case (.none, .none), (.null, .null): true
         case let (.ids(a, x), .ids(b, y)): a == b && x == y
+        case let (.id(a), .id(b)): a == b
+        case let (.id(a), .ids(b, false)), let (.ids(b, false), .id(a)): [a] == b
         case let (.entities(a, f, x), .entities(b, g, y)): a == b && f == g && x == y
         default: false
         }
@@ -163,6 +168,8 @@ extension Relation: Hashable where Entity: Hashable {
         switch state {
         case .none: hasher.combine(0)
         case .null: hasher.combine(1)
+        case let .id(id):
+            hasher.combine(2); hasher.combine([id]); hasher.combine(false)
         case let .ids(ids, appending):
             hasher.combine(2); hasher.combine(ids); hasher.combine(appending)
         case let .entities(entities, fragment, appending):
