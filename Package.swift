@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Relata", targets: ["Relata"]),
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
+        // The chat models of seed 003 / workload W1, shared by the demo and the benchmarks.
+        .library(name: "ChatExample", targets: ["ChatExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -30,7 +32,8 @@ let package = Package(
             ]
         ),
         .target(name: "Relata", dependencies: ["RelataCore", "RelataMacros"]),
-        .executableTarget(name: "RelataDemo", dependencies: ["Relata"]),
+        .target(name: "ChatExample", dependencies: ["Relata"]),
+        .executableTarget(name: "RelataDemo", dependencies: ["Relata", "ChatExample"]),
         .testTarget(
             name: "RelataTests",
             dependencies: [

@@ -15,6 +15,7 @@ let package = Package(
             name: "relata-bench",
             dependencies: [
                 .product(name: "Relata", package: "Relata"),
+                .product(name: "ChatExample", package: "Relata"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/RelataBench"

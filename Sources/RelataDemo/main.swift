@@ -1,4 +1,5 @@
 import Foundation
+import ChatExample
 import Relata
 
 // relata-demo: the chat example of the README, end to end, on an in-memory Context.

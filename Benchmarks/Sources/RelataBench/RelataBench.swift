@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ChatExample
 import Relata
 
 @main

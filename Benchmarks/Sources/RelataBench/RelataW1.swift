@@ -1,3 +1,4 @@
+import ChatExample
 import Relata
 
 /// W1 operations 1–4 on Relata.

@@ -1,4 +1,5 @@
 import Foundation
+import ChatExample
 import Relata
 
 /// The W1 data set at scale S, as the values a user would save.
