@@ -14,9 +14,7 @@ extension Context {
         }
         let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
         if inverse.toMany {
-            if table.many[target]?.contains(source) != true {
-                table.add(source, to: target, toMany: true)
-            }
+            table.many[target, default: []].append(source)  // no-op when already linked
         } else if let displaced = table.add(source, to: target, toMany: false) {
             // One-to-one or many-to-one: `target` left `displaced`, which loses its link to it.
             mutableTable(S.self).linkTable(d.key, T.ID.self).remove(target, from: displaced, toMany: d.key.toMany)
@@ -61,8 +59,7 @@ extension Context {
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         if appending || table.many[source] == nil {
-            for target in targets where table.many[source]?.contains(target) != true {
-                table.add(target, to: source, toMany: true)
+            for target in targets where table.many[source, default: []].append(target).inserted {
                 addOtherSide(d, target: target, source: source)
             }
             return
