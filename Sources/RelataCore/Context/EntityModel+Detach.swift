@@ -15,7 +15,7 @@ extension EntityModelProtocol {
         inverse: WritableKeyPath<Target, Relation<Self, Relations.Mutual, IC, IK>>,
         in context: inout Context
     ) {
-        _ = RelationAction.unlinkAll(Self.self, Self.relationKey(keyPath), id: id, in: &context)
+        _ = RelationAction.unlinkAll(Self.self, Target.self, Self.relationKey(keyPath), id: id, in: &context)
     }
 
     /// Removes every link of this entity through a one-way relation; the related entities stay.
@@ -27,7 +27,7 @@ extension EntityModelProtocol {
         _ keyPath: WritableKeyPath<Self, Relation<Target, Relations.OneWay, C, K>>,
         in context: inout Context
     ) {
-        _ = RelationAction.unlinkAll(Self.self, Self.relationKey(keyPath), id: id, in: &context)
+        _ = RelationAction.unlinkAll(Self.self, Target.self, Self.relationKey(keyPath), id: id, in: &context)
     }
 
     /// Removes every link of this entity through a mutual relation and erases the related
@@ -43,9 +43,9 @@ extension EntityModelProtocol {
         inverse: WritableKeyPath<Target, Relation<Self, Relations.Mutual, IC, IK>>,
         from context: inout Context
     ) throws {
-        let ids = RelationAction.unlinkAll(Self.self, Self.relationKey(keyPath), id: id, in: &context)
+        let ids = RelationAction.unlinkAll(Self.self, Target.self, Self.relationKey(keyPath), id: id, in: &context)
         for targetID in ids {
-            try Target.delete(id: targetID as! Target.ID, from: &context)
+            try Target.delete(id: targetID, from: &context)
         }
     }
 
@@ -56,37 +56,40 @@ extension EntityModelProtocol {
         _ keyPath: WritableKeyPath<Self, Relation<Target, Relations.OneWay, C, K>>,
         from context: inout Context
     ) throws {
-        let ids = RelationAction.unlinkAll(Self.self, Self.relationKey(keyPath), id: id, in: &context)
+        let ids = RelationAction.unlinkAll(Self.self, Target.self, Self.relationKey(keyPath), id: id, in: &context)
         for targetID in ids {
-            try Target.delete(id: targetID as! Target.ID, from: &context)
+            try Target.delete(id: targetID, from: &context)
         }
     }
 }
 
 /// Finds a relation of `Entity` by key and removes the links of one entity through it.
 enum RelationAction {
-    static func unlinkAll<Entity: EntityModelProtocol>(
-        _: Entity.Type, _ key: _AnyRelationKey, id: Entity.ID, in context: inout Context
-    ) -> [any Hashable & Sendable] {
-        var visitor = Unlinker<Entity>(ordinal: key.ordinal, id: id, context: context)
-        context = Context()
+    static func unlinkAll<Entity: EntityModelProtocol, Target: EntityModelProtocol>(
+        _: Entity.Type, _: Target.Type, _ key: _AnyRelationKey, id: Entity.ID, in context: inout Context
+    ) -> [Target.ID] {
+        var visitor = Unlinker<Entity, Target>(ordinal: key.ordinal, id: id, context: context)
+        context = Context(storage: Context.emptyStorage)
         try? Entity._relataVisitRelations(&visitor)
         context = visitor.context
         return visitor.removed
     }
 
-    struct Unlinker<Entity: EntityModelProtocol>: _RelationVisitor {
+    struct Unlinker<Entity: EntityModelProtocol, Target: EntityModelProtocol>: _RelationVisitor {
         let ordinal: Int
         let id: Entity.ID
         var context: Context
-        var removed: [any Hashable & Sendable] = []
+        var removed: [Target.ID] = []
 
-        mutating func visit<Source, Target, D, C, K>(
-            _ descriptor: RelationDescriptor<Source, Target>,
-            _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
+        mutating func visit<S, T, D, C, K>(
+            _ descriptor: RelationDescriptor<S, T>,
+            _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
         ) throws {
-            guard descriptor.key.ordinal == ordinal else { return }
-            removed = context.unlinkAll(descriptor, source: id as! Source.ID)
+            // The ordinal names exactly one relation of `Entity`, whose types are `S == Entity`
+            // and `T == Target` (the key path the caller passed has those types).
+            guard descriptor.key.ordinal == ordinal, S.self == Entity.self, T.self == Target.self else { return }
+            let targets = context.unlinkAll(descriptor, source: unsafeBitCast(id, to: S.ID.self))
+            removed = unsafeBitCast(targets, to: [Target.ID].self)
         }
     }
 }
