@@ -1,0 +1,63 @@
+import Relata
+import Testing
+
+/// An entity that conforms to `EntityModelProtocol` by hand, without `@EntityModel`: the macro is
+/// sugar, and this is everything it writes.
+struct Label: EntityModelProtocol, Equatable {
+    let id: String
+    var title: String?
+
+    @Relationship var owner: User? = nil
+
+    init(id: String, title: String? = nil, owner: Relation<User, Relations.OneWay, Relations.ToOne, Relations.Optional> = .none) {
+        self.id = id
+        self.title = title
+        self._owner = Relationship(relation: owner)
+    }
+
+    static var ownerKey: _AnyRelationKey { _AnyRelationKey(ordinal: 0, name: "owner", toMany: false) }
+
+    static var ownerRelation: RelationDescriptor<Label, User> {
+        RelationDescriptor(key: ownerKey, inverse: nil, deleteRule: .nullify, isRequired: false)
+    }
+
+    func save(to context: inout Context, options: MergeStrategy<Label>) throws {
+        try willSave(to: &context)
+        context._upsert(self, options: options)
+        try context._saveRelation($owner, of: id, Self.ownerRelation)
+        try didSave(to: &context)
+    }
+
+    func delete(from context: inout Context) throws {
+        try context._delete(self)
+    }
+
+    mutating func normalize() {
+        $owner = .none
+    }
+
+    static var patch: MergeStrategy<Label> { MergeStrategy(.patch(\.title)) }
+
+    static func _relataVisitRelations<V: _RelationVisitor>(_ visitor: inout V) throws {
+        try visitor.visit(ownerRelation, \Label.$owner)
+    }
+
+    static func _relataRelationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey? {
+        keyPath == \Label.$owner ? ownerKey : nil
+    }
+}
+
+@Suite("Hand-written conformance")
+struct HandWrittenConformanceTests {
+    @Test("Save, patch, query and delete work without the macro")
+    func withoutMacro() throws {
+        var context = Context()
+        try Label(id: "l", title: "Urgent", owner: .relation(.bob)).save(to: &context)
+        try Label(id: "l").save(to: &context, options: .fragment)
+        #expect(context.entity(Label.self, id: "l")?.title == "Urgent")
+        #expect(Label.query("l", in: context).with(\.$owner).resolve()?.owner?.name == "Bob")
+        try User.delete(id: "1", from: &context)
+        #expect(context.ids(of: "l", \Label.$owner) == [])
+        try context.checkInvariants()
+    }
+}
