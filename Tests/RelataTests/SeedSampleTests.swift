@@ -240,3 +240,31 @@ struct SeedSampleTests {
         }
         """
 }
+
+// The seed's "write your own merge strategy" sample, verbatim but for the name (ours already has
+// `patch`): an extension of `MergeStrategy` with its own `Entity` generic parameter.
+extension MergeStrategy {
+    /**
+    This is what the property patch MergeStrategy looks like.
+    */
+    static func seedPatch<Entity, Value>(_ keyPath: WritableKeyPath<Entity, Optional<Value>>) -> MergeStrategy<Entity>   {
+        MergeStrategy<Entity> { old, new in
+            var new = new
+            new[keyPath: keyPath] = new[keyPath: keyPath] ?? old[keyPath: keyPath]
+            return new
+        }
+    }
+}
+
+@Suite("Seed 003 merge samples")
+struct SeedMergeSampleTests {
+    @Test("A custom strategy written as the seed shows keeps the stored optional")
+    func customPatch() throws {
+        var context = Context()
+        try User(id: "1", name: "Bob", profile: .init(bio: "b")).save(to: &context)
+        try User(id: "1", name: "Bob").save(to: &context, options: MergeStrategy<User>.seedPatch(\User.profile))
+        #expect(context.entity(User.self, id: "1")?.profile == .init(bio: "b"))
+        try User(id: "1", name: "Bob").save(to: &context, options: MergeStrategy(.patch(\.profile)))
+        #expect(context.entity(User.self, id: "1")?.profile == .init(bio: "b"))
+    }
+}

@@ -9,7 +9,7 @@
 ///
 /// Relations are never merged by a strategy: they are saved link by link by their own rules
 /// (`.none` keeps, `.null` unlinks, `.appending` adds).
-public struct MergeStrategy<Entity> {
+public struct MergeStrategy<T> {
     @usableFromInline
     enum Kind {
         case replace
@@ -17,7 +17,7 @@ public struct MergeStrategy<Entity> {
     }
 
     @usableFromInline let kind: Kind
-    @usableFromInline let merge: (_ old: Entity, _ new: Entity) -> Entity
+    @usableFromInline let merge: (_ old: T, _ new: T) -> T
 
     /// A strategy from a function of the stored (`old`) and saved (`new`) values.
     ///
@@ -28,18 +28,18 @@ public struct MergeStrategy<Entity> {
     ///     return new
     /// }
     /// ```
-    public init(_ merge: @escaping (_ old: Entity, _ new: Entity) -> Entity) {
+    public init(_ merge: @escaping (_ old: T, _ new: T) -> T) {
         self.kind = .custom
         self.merge = merge
     }
 
     /// Applies `strategies` in order, each to the result of the previous one.
-    public init(_ strategies: MergeStrategy<Entity>...) {
+    public init(_ strategies: MergeStrategy<T>...) {
         self.init(strategies)
     }
 
     /// Applies `strategies` in order, each to the result of the previous one.
-    public init(_ strategies: [MergeStrategy<Entity>]) {
+    public init(_ strategies: [MergeStrategy<T>]) {
         if strategies.allSatisfy({ if case .replace = $0.kind { true } else { false } }) {
             self = .replace
             return
@@ -55,10 +55,10 @@ public struct MergeStrategy<Entity> {
     }
 
     /// The saved value replaces the stored one.
-    public static var replace: MergeStrategy<Entity> { MergeStrategy(replace: ()) }
+    public static var replace: MergeStrategy<T> { MergeStrategy(replace: ()) }
 
     /// Keeps the stored value of the property when the saved one is `nil`.
-    public static func patch<Value>(_ keyPath: WritableKeyPath<Entity, Value?>) -> MergeStrategy<Entity> {
+    public static func patch<Value>(_ keyPath: WritableKeyPath<T, Value?>) -> MergeStrategy<T> {
         MergeStrategy { old, new in
             guard new[keyPath: keyPath] == nil else { return new }
             var new = new
@@ -68,7 +68,7 @@ public struct MergeStrategy<Entity> {
     }
 
     /// Appends the saved array to the stored one.
-    public static func append<Value>(_ keyPath: WritableKeyPath<Entity, [Value]>) -> MergeStrategy<Entity> {
+    public static func append<Value>(_ keyPath: WritableKeyPath<T, [Value]>) -> MergeStrategy<T> {
         MergeStrategy { old, new in
             var new = new
             new[keyPath: keyPath] = old[keyPath: keyPath] + new[keyPath: keyPath]
@@ -78,7 +78,7 @@ public struct MergeStrategy<Entity> {
 
     /// Appends the saved array to the stored one; `nil` on either side counts as empty, and the
     /// result is `nil` only when both are.
-    public static func append<Value>(_ keyPath: WritableKeyPath<Entity, [Value]?>) -> MergeStrategy<Entity> {
+    public static func append<Value>(_ keyPath: WritableKeyPath<T, [Value]?>) -> MergeStrategy<T> {
         MergeStrategy { old, new in
             guard let stored = old[keyPath: keyPath] else { return new }
             var new = new
@@ -88,15 +88,15 @@ public struct MergeStrategy<Entity> {
     }
 
     /// Merges `old` and `new` by this strategy.
-    public func callAsFunction(_ old: Entity, _ new: Entity) -> Entity {
+    public func callAsFunction(_ old: T, _ new: T) -> T {
         merge(old, new)
     }
 }
 
-extension MergeStrategy where Entity: EntityModelProtocol {
+extension MergeStrategy where T: EntityModelProtocol {
     /// The entity's ``EntityModelProtocol/fragmentMergeStrategy``: save as an incomplete value.
-    public static var fragment: MergeStrategy<Entity> { Entity.fragmentMergeStrategy }
+    public static var fragment: MergeStrategy<T> { T.fragmentMergeStrategy }
 
     /// The entity's ``EntityModelProtocol/defaultMergeStrategy``.
-    public static var `default`: MergeStrategy<Entity> { Entity.defaultMergeStrategy }
+    public static var `default`: MergeStrategy<T> { T.defaultMergeStrategy }
 }
