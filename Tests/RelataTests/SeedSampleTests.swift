@@ -261,10 +261,10 @@ struct SeedMergeSampleTests {
     @Test("A custom strategy written as the seed shows keeps the stored optional")
     func customPatch() throws {
         var context = Context()
-        try User(id: "1", name: "Bob", profile: .init(bio: "b")).save(to: &context)
-        try User(id: "1", name: "Bob").save(to: &context, options: MergeStrategy<User>.seedPatch(\User.profile))
-        #expect(context.entity(User.self, id: "1")?.profile == .init(bio: "b"))
-        try User(id: "1", name: "Bob").save(to: &context, options: MergeStrategy(.patch(\.profile)))
-        #expect(context.entity(User.self, id: "1")?.profile == .init(bio: "b"))
+        try Folder(id: "f", name: "Docs").save(to: &context)
+        try Folder(id: "f").save(to: &context, options: MergeStrategy<Folder>.seedPatch(\Folder.name))
+        #expect(context.entity(Folder.self, id: "f")?.name == "Docs")
+        try Folder(id: "f").save(to: &context)
+        #expect(context.entity(Folder.self, id: "f")?.name == nil, "the default strategy replaces")
     }
 }
