@@ -111,6 +111,14 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
                 \((lookups + ["return nil"]).joined(separator: "\n    "))
             }
             """)
+        let storageLookups = relations.map {
+            "if keyPath == \\\(typeName).$\($0.name) { return \\\(typeName)._\($0.name) }"
+        }
+        members.append("""
+            \(access)static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                \((storageLookups + ["return nil"]).joined(separator: "\n    "))
+            }
+            """)
         let checks = relations.compactMap { relation in
             relation.inverse.map {
                 "Relata._relataInverseMustBeMutual(\\\(typeName).$\(relation.name), \\\(relation.target.trimmedDescription).$\($0))"

@@ -139,6 +139,19 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    if keyPath == \Message.$author {
+                        return \Message._author
+                    }
+                    if keyPath == \Message.$chat {
+                        return \Message._chat
+                    }
+                    if keyPath == \Message.$attachments {
+                        return \Message._attachments
+                    }
+                    return nil
+                }
+
                 private static func __relataCheckInverses() {
                     Relata._relataInverseMustBeMutual(\Message.$chat, \Chat.$messages)
                     Relata._relataInverseMustBeMutual(\Message.$attachments, \Attachment.$message)
@@ -187,6 +200,10 @@ struct EntityModelMacroTests {
                 }
 
                 public static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    return nil
+                }
+
+                public static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
                     return nil
                 }
             }
@@ -335,6 +352,13 @@ struct EntityModelMacroTests {
                 static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
                     if keyPath == \Bare.$user {
                         return Self.__relataKey_user
+                    }
+                    return nil
+                }
+
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    if keyPath == \Bare.$user {
+                        return \Bare._user
                     }
                     return nil
                 }

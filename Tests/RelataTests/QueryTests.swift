@@ -79,3 +79,17 @@ struct QueryTests {
         #expect(query.resolve()?.users?.count == 3)
     }
 }
+
+@Suite("Query internals")
+struct QueryInternalsTests {
+    @Test("Generated entities expose the stored Relationship behind each projected relation")
+    func storageKeyPaths() {
+        #expect(Message._relataStorageKeyPath(\Message.$replies) != nil)
+        #expect(Message._relataStorageKeyPath(\Message.$author) != nil)
+        #expect(Message._relataStorageKeyPath(\Message.text) == nil)
+        #expect(Label._relataStorageKeyPath(\Label.$owner) == nil, "hand-written conformances fall back to the projected value")
+        let label = Label.query("l", in: { var c = Context(); try? Label(id: "l", owner: .id("u")).save(to: &c); return c }())
+            .id(\.$owner).resolve()
+        #expect(label?.$owner.id == "u")
+    }
+}

@@ -84,6 +84,7 @@ enum RelationResolver {
     ) -> Modifier<Entity> {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
         let targets = context.table(Target.self)
+        let write = RelationWriter(keyPath, storage: [Target].self)
         return Modifier { entity in
             var resolved: [Target] = []
             if let ids = links?.many[entity.id], let targets {
@@ -94,7 +95,7 @@ enum RelationResolver {
                     resolved.append(target)
                 }
             }
-            entity[keyPath: keyPath] = Relation(state: .entities(resolved, fragment: false, appending: false))
+            write(&entity, Relation(state: .entities(resolved, fragment: false, appending: false)))
         }
     }
 
@@ -106,17 +107,18 @@ enum RelationResolver {
     ) -> Modifier<Entity> {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
         let targets = context.table(Target.self)
+        let write = RelationWriter(keyPath, storage: Target.self)
         return Modifier { entity in
             guard let id = links?.one[entity.id] else {
-                entity[keyPath: keyPath] = Relation(state: .null)
+                write(&entity, Relation(state: .null))
                 return
             }
             guard var target = targets?.entities[id] else {
-                entity[keyPath: keyPath] = Relation(state: .id(id))
+                write(&entity, Relation(state: .id(id)))
                 return
             }
             for modifier in nested { modifier.apply(&target) }
-            entity[keyPath: keyPath] = Relation(state: .entities([target], fragment: false, appending: false))
+            write(&entity, Relation(state: .entities([target], fragment: false, appending: false)))
         }
     }
 
@@ -126,9 +128,10 @@ enum RelationResolver {
         _ context: Context
     ) -> Modifier<Entity> {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let write = RelationWriter(keyPath, storage: [Target].self)
         return Modifier { entity in
             let ids = links?.many[entity.id]
-            entity[keyPath: keyPath] = Relation(state: .ids(ids.map { Array($0) } ?? [], appending: false))
+            write(&entity, Relation(state: .ids(ids.map { Array($0) } ?? [], appending: false)))
         }
     }
 
@@ -138,9 +141,36 @@ enum RelationResolver {
         _ context: Context
     ) -> Modifier<Entity> {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let write = RelationWriter(keyPath, storage: Target.self)
         return Modifier { entity in
             let id = links?.one[entity.id]
-            entity[keyPath: keyPath] = Relation(state: id.map { .id($0) } ?? .null)
+            write(&entity, Relation(state: id.map { .id($0) } ?? .null))
+        }
+    }
+}
+
+/// Writes a resolved relation into an entity: through the stored `Relationship` when the entity
+/// provides its key path (a direct store), else through the projected value's setter.
+@usableFromInline
+struct RelationWriter<Entity: EntityModelProtocol, Target: _RelationTarget, D, K> {
+    @usableFromInline let projected: WritableKeyPath<Entity, Relation<Target._RelatedEntity, D, Target._Cardinality, K>>
+    @usableFromInline let storage: WritableKeyPath<Entity, Relationship<Target, D, K>>?
+
+    @inlinable
+    init(
+        _ projected: WritableKeyPath<Entity, Relation<Target._RelatedEntity, D, Target._Cardinality, K>>,
+        storage _: Target.Type
+    ) {
+        self.projected = projected
+        self.storage = Entity._relataStorageKeyPath(projected) as? WritableKeyPath<Entity, Relationship<Target, D, K>>
+    }
+
+    @inlinable
+    func callAsFunction(_ entity: inout Entity, _ relation: Relation<Target._RelatedEntity, D, Target._Cardinality, K>) {
+        if let storage {
+            entity[keyPath: storage].projectedValue = relation
+        } else {
+            entity[keyPath: projected] = relation
         }
     }
 }
