@@ -30,7 +30,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The targets of `source`, in order.
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many[source].map { Array($0) } ?? [] }
+        if toMany { return many[source].map(\.elements) ?? [] }
         return one[source].map { [$0] } ?? []
     }
 
@@ -67,7 +67,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many.removeValue(forKey: source).map { Array($0) } ?? [] }
+        if toMany { return many.removeValue(forKey: source).map(\.elements) ?? [] }
         return one.removeValue(forKey: source).map { [$0] } ?? []
     }
 }
