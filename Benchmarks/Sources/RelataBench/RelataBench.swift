@@ -16,7 +16,7 @@ struct RelataBench: ParsableCommand {
     @Option(help: "Runs per operation; the median is reported.")
     var runs: Int = 3
 
-    @Option(help: "Internal: save W1 at --scale with 'relata' or 'floor' and print the peak RSS in bytes.")
+    @Option(help: "Internal: save W1 at --scale with 'relata' or 'floor' and print the peak RSS in bytes; 'relata-save-loop' saves it --runs times (for profiling).")
     var probe: String?
 
     @Option(help: "Internal: the scale for --probe.")
@@ -26,6 +26,10 @@ struct RelataBench: ParsableCommand {
         if let probe {
             let data = W1Data(scale: scale)
             let floorInput = FloorW1.Input(data)
+            if probe == "relata-save-loop" {
+                for _ in 0..<runs { _ = try RelataW1.save(data) }
+                return
+            }
             if probe == "relata" {
                 let context = try RelataW1.save(data)
                 print(peakResidentBytes())
