@@ -15,7 +15,7 @@ extension Context {
         let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
         if inverse.toMany {
             table.many[target, default: []].append(source)  // no-op when already linked
-        } else if let displaced = table.add(source, to: target, toMany: false) {
+        } else if let displaced = table.setOne(source, for: target) {
             // One-to-one or many-to-one: `target` left `displaced`, which loses its link to it.
             mutableTable(S.self).linkTable(d.key, T.ID.self).remove(target, from: displaced, toMany: d.key.toMany)
         }

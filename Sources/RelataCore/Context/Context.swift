@@ -138,13 +138,6 @@ extension Context {
         let key = Source.relationKey(keyPath)
         return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.count(of: id, toMany: key.toMany) ?? 0
     }
-
-    @inlinable
-    func targets<Source: EntityModelProtocol, TargetID: Hashable & Sendable>(
-        _: Source.Type, _ key: _AnyRelationKey, of id: Source.ID, _: TargetID.Type
-    ) -> [TargetID] {
-        table(Source.self)?.existingLinkTable(key, TargetID.self)?.targets(of: id, toMany: key.toMany) ?? []
-    }
 }
 
 extension EntityModelProtocol {

@@ -3,7 +3,6 @@
 class AnyEntityTable: @unchecked Sendable {
     @usableFromInline init() {}
     @usableFromInline func clone() -> AnyEntityTable { fatalError("abstract") }
-    var entityCount: Int { 0 }
     func checkInvariants(in context: Context) throws {}
 }
 
@@ -27,8 +26,6 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
         return copy
     }
-
-    override var entityCount: Int { entities.count }
 
     /// The link table of the relation `key` (whose targets have ids of type `TargetID`).
     @inlinable

@@ -5,7 +5,6 @@ import OrderedCollections
 class AnyLinkTable: @unchecked Sendable {
     @usableFromInline func clone() -> AnyLinkTable { fatalError("abstract") }
     @usableFromInline init() {}
-    var linkCount: Int { 0 }
 }
 
 /// The links of one relation: source id to its ordered, distinct target ids.
@@ -25,8 +24,6 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     @usableFromInline override func clone() -> AnyLinkTable { LinkTable(one: one, many: many) }
 
-    override var linkCount: Int { one.count + many.values.reduce(0) { $0 + $1.count } }
-
     /// The targets of `source`, in order.
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
@@ -39,15 +36,10 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
 
-    /// Adds `target` to the links of `source` (at the end for to-many; replacing for to-one).
-    /// Returns the target a to-one link replaced, if any.
+    /// Sets the to-one link of `source` to `target`; returns the target it replaced, if any.
     @inlinable
     @discardableResult
-    func add(_ target: TargetID, to source: SourceID, toMany: Bool) -> TargetID? {
-        if toMany {
-            many[source, default: []].append(target)
-            return nil
-        }
+    func setOne(_ target: TargetID, for source: SourceID) -> TargetID? {
         let previous = one.updateValue(target, forKey: source)
         return previous == target ? nil : previous
     }
