@@ -20,7 +20,7 @@ struct RelataErrorTests {
         try Chat(id: "c", users: .ids(["1"])).save(to: &context)
         try context.checkInvariants()
         // Corrupt the store behind the API's back: a forward link with no inverse.
-        context.mutableTable(Chat.self).linkTable(Chat.__relataKey_users, String.self).many["c"]?.append("ghost")
+        context.mutableTable(Chat.self).linkTable(Chat.__relataKey_users, String.self).place("ghost", in: "c", at: PositionKey("a5")!)
         let error = #expect(throws: RelataError.self) { try context.checkInvariants() }
         #expect(error?.code == .invalidRelation)
         #expect(error?.entityType == "Chat")

@@ -15,12 +15,14 @@ class AnyBacklinks: @unchecked Sendable {
 /// Unordered (a `Set` per target): removing one source is O(1).
 @usableFromInline
 final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
-    @usableFromInline let key: _AnyRelationKey
+    @usableFromInline let descriptor: RelationDescriptor<Source, Target>
     @usableFromInline var sources: [Target.ID: Set<Source.ID>]
 
+    @usableFromInline var key: _AnyRelationKey { descriptor.key }
+
     @usableFromInline
-    init(key: _AnyRelationKey, sources: [Target.ID: Set<Source.ID>] = [:]) {
-        self.key = key
+    init(descriptor: RelationDescriptor<Source, Target>, sources: [Target.ID: Set<Source.ID>] = [:]) {
+        self.descriptor = descriptor
         self.sources = sources
     }
 
@@ -37,7 +39,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
 
     @usableFromInline
     override func cloneBacklinks() -> AnyBacklinks {
-        Backlinks(key: key, sources: sources)
+        Backlinks(descriptor: descriptor, sources: sources)
     }
 
     @usableFromInline
@@ -46,6 +48,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
         for source in sources {
             forward.remove(target, from: source, toMany: key.toMany)
+            context.recordUnlink(descriptor, source: source, target: target)
         }
     }
 

@@ -8,6 +8,7 @@ extension Context {
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         try entity.willDelete(from: &self)
         mutableTable(Entity.self).entities[entity.id] = nil
+        recordErasure(Entity.self, id: entity.id)
         try _eraseLinks(of: Entity.self, id: entity.id)
         try entity.didDelete(from: &self)
     }
@@ -16,9 +17,16 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) throws {
+        try eraseLinks(of: Entity.self, id: id, cascade: true)
+    }
+
+    /// Removes every link of the entity `id` (both sides); erases the targets of cascading
+    /// relations when `cascade` (replays do not: the cascade was recorded).
+    @inlinable
+    mutating func eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID, cascade: Bool) throws {
         // The eraser works on this context's storage; `self` is emptied meanwhile so that the
         // storage stays uniquely referenced and is mutated in place.
-        var eraser = LinkEraser<Entity>(context: self, id: id)
+        var eraser = LinkEraser<Entity>(context: self, id: id, cascade: cascade)
         self = Context(storage: Context.emptyStorage)
         do {
             try Entity._relataVisitRelations(&eraser)
@@ -44,12 +52,14 @@ extension Context {
 struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline var context: Context
     @usableFromInline let id: Entity.ID
+    @usableFromInline let cascade: Bool
     @usableFromInline var cascaded: [(inout Context) throws -> Void] = []
 
     @inlinable
-    init(context: Context, id: Entity.ID) {
+    init(context: Context, id: Entity.ID, cascade: Bool) {
         self.context = context
         self.id = id
+        self.cascade = cascade
     }
 
     /// Hands the context back, leaving an empty one behind (so it stays uniquely referenced).
@@ -67,9 +77,16 @@ struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
     ) throws {
         let source = unsafeBitCast(id, to: Source.ID.self)
         let targets = context.unlinkAll(descriptor, source: source)
-        guard descriptor.deleteRule == .cascade else { return }
+        guard cascade, descriptor.deleteRule == .cascade else { return }
         for target in targets {
             cascaded.append { context in try Target.delete(id: target, from: &context) }
         }
+    }
+}
+
+extension Context {
+    /// Removes every link of the entity `id` without cascading (a replayed erasure).
+    mutating func eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) {
+        try? eraseLinks(of: Entity.self, id: id, cascade: false)
     }
 }

@@ -1,24 +1,36 @@
-import OrderedCollections
-
 /// Link writes: every change to a relation also writes the other side (the declared inverse of a
 /// mutual relation, or the backlink index of a one-way relation), so the two never disagree.
+///
+/// To-many sides are ordered by position keys (``PositionKey``): a new link goes at the end, an
+/// inverse link at the end of the inverse relation, unless an explicit key is given (a ChangeSet
+/// being replayed).
 extension Context {
     /// Writes the side of the link that `target` holds (inverse or backlink) for `source`.
+    ///
+    /// - Parameter key: The position in the inverse to-many relation; `nil` appends at the end.
+    /// - Returns: The key written in the inverse to-many relation, if one was.
     @inlinable
+    @discardableResult
     mutating func addOtherSide<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, target: T.ID, source: S.ID
-    ) {
+        _ d: RelationDescriptor<S, T>, target: T.ID, source: S.ID, key: PositionKey? = nil
+    ) -> PositionKey? {
         guard let inverse = d.inverse else {
             backlinks(d).insert(source, for: target)
-            return
+            return nil
         }
         let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
         if inverse.toMany {
-            table.many[target, default: []].append(source)  // no-op when already linked
-        } else if let displaced = table.setOne(source, for: target) {
+            if let key {
+                table.place(source, in: target, at: key)
+                return key
+            }
+            return table.append(source, to: target, using: &storage.generator)
+        }
+        if let displaced = table.setOne(source, for: target) {
             // One-to-one or many-to-one: `target` left `displaced`, which loses its link to it.
             mutableTable(S.self).linkTable(d.key, T.ID.self).remove(target, from: displaced, toMany: d.key.toMany)
         }
+        return nil
     }
 
     /// Removes the side of the link that `target` holds for `source`.
@@ -42,12 +54,13 @@ extension Context {
         if let existing = table.backlinks[key] {
             return unsafeDowncast(existing, to: Backlinks<S, T>.self)
         }
-        let created = Backlinks<S, T>(key: d.key)
+        let created = Backlinks<S, T>(descriptor: d)
         table.backlinks[key] = created
         return created
     }
 
-    /// Sets the links of `source` through `d` to `targets` (or appends them), with the other sides.
+    /// Sets the links of `source` through `d` to `targets` in this order (or appends them), with
+    /// the other sides. Replacing keeps the keys of the longest run that kept its order.
     @inlinable
     mutating func link<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, source: S.ID, to targets: [T.ID], appending: Bool
@@ -59,39 +72,45 @@ extension Context {
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         if appending || table.many[source] == nil {
-            for target in targets where table.many[source, default: []].append(target).inserted {
-                addOtherSide(d, target: target, source: source)
+            for target in targets {
+                guard let key = table.append(target, to: source, using: &storage.generator) else { continue }
+                let inverseKey = addOtherSide(d, target: target, source: source)
+                recordLink(d, source: source, target: target, key: key, inverseKey: inverseKey)
             }
             return
         }
-        let old = table.many[source]!
-        let new = OrderedSet(targets)
-        table.many[source] = new.isEmpty ? nil : new
-        for target in old where !new.contains(target) {
+        let replacement = table.replace(source, with: targets, using: &storage.generator)
+        for target in replacement.removed {
             removeOtherSide(d, target: target, source: source)
+            recordUnlink(d, source: source, target: target)
         }
-        for target in new where !old.contains(target) {
-            addOtherSide(d, target: target, source: source)
+        for (target, key) in replacement.moved {
+            recordMove(d, source: source, target: target, key: key)
+        }
+        for (target, key) in replacement.added {
+            let inverseKey = addOtherSide(d, target: target, source: source)
+            recordLink(d, source: source, target: target, key: key, inverseKey: inverseKey)
         }
     }
 
     /// Sets the to-one link of `source` through `d` to `target`, with the other sides.
+    ///
+    /// - Parameter inverseKey: The position in the inverse to-many relation; `nil` appends.
     @inlinable
     mutating func linkOne<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, source: S.ID, to target: T.ID
+        _ d: RelationDescriptor<S, T>, source: S.ID, to target: T.ID, inverseKey: PositionKey? = nil
     ) {
         guard !d.key.toMany else {
             link(d, source: source, to: [target], appending: false)
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        guard let previous = table.one.updateValue(target, forKey: source) else {
-            addOtherSide(d, target: target, source: source)
-            return
+        if let previous = table.one.updateValue(target, forKey: source) {
+            guard previous != target else { return }
+            removeOtherSide(d, target: previous, source: source)
         }
-        guard previous != target else { return }
-        removeOtherSide(d, target: previous, source: source)
-        addOtherSide(d, target: target, source: source)
+        let writtenKey = addOtherSide(d, target: target, source: source, key: inverseKey)
+        recordLink(d, source: source, target: target, key: nil, inverseKey: writtenKey)
     }
 
     /// Removes every link of `source` through `d`, with the other sides; returns the old targets.
@@ -104,6 +123,7 @@ extension Context {
         let old = table.removeAll(from: source, toMany: d.key.toMany)
         for target in old {
             removeOtherSide(d, target: target, source: source)
+            recordUnlink(d, source: source, target: target)
         }
         return old
     }
@@ -114,9 +134,31 @@ extension Context {
         _ d: RelationDescriptor<S, T>, source: S.ID, from targets: [T.ID]
     ) {
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        for target in targets {
+        for target in targets where table.contains(target, in: source, toMany: d.key.toMany) {
             table.remove(target, from: source, toMany: d.key.toMany)
             removeOtherSide(d, target: target, source: source)
+            recordUnlink(d, source: source, target: target)
+        }
+    }
+
+    /// Puts `target` at `index` in the to-many relation `d` of `source`: links it (with the other
+    /// side, at the end of the inverse) or moves it. Writes one link, except after concurrent
+    /// inserts left equal keys around `index` (see ``LinkTable/insert(_:into:at:using:)``).
+    @inlinable
+    mutating func insert<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, source: S.ID, target: T.ID, at index: Int
+    ) {
+        let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
+        let wasLinked = table.many[source]?.contains(target) ?? false
+        let written = table.insert(target, into: source, at: index, using: &storage.generator)
+        for (moved, key) in written.dropFirst() {
+            recordMove(d, source: source, target: moved, key: key)
+        }
+        if wasLinked {
+            recordMove(d, source: source, target: target, key: written[0].1)
+        } else {
+            let inverseKey = addOtherSide(d, target: target, source: source)
+            recordLink(d, source: source, target: target, key: written[0].1, inverseKey: inverseKey)
         }
     }
 }

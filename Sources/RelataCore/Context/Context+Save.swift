@@ -9,12 +9,15 @@ extension Context {
         let table = mutableTable(Entity.self)
         if case .replace = options.kind {
             table.entities[entity.id] = normalized
+            recordUpsert(input: normalized, merged: normalized, options: options)
             return
         }
+        let input = normalized
         if let old = table.entities[entity.id] {
             normalized = options.merge(old, normalized)
         }
         table.entities[entity.id] = normalized
+        recordUpsert(input: input, merged: normalized, options: options)
     }
 
     /// Saves one relation value of the entity `id`: the related entities it carries first (each
@@ -37,7 +40,7 @@ extension Context {
         case .ids(let ids, let appending):
             link(descriptor, source: id, to: ids, appending: appending)
         case .entities(let entities, let fragment, let appending):
-            let options = fragment ? Target.fragmentMergeStrategy : Target.defaultMergeStrategy
+            let options = fragment ? MergeStrategy<Target>.fragment : MergeStrategy<Target>.default
             for entity in entities {
                 try entity.save(to: &self, options: options)
             }

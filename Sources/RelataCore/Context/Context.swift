@@ -36,12 +36,22 @@ public struct Context: Sendable {
     final class Storage: @unchecked Sendable {
         @usableFromInline var types: ContiguousArray<ObjectIdentifier> = []
         @usableFromInline var tables: ContiguousArray<AnyEntityTable> = []
+        /// Jitter for new position keys; reseeded in every copy so copies draw different keys.
+        @usableFromInline var generator = JitterGenerator()
 
         @usableFromInline init() {}
 
-        @usableFromInline init(types: ContiguousArray<ObjectIdentifier>, tables: ContiguousArray<AnyEntityTable>) {
-            self.types = types
-            self.tables = tables
+        /// Changes recorded since ``Context/beginRecordingChanges(replica:)``, if recording.
+        @usableFromInline var recorder: ChangeRecorder?
+
+        /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
+        @usableFromInline
+        func copy() -> Storage {
+            let copy = Storage()
+            copy.types = types
+            copy.tables = tables
+            copy.recorder = recorder
+            return copy
         }
 
         @inlinable
@@ -66,7 +76,7 @@ public struct Context: Sendable {
     @inlinable
     mutating func mutableTable<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityTable<Entity> {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(types: storage.types, tables: storage.tables)
+            storage = storage.copy()
         }
         let key = ObjectIdentifier(Entity.self)
         guard let index = storage.index(of: key) else {

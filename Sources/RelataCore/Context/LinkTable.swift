@@ -7,17 +7,18 @@ class AnyLinkTable: @unchecked Sendable {
     @usableFromInline init() {}
 }
 
-/// The links of one relation: source id to its ordered, distinct target ids.
+/// The links of one relation: source id to its target (to-one) or its targets in position order
+/// (to-many, see ``OrderedLinks``).
 ///
 /// To-one relations use `one`, to-many relations `many`; a table never uses both.
 @usableFromInline
 final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: AnyLinkTable, @unchecked Sendable {
     @usableFromInline var one: [SourceID: TargetID] = [:]
-    @usableFromInline var many: [SourceID: OrderedSet<TargetID>] = [:]
+    @usableFromInline var many: [SourceID: OrderedLinks<TargetID>] = [:]
 
     @usableFromInline override init() {}
 
-    init(one: [SourceID: TargetID], many: [SourceID: OrderedSet<TargetID>]) {
+    init(one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>]) {
         self.one = one
         self.many = many
     }
@@ -27,8 +28,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The targets of `source`, in order.
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many[source].map(\.elements) ?? [] }
+        if toMany { return many[source].map(\.targets.elements) ?? [] }
         return one[source].map { [$0] } ?? []
+    }
+
+    /// Whether `source` links to `target`.
+    @inlinable
+    func contains(_ target: TargetID, in source: SourceID, toMany: Bool) -> Bool {
+        toMany ? (many[source]?.contains(target) ?? false) : one[source] == target
     }
 
     @inlinable
@@ -48,8 +55,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     func remove(_ target: TargetID, from source: SourceID, toMany: Bool) {
         if toMany {
-            guard let index = many[source]?.firstIndex(of: target) else { return }
-            many[source]!.remove(at: index)
+            guard many[source]?.remove(target) == true else { return }
             if many[source]!.isEmpty { many[source] = nil }
         } else if one[source] == target {
             one[source] = nil
@@ -59,7 +65,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many.removeValue(forKey: source).map(\.elements) ?? [] }
+        if toMany { return many.removeValue(forKey: source).map(\.targets.elements) ?? [] }
         return one.removeValue(forKey: source).map { [$0] } ?? []
     }
 }

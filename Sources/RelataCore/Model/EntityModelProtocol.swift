@@ -104,7 +104,7 @@ extension EntityModelProtocol {
     /// - Throws: Whatever a hook throws, or a ``RelataError``.
     @inlinable
     public func save(to context: inout Context) throws {
-        try save(to: &context, options: Self.defaultMergeStrategy)
+        try save(to: &context, options: Self.defaultMergeStrategy.named(.default))
     }
 
     public static func batchQuery(in context: Context) -> [Query<Self>] {
@@ -124,6 +124,7 @@ extension EntityModelProtocol {
         if let entity = context.entity(Self.self, id: id) {
             try entity.delete(from: &context)
         } else {
+            context.recordErasure(Self.self, id: id)
             try context._eraseLinks(of: Self.self, id: id)
         }
     }

@@ -16,8 +16,19 @@ public struct MergeStrategy<T> {
         case custom
     }
 
+    /// How a replica replaying a ``ChangeSet`` finds this strategy again: strategies that are
+    /// the entity's named ones travel by name and merge again on every replica; others travel
+    /// as the value they produced on the writer.
+    @usableFromInline
+    enum ReplayName: String, Sendable {
+        case replace
+        case `default`
+        case fragment
+    }
+
     @usableFromInline let kind: Kind
     @usableFromInline let merge: (_ old: T, _ new: T) -> T
+    @usableFromInline var replayName: ReplayName?
 
     /// A strategy from a function of the stored (`old`) and saved (`new`) values.
     ///
@@ -31,6 +42,7 @@ public struct MergeStrategy<T> {
     public init(_ merge: @escaping (_ old: T, _ new: T) -> T) {
         self.kind = .custom
         self.merge = merge
+        self.replayName = nil
     }
 
     /// Applies `strategies` in order, each to the result of the previous one.
@@ -52,6 +64,15 @@ public struct MergeStrategy<T> {
     private init(replace: Void) {
         self.kind = .replace
         self.merge = { _, new in new }
+        self.replayName = .replace
+    }
+
+    /// This strategy, known to replicas by `name`.
+    @usableFromInline
+    func named(_ name: ReplayName) -> MergeStrategy<T> {
+        var copy = self
+        if copy.replayName != .replace { copy.replayName = name }
+        return copy
     }
 
     /// The saved value replaces the stored one.
@@ -95,8 +116,8 @@ public struct MergeStrategy<T> {
 
 extension MergeStrategy where T: EntityModelProtocol {
     /// The entity's ``EntityModelProtocol/fragmentMergeStrategy``: save as an incomplete value.
-    public static var fragment: MergeStrategy<T> { T.fragmentMergeStrategy }
+    public static var fragment: MergeStrategy<T> { T.fragmentMergeStrategy.named(.fragment) }
 
     /// The entity's ``EntityModelProtocol/defaultMergeStrategy``.
-    public static var `default`: MergeStrategy<T> { T.defaultMergeStrategy }
+    public static var `default`: MergeStrategy<T> { T.defaultMergeStrategy.named(.default) }
 }

@@ -24,6 +24,12 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         public static let entityNotFound = Code("entityNotFound")
         /// A link is inconsistent with its relation (reported by `Context.checkInvariants()`).
         public static let invalidRelation = Code("invalidRelation")
+        /// An index is outside the targets of a to-many relation.
+        public static let indexOutOfRange = Code("indexOutOfRange")
+        /// An entity is not linked through the relation an operation needs it in.
+        public static let notLinked = Code("notLinked")
+        /// Encoded data names an entity type or relation the schema does not know.
+        public static let unknownEntityType = Code("unknownEntityType")
     }
 
     /// What went wrong.
@@ -65,6 +71,24 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         RelataError(
             code: .entityNotFound, entityType: String(describing: Entity.self), id: "\(id)",
             message: "entity \(Entity.self) with id \"\(id)\" not found"
+        )
+    }
+
+    static func indexOutOfRange<Entity>(
+        _: Entity.Type, id: some Sendable, relation: String, index: Int, count: Int
+    ) -> RelataError {
+        RelataError(
+            code: .indexOutOfRange, entityType: String(describing: Entity.self), id: "\(id)", relation: relation,
+            message: "index \(index) is outside 0...\(count) in \(Entity.self).\(relation) of \"\(id)\""
+        )
+    }
+
+    static func notLinked<Entity>(
+        _: Entity.Type, id: some Sendable, relation: String, target: some Sendable
+    ) -> RelataError {
+        RelataError(
+            code: .notLinked, entityType: String(describing: Entity.self), id: "\(id)", relation: relation,
+            message: "\"\(target)\" is not linked by \(Entity.self) \"\(id)\" through \(relation)"
         )
     }
 }

@@ -87,7 +87,7 @@ enum RelationResolver {
         let write = RelationWriter(keyPath, storage: [Target].self)
         return Modifier { entity in
             var resolved: [Target] = []
-            if let ids = links?.many[entity.id], let targets {
+            if let ids = links?.many[entity.id]?.targets, let targets {
                 resolved.reserveCapacity(ids.count)
                 for id in ids {
                     guard var target = targets.entities[id] else { continue }
@@ -130,7 +130,7 @@ enum RelationResolver {
         let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
         let write = RelationWriter(keyPath, storage: [Target].self)
         return Modifier { entity in
-            let ids = links?.many[entity.id]
+            let ids = links?.many[entity.id]?.targets
             write(&entity, Relation(state: .ids(ids.map(\.elements) ?? [], appending: false)))
         }
     }

@@ -1,0 +1,115 @@
+/// Ordered writes to the to-many side of a link table. Each returns the links it wrote (target
+/// and new key), which is what a ChangeSet records.
+extension LinkTable {
+    /// Appends `target` at the end of the targets of `source`, or does nothing if it is linked.
+    ///
+    /// - Returns: The new key, or `nil` when `target` was already linked.
+    @inlinable
+    func append(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+        many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
+    }
+
+    /// Links `target` to `source` at `key`, or moves it there (a ChangeSet being replayed).
+    @inlinable
+    func place(_ target: TargetID, in source: SourceID, at key: PositionKey) {
+        many[source, default: OrderedLinks()].place(target, at: key)
+    }
+
+    /// Puts `target` at `index` among the targets of `source` (moving it if already linked).
+    ///
+    /// - Returns: The links written: `target` with its new key, plus, only when `index` falls
+    ///   between two elements with equal keys (after concurrent inserts), the elements that had to
+    ///   be moved past it.
+    /// - Precondition: `index` is within `0...count` (without `target`).
+    @usableFromInline
+    func insert(
+        _ target: TargetID, into source: SourceID, at index: Int, using generator: inout JitterGenerator
+    ) -> [(TargetID, PositionKey)] {
+        var links = many.removeValue(forKey: source) ?? OrderedLinks()
+        defer { many[source] = links.isEmpty ? nil : links }
+        links.remove(target)
+        precondition(index >= 0 && index <= links.count, "index \(index) out of range")
+        let lower = index > 0 ? links.keys[index - 1] : nil
+        var end = index
+        while let lower, end < links.count, links.keys[end] == lower { end += 1 }
+        let upper = end < links.count ? links.keys[end] : nil
+        let keys = PositionKey.keys(count: end - index + 1, between: lower, and: upper, using: &generator)
+        var written = [(target, keys[0])]
+        for (offset, moved) in (index..<end).enumerated() {
+            links.keys[moved] = keys[offset + 1]
+            written.append((links.targets[moved], keys[offset + 1]))
+        }
+        links.targets.insert(target, at: index)
+        links.keys.insert(keys[0], at: index)
+        return written
+    }
+
+    /// What replacing the targets of a source wrote.
+    @usableFromInline
+    struct Replacement {
+        /// Targets no longer linked.
+        @usableFromInline var removed: [TargetID] = []
+        /// Targets newly linked, with their keys.
+        @usableFromInline var added: [(TargetID, PositionKey)] = []
+        /// Targets still linked whose key changed.
+        @usableFromInline var moved: [(TargetID, PositionKey)] = []
+    }
+
+    /// Replaces the targets of `source` by `targets` in this order (duplicates after the first
+    /// are ignored). Targets outside one longest run that kept its relative order get new keys;
+    /// the others keep theirs.
+    ///
+    /// - Complexity: O(n log n) in the number of old and new targets.
+    @usableFromInline
+    func replace(_ source: SourceID, with targets: [TargetID], using generator: inout JitterGenerator) -> Replacement {
+        let old = many.removeValue(forKey: source) ?? OrderedLinks()
+        var result = Replacement()
+        var new = OrderedLinks<TargetID>()
+        new.targets.reserveCapacity(targets.count)
+        for target in targets { new.targets.append(target) }
+        for target in old.targets where !new.targets.contains(target) {
+            result.removed.append(target)
+        }
+        // Old indices of the targets that stay, in their new order; the longest increasing run of
+        // them keeps its keys (strictly increasing keys only: equal keys tie by id, which the new
+        // order may contradict).
+        var stayed: [Int] = []
+        var oldIndices: [Int] = []
+        for (newIndex, target) in new.targets.enumerated() {
+            if let oldIndex = old.index(of: target) {
+                stayed.append(newIndex)
+                oldIndices.append(oldIndex)
+            }
+        }
+        var keep = [PositionKey?](repeating: nil, count: new.targets.count)
+        var lastKept: PositionKey?
+        for position in longestIncreasingSubsequence(oldIndices) {
+            let key = old.keys[oldIndices[position]]
+            if let lastKept, !(lastKept < key) { continue }
+            keep[stayed[position]] = key
+            lastKept = key
+        }
+        // Fill each run of elements without a key between the kept keys around it.
+        new.keys.reserveCapacity(new.targets.count)
+        var index = 0
+        while index < keep.count {
+            if let key = keep[index] {
+                new.keys.append(key)
+                index += 1
+                continue
+            }
+            var end = index
+            while end < keep.count, keep[end] == nil { end += 1 }
+            let upper = end < keep.count ? keep[end] : nil
+            let keys = PositionKey.keys(count: end - index, between: new.keys.last, and: upper, using: &generator)
+            for (offset, key) in keys.enumerated() {
+                let target = new.targets[index + offset]
+                new.keys.append(key)
+                if old.contains(target) { result.moved.append((target, key)) } else { result.added.append((target, key)) }
+            }
+            index = end
+        }
+        if !new.isEmpty { many[source] = new }
+        return result
+    }
+}
