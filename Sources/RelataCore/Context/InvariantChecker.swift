@@ -23,6 +23,12 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         let sources = descriptor.key.toMany ? Array(forward.many.keys) : Array(forward.one.keys)
         for source in sources {
+            if descriptor.key.toMany, forward.many[source]?.isSorted() == false {
+                throw RelataError(
+                    code: .invalidRelation, entityType: "\(Source.self)", id: "\(source)", relation: descriptor.name,
+                    message: "targets are not in position order"
+                )
+            }
             for target in forward.targets(of: source, toMany: descriptor.key.toMany) {
                 guard hasOtherSide(descriptor, source: source, target: target) else {
                     throw RelataError(

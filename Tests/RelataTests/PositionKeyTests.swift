@@ -1,0 +1,86 @@
+import Foundation
+import PropertyBased
+import Relata
+import Testing
+
+@Suite("Position keys (fractional indexing)")
+struct PositionKeyTests {
+    @Test("A key generated between two keys sorts strictly between them, for random insert sequences")
+    func betweenIsStrictlyBetween() async {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...1_000_000).array(of: 1...200)) { choices in
+            var keys: [PositionKey] = []
+            for choice in choices {
+                let index = keys.isEmpty ? 0 : choice % (keys.count + 1)
+                let lower = index > 0 ? keys[index - 1] : nil
+                let upper = index < keys.count ? keys[index] : nil
+                let key = PositionKey.between(lower, upper)
+                if let lower { #expect(lower < key, "\(lower) < \(key)") }
+                if let upper { #expect(key < upper, "\(key) < \(upper)") }
+                #expect(PositionKey(key.description) == key, "\(key) is valid and round-trips as text")
+                keys.insert(key, at: index)
+            }
+            #expect(keys == keys.sorted())
+        }
+    }
+
+    @Test("Many keys between two keys are increasing, strictly inside, and short")
+    func manyKeysBetween() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bounds: [(PositionKey?, PositionKey?)] = [
+            (nil, nil), (PositionKey("a5")!, nil), (nil, PositionKey("a5")!),
+            (PositionKey("a5")!, PositionKey("a6")!), (PositionKey("a5V")!, PositionKey("a5W")!),
+        ]
+        for (lower, upper) in bounds {
+            let keys = PositionKey.keys(count: 1_000, between: lower, and: upper, using: &generator)
+            #expect(keys.count == 1_000)
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
+            if let lower { #expect(lower < keys.first!) }
+            if let upper { #expect(keys.last! < upper) }
+            #expect(keys.map(\.length).max()! <= 12, "1,000 keys between \(String(describing: lower)) and \(String(describing: upper))")
+        }
+    }
+
+    @Test("Appending and prepending keep keys short (the integer part grows logarithmically)")
+    func appendsStayShort() {
+        var last: PositionKey? = nil
+        var first: PositionKey? = nil
+        for _ in 0..<10_000 {
+            last = PositionKey.between(last, nil)
+        }
+        for _ in 0..<10_000 {
+            first = PositionKey.between(nil, first)
+        }
+        #expect(last!.length <= 6)
+        #expect(first!.length <= 6)
+    }
+
+    @Test("Text that is not a key is rejected, also when decoding")
+    func invalidText() throws {
+        for text in ["", "a", "b1", "a5 ", "a50", "?1", "A00000000000000000000000000", "a5é"] {
+            #expect(PositionKey(text) == nil, "\(text)")
+        }
+        #expect(PositionKey("a5")! < PositionKey("a5V")!)
+        #expect(PositionKey("Zz")! < PositionKey("a0")!)
+        let data = Data(#"["a5", "a"]"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([PositionKey].self, from: data) }
+        let keys = try JSONDecoder().decode([PositionKey].self, from: Data(#"["a5", "b10"]"#.utf8))
+        #expect(try JSONEncoder().encode(keys) == Data(#"["a5","b10"]"#.utf8))
+    }
+
+    @Test("Two replicas inserting at the same place rarely choose the same key (jitter)")
+    func jitterSeparatesReplicas() {
+        var collisions = 0
+        let lower = PositionKey("a5")!
+        let upper = PositionKey("a6")!
+        for _ in 0..<1_000 {
+            var a = SystemRandomNumberGenerator(), b = SystemRandomNumberGenerator()
+            if PositionKey.between(lower, upper, using: &a) == PositionKey.between(lower, upper, using: &b) {
+                collisions += 1
+            }
+            if PositionKey.between(lower, nil, using: &a) == PositionKey.between(lower, nil, using: &b) {
+                collisions += 1
+            }
+        }
+        #expect(collisions < 60, "\(collisions) collisions in 2,000 pairs")
+    }
+}
