@@ -63,7 +63,7 @@ struct MergeStrategyTests {
 }
 
 @EntityModel
-struct Note: Codable {
+struct Note: Codable, Equatable {
     let id: String
     var title: String?
     var body: String?
