@@ -10,6 +10,9 @@ struct RelataBench: ParsableCommand {
         abstract: "Workload W1 (shared/bench/W1-chat-graph.md): Relata beside the plain-dictionary floor."
     )
 
+    @Flag(help: "Run only operation 6 (reorder) and the position-key length report.")
+    var orderingOnly = false
+
     @Option(help: "Scales S to run, comma-separated (S=1: 1,000 users, 1,000 chats, 100,000 messages).")
     var scales: String = "0.1,1,3"
 
@@ -26,6 +29,10 @@ struct RelataBench: ParsableCommand {
         if let probe {
             let data = W1Data(scale: scale)
             let floorInput = FloorW1.Input(data)
+            if probe == "reorder-loop" {
+                for _ in 0..<runs { _ = try ReorderW1.run() }
+                return
+            }
             if probe == "relata-save-loop" {
                 for _ in 0..<runs { _ = try RelataW1.save(data) }
                 return
@@ -41,6 +48,10 @@ struct RelataBench: ParsableCommand {
             }
             return
         }
+        if orderingOnly {
+            try runOrdering()
+            return
+        }
         let scaleList = scales.split(separator: ",").compactMap { Double($0) }
         var results: [(Double, [String: (Duration, Duration)])] = []
         for s in scaleList {
@@ -52,6 +63,30 @@ struct RelataBench: ParsableCommand {
                 let ratio = three.1[op]!.0.milliseconds / one.1[op]!.0.milliseconds
                 print("  \(pad(op, 8)) Relata \(String(format: "%.2f", ratio))x")
             }
+            print("")
+        }
+        try runOrdering()
+    }
+
+    /// W1 operation 6 and the key-length report (independent of S).
+    func runOrdering() throws {
+        var results: [ReorderW1.Result] = []
+        for _ in 0..<runs { results.append(try ReorderW1.run()) }
+        let result = results.sorted { $0.moves < $1.moves }[results.count / 2]
+        let perMove = result.moves.milliseconds * 1_000 / Double(result.moveCount)
+        print("W1 op 6 (reorder): 10,000 ordered messages in one chat, 1,000 random moves, median of \(runs) runs")
+        print("  build by 10,000 appends: \(format(result.build))")
+        print("  moves: \(format(result.moves)) total, \(String(format: "%.1f", perMove)) µs per move")
+        print("  links written per move: \(String(format: "%.2f", Double(result.linksWritten) / Double(result.moveCount)))")
+        print("  seed's random-Int scheme, same operations: \(result.randomIntAppendWrites) positions written for the 10,000 appends (Relata: 10,000), \(result.randomIntMoveWrites) for the 1,000 moves (Relata: \(result.linksWritten)); \(result.randomIntRewrites) full rewrites")
+        print("")
+        print("Position key length (characters):")
+        for (name, lengths) in [
+            ("100,000 random inserts and moves", KeyLengthReport.randomInsertsAndMoves()),
+            ("10,000 appends at the end", KeyLengthReport.appends()),
+            ("10,000 prepends", KeyLengthReport.prepends()),
+        ] {
+            print("  \(pad(name, 34)) mean \(String(format: "%.2f", lengths.mean)), max \(lengths.max) (\(lengths.count) keys)")
         }
     }
 

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// Ordered writes to the to-many side of a link table. Each returns the links it wrote (target
 /// and new key), which is what a ChangeSet records.
 extension LinkTable {
@@ -36,11 +38,10 @@ extension LinkTable {
         let keys = PositionKey.keys(count: end - index + 1, between: lower, and: upper, using: &generator)
         var written = [(target, keys[0])]
         for (offset, moved) in (index..<end).enumerated() {
-            links.keys[moved] = keys[offset + 1]
+            links.setKey(keys[offset + 1], at: moved)
             written.append((links.targets[moved], keys[offset + 1]))
         }
-        links.targets.insert(target, at: index)
-        links.keys.insert(keys[0], at: index)
+        links.insert(target, key: keys[0], at: index)
         return written
     }
 
@@ -64,10 +65,8 @@ extension LinkTable {
     func replace(_ source: SourceID, with targets: [TargetID], using generator: inout JitterGenerator) -> Replacement {
         let old = many.removeValue(forKey: source) ?? OrderedLinks()
         var result = Replacement()
-        var new = OrderedLinks<TargetID>()
-        new.targets.reserveCapacity(targets.count)
-        for target in targets { new.targets.append(target) }
-        for target in old.targets where !new.targets.contains(target) {
+        let newTargets = OrderedSet(targets)
+        for target in old.targets where !newTargets.contains(target) {
             result.removed.append(target)
         }
         // Old indices of the targets that stay, in their new order; the longest increasing run of
@@ -75,13 +74,13 @@ extension LinkTable {
         // order may contradict).
         var stayed: [Int] = []
         var oldIndices: [Int] = []
-        for (newIndex, target) in new.targets.enumerated() {
+        for (newIndex, target) in newTargets.enumerated() {
             if let oldIndex = old.index(of: target) {
                 stayed.append(newIndex)
                 oldIndices.append(oldIndex)
             }
         }
-        var keep = [PositionKey?](repeating: nil, count: new.targets.count)
+        var keep = [PositionKey?](repeating: nil, count: newTargets.count)
         var lastKept: PositionKey?
         for position in longestIncreasingSubsequence(oldIndices) {
             let key = old.keys[oldIndices[position]]
@@ -90,25 +89,27 @@ extension LinkTable {
             lastKept = key
         }
         // Fill each run of elements without a key between the kept keys around it.
-        new.keys.reserveCapacity(new.targets.count)
+        var newKeys: [PositionKey] = []
+        newKeys.reserveCapacity(newTargets.count)
         var index = 0
         while index < keep.count {
             if let key = keep[index] {
-                new.keys.append(key)
+                newKeys.append(key)
                 index += 1
                 continue
             }
             var end = index
             while end < keep.count, keep[end] == nil { end += 1 }
             let upper = end < keep.count ? keep[end] : nil
-            let keys = PositionKey.keys(count: end - index, between: new.keys.last, and: upper, using: &generator)
+            let keys = PositionKey.keys(count: end - index, between: newKeys.last, and: upper, using: &generator)
             for (offset, key) in keys.enumerated() {
-                let target = new.targets[index + offset]
-                new.keys.append(key)
+                let target = newTargets[index + offset]
+                newKeys.append(key)
                 if old.contains(target) { result.moved.append((target, key)) } else { result.added.append((target, key)) }
             }
             index = end
         }
+        let new = OrderedLinks(sortedTargets: newTargets.elements, keys: newKeys)
         if !new.isEmpty { many[source] = new }
         return result
     }

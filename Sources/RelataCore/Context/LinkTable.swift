@@ -28,7 +28,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The targets of `source`, in order.
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many[source].map(\.targets.elements) ?? [] }
+        if toMany { return many[source]?.targets ?? [] }
         return one[source].map { [$0] } ?? []
     }
 
@@ -65,7 +65,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
-        if toMany { return many.removeValue(forKey: source).map(\.targets.elements) ?? [] }
+        if toMany { return many.removeValue(forKey: source)?.targets ?? [] }
         return one.removeValue(forKey: source).map { [$0] } ?? []
     }
 }

@@ -23,10 +23,10 @@ extension EntityModelProtocol {
         in context: inout Context
     ) throws {
         let key = Self.relationKey(keyPath)
-        let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.many[id]
-        let count = (links?.count ?? 0) - (links?.contains(target) == true ? 1 : 0)
-        guard (0...count).contains(index) else {
-            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: count)
+        let (count, current) = context.placement(of: target, in: Self.self, id, key)
+        let others = count - (current == nil ? 0 : 1)
+        guard (0...others).contains(index) else {
+            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: others)
         }
         context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
     }
@@ -43,10 +43,10 @@ extension EntityModelProtocol {
         in context: inout Context
     ) throws {
         let key = Self.relationKey(keyPath)
-        let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.many[id]
-        let count = (links?.count ?? 0) - (links?.contains(target.id) == true ? 1 : 0)
-        guard (0...count).contains(index) else {
-            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: count)
+        let (count, current) = context.placement(of: target.id, in: Self.self, id, key)
+        let others = count - (current == nil ? 0 : 1)
+        guard (0...others).contains(index) else {
+            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: others)
         }
         try target.save(to: &context)
         try insert(target.id, into: keyPath, at: index, in: &context)
@@ -72,14 +72,14 @@ extension EntityModelProtocol {
         in context: inout Context
     ) throws {
         let key = Self.relationKey(keyPath)
-        let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.many[id]
-        guard let links, links.contains(target) else {
+        let (count, current) = context.placement(of: target, in: Self.self, id, key)
+        guard let current else {
             throw RelataError.notLinked(Self.self, id: id, relation: key.nameString, target: target)
         }
-        guard (0..<links.count).contains(index) else {
-            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: links.count - 1)
+        guard (0..<count).contains(index) else {
+            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: count - 1)
         }
-        guard links.index(of: target) != index else { return }
+        guard current != index else { return }
         context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
     }
 
@@ -93,5 +93,17 @@ extension EntityModelProtocol {
         let key = Self.relationKey(keyPath)
         guard let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.many[id] else { return [] }
         return Array(zip(links.targets, links.keys).map { (id: $0, key: $1) })
+    }
+}
+
+extension Context {
+    /// The number of targets of `source` through the to-many relation `key`, and the index of
+    /// `target` among them. Returns plain values, so that no copy of the links outlives the call
+    /// (a copy would make the next write copy them all).
+    func placement<Source: EntityModelProtocol, TargetID: Hashable & Sendable>(
+        of target: TargetID, in _: Source.Type, _ source: Source.ID, _ key: _AnyRelationKey
+    ) -> (count: Int, index: Int?) {
+        guard let table = table(Source.self)?.existingLinkTable(key, TargetID.self) else { return (0, nil) }
+        return (table.many[source]?.count ?? 0, table.many[source]?.index(of: target))
     }
 }

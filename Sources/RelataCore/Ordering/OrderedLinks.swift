@@ -1,43 +1,86 @@
-import OrderedCollections
-
 /// The targets of one source through an ordered to-many relation, sorted by position key, ties
-/// broken by target id (``IDOrder``), with O(1) lookup of a target's index.
+/// broken by target id (``IDOrder``).
+///
+/// Two parallel arrays (targets, keys) in order, plus, past a few elements, a dictionary from
+/// target to key: finding a target is a lookup and a binary search, and inserting or removing
+/// one is a memory move, without rehashing the other targets.
 @usableFromInline
 struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
-    @usableFromInline var targets: OrderedSet<ID> = []
-    @usableFromInline var keys: ContiguousArray<PositionKey> = []
+    @usableFromInline private(set) var targets: [ID] = []
+    @usableFromInline private(set) var keys: [PositionKey] = []
+    /// Target → key, kept once the list outgrows a linear scan.
+    @usableFromInline private(set) var lookup: [ID: PositionKey]?
+
+    @usableFromInline static var lookupThreshold: Int { 16 }
 
     @inlinable init() {}
 
+    /// Links from targets and keys already in order and distinct.
+    @usableFromInline
+    init(sortedTargets targets: [ID], keys: [PositionKey]) {
+        self.targets = targets
+        self.keys = keys
+        if targets.count > Self.lookupThreshold {
+            lookup = Dictionary(uniqueKeysWithValues: zip(targets, keys))
+        }
+    }
+
     @inlinable var count: Int { targets.count }
     @inlinable var isEmpty: Bool { targets.isEmpty }
-    @inlinable var lastKey: PositionKey? { keys.last }
 
     @inlinable
-    func contains(_ id: ID) -> Bool { targets.contains(id) }
+    func contains(_ id: ID) -> Bool {
+        if let lookup { return lookup[id] != nil }
+        return targets.contains(id)
+    }
 
+    /// The index of `id`, if linked.
     @inlinable
-    func index(of id: ID) -> Int? { targets.firstIndex(of: id) }
+    func index(of id: ID) -> Int? {
+        guard let lookup else { return targets.firstIndex(of: id) }
+        guard let key = lookup[id] else { return nil }
+        var index = firstIndex(notBelow: key)
+        while targets[index] != id { index += 1 }   // equal keys: a short run
+        return index
+    }
 
-    /// The key of `id`, if linked.
+    /// The first index whose key is not below `key`.
     @inlinable
-    func key(of id: ID) -> PositionKey? { index(of: id).map { keys[$0] } }
-
-    /// The index at which an element with `key` and `id` sorts.
-    @usableFromInline
-    func sortedIndex(for key: PositionKey, id: ID) -> Int {
+    func firstIndex(notBelow key: PositionKey) -> Int {
         var low = 0
         var high = keys.count
         while low < high {
             let middle = (low + high) / 2
-            let other = keys[middle]
-            if other < key || (other == key && IDOrder.precedes(targets[middle], id)) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// The index at which an element with `key` and `id` sorts.
+    @usableFromInline
+    func sortedIndex(for key: PositionKey, id: ID) -> Int {
+        var index = firstIndex(notBelow: key)
+        while index < keys.count, keys[index] == key, IDOrder.precedes(targets[index], id) { index += 1 }
+        return index
+    }
+
+    /// Inserts `id` with `key` at `index`; the caller keeps the order.
+    @inlinable
+    mutating func insert(_ id: ID, key: PositionKey, at index: Int) {
+        targets.insert(id, at: index)
+        keys.insert(key, at: index)
+        if lookup != nil {
+            lookup![id] = key
+        } else if targets.count > Self.lookupThreshold {
+            lookup = Dictionary(uniqueKeysWithValues: zip(targets, keys))
+        }
+    }
+
+    /// Gives the element at `index` a new key; the caller keeps the order.
+    @inlinable
+    mutating func setKey(_ key: PositionKey, at index: Int) {
+        keys[index] = key
+        if lookup != nil { lookup![targets[index]] = key }
     }
 
     /// Appends `id` after every other element, unless it is already linked.
@@ -45,42 +88,47 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     /// - Returns: The new key, or `nil` when `id` was already linked.
     @inlinable
     mutating func appendIfAbsent(_ id: ID, using generator: inout JitterGenerator) -> PositionKey? {
-        guard !targets.contains(id) else { return nil }
+        guard !contains(id) else { return nil }
         let key = PositionKey.between(keys.last, nil, using: &generator)
-        targets.append(id)
-        keys.append(key)
+        insert(id, key: key, at: targets.count)
         return key
     }
 
     /// Links `id` at `key`, or moves it there when already linked.
     @usableFromInline
     mutating func place(_ id: ID, at key: PositionKey) {
-        if let index = targets.firstIndex(of: id) {
+        if let index = index(of: id) {
             if keys[index] == key { return }
-            targets.remove(at: index)
-            keys.remove(at: index)
+            remove(at: index)
         }
-        let index = sortedIndex(for: key, id: id)
-        targets.insert(id, at: index)
-        keys.insert(key, at: index)
+        insert(id, key: key, at: sortedIndex(for: key, id: id))
+    }
+
+    @inlinable
+    mutating func remove(at index: Int) {
+        let id = targets.remove(at: index)
+        keys.remove(at: index)
+        lookup?[id] = nil
     }
 
     /// Unlinks `id`; returns whether it was linked.
     @inlinable
     @discardableResult
     mutating func remove(_ id: ID) -> Bool {
-        guard let index = targets.firstIndex(of: id) else { return false }
-        targets.remove(at: index)
-        keys.remove(at: index)
+        guard let index = index(of: id) else { return false }
+        remove(at: index)
         return true
     }
 
-    /// Whether the keys are sorted (ties by id): the invariant every operation keeps.
+    /// Whether the keys are sorted (ties by id) and the lookup agrees: the invariant every
+    /// operation keeps.
     func isSorted() -> Bool {
-        keys.indices.dropFirst().allSatisfy { index in
+        let sorted = keys.indices.dropFirst().allSatisfy { index in
             keys[index - 1] < keys[index]
                 || (keys[index - 1] == keys[index] && IDOrder.precedes(targets[index - 1], targets[index]))
         }
+        guard let lookup else { return sorted && targets.count <= Self.lookupThreshold }
+        return sorted && lookup.count == targets.count && zip(targets, keys).allSatisfy { lookup[$0] == $1 }
     }
 }
 

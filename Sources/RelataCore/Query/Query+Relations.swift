@@ -131,7 +131,7 @@ enum RelationResolver {
         let write = RelationWriter(keyPath, storage: [Target].self)
         return Modifier { entity in
             let ids = links?.many[entity.id]?.targets
-            write(&entity, Relation(state: .ids(ids.map(\.elements) ?? [], appending: false)))
+            write(&entity, Relation(state: .ids(ids ?? [], appending: false)))
         }
     }
 
