@@ -89,7 +89,7 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     @inlinable
     mutating func appendIfAbsent(_ id: ID, using generator: inout JitterGenerator) -> PositionKey? {
         guard !contains(id) else { return nil }
-        let key = PositionKey.between(keys.last, nil, using: &generator)
+        let key = PositionKey.after(keys.last, using: &generator)
         insert(id, key: key, at: targets.count)
         return key
     }

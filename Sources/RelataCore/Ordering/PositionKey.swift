@@ -125,7 +125,22 @@ extension PositionKey {
         _ lower: PositionKey?, _ upper: PositionKey?,
         using generator: inout some RandomNumberGenerator
     ) -> PositionKey {
-        PositionKey(validBytes: FractionalIndex.between(lower?.bytes, upper?.bytes, using: &generator))
+        if upper == nil, let lower,
+            let appended = lower.appendedInline(jitter: FractionalIndex.jitter(using: &generator))
+        {
+            return appended
+        }
+        return PositionKey(validBytes: FractionalIndex.between(lower?.bytes, upper?.bytes, using: &generator))
+    }
+
+    /// A key after `lower` (the end of a list), with the context's jitter: the append path,
+    /// compiled for the concrete generator.
+    @usableFromInline
+    static func after(_ lower: PositionKey?, using generator: inout JitterGenerator) -> PositionKey {
+        if let lower, let appended = lower.appendedInline(jitter: FractionalIndex.character(Int(generator.next() % 61) + 1)) {
+            return appended
+        }
+        return PositionKey(validBytes: FractionalIndex.between(lower?.bytes, nil, using: &generator))
     }
 
     /// A new key strictly between `lower` and `upper`, with system random jitter.
