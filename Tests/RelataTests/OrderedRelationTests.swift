@@ -120,3 +120,43 @@ struct OrderedRelationTests {
         }
     }
 }
+
+@Suite("Ordered relations: equal keys")
+struct EqualPositionKeyTests {
+    /// A change set linking chat "c" to `targets`, all at the same key (as two replicas that drew
+    /// the same key would leave them).
+    static func sameKey(_ targets: [String], key: String) throws -> ChangeSet {
+        let entries = targets.enumerated().map { index, target in
+            #"{"stamp":{"counter":\#(index + 1),"replica":"X"},"entity":"Chat","kind":"link","relation":"messages","source":"c","target":"\#(target)","key":"\#(key)"}"#
+        }
+        let decoder = JSONDecoder()
+        decoder.userInfo[.relataSchema] = EntitySchema(Chat.self, Message.self, User.self, Attachment.self)
+        return try decoder.decode(ChangeSet.self, from: Data("[\(entries.joined(separator: ","))]".utf8))
+    }
+
+    @Test("Elements with equal keys are ordered by target id, whatever order they arrived in")
+    func tieBreakByID() throws {
+        var a = Context(), b = Context()
+        a.merge(try Self.sameKey(["m2", "m1", "m3"], key: "a5V"))
+        b.merge(try Self.sameKey(["m3", "m2", "m1"], key: "a5V"))
+        #expect(ids(a, "c", \Chat.$messages) == ["m1", "m2", "m3"])
+        #expect(ids(b, "c", \Chat.$messages) == ["m1", "m2", "m3"])
+        #expect(ids(a, "m2", \Message.$chat) == ["c"])
+        try a.checkInvariants()
+    }
+
+    @Test("Inserting between two equal keys moves only the equal-keyed elements after the index")
+    func insertBetweenEqualKeys() throws {
+        var context = Context()
+        context.merge(try Self.sameKey(["m1", "m2", "m3"], key: "a5V"))
+        context.merge(try Self.sameKey(["m4"], key: "a7"))
+        context.beginRecordingChanges(replica: "r")
+        try Chat(id: "c").insert("x", into: \.$messages, at: 1, in: &context)
+        #expect(ids(context, "c", \Chat.$messages) == ["m1", "x", "m2", "m3", "m4"])
+        let keys = Chat(id: "c").positions(of: \.$messages, in: context).map(\.key)
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(keys.first == PositionKey("a5V") && keys.last == PositionKey("a7"))
+        #expect(context.changes.linkWriteCount == 3, "x, and m2 and m3 moved past it")
+        try context.checkInvariants()
+    }
+}
