@@ -4,9 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "Relata",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .macCatalyst(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .macCatalyst(.v18)],
     products: [
         .library(name: "Relata", targets: ["Relata"]),
+        .library(name: "RelataSQLite", targets: ["RelataSQLite"]),
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
         // The chat models of seed 003 / workload W1, shared by the demo and the benchmarks.
         .library(name: "ChatExample", targets: ["ChatExample"]),
@@ -16,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -31,14 +33,23 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
-        .target(name: "Relata", dependencies: ["RelataCore", "RelataMacros"]),
+        .target(
+            name: "RelataSQLite",
+            dependencies: ["RelataCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "Relata", dependencies: ["RelataCore", "RelataSQLite", "RelataMacros"]),
         .target(name: "ChatExample", dependencies: ["Relata"]),
+        // A child process for the crash-safety test: writes to a store in a loop until killed.
+        .executableTarget(name: "RelataCrashWriter", dependencies: ["Relata", "ChatExample"]),
         .executableTarget(name: "RelataDemo", dependencies: ["Relata", "ChatExample"]),
         .testTarget(
             name: "RelataTests",
             dependencies: [
                 "Relata",
                 "RelataCore",
+                "RelataSQLite",
+                "ChatExample",
+                "RelataCrashWriter",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,1 +1,2 @@
 @_exported import RelataCore
+@_exported import RelataSQLite

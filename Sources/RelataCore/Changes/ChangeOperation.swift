@@ -68,7 +68,9 @@ struct EntityErasure<Entity: EntityModelProtocol>: ChangeOperation {
 
     @usableFromInline func replay(into context: inout Context) {
         if context.table(Entity.self)?.entities[id] != nil {
-            context.mutableTable(Entity.self).entities[id] = nil
+            let table = context.mutableTable(Entity.self)
+            table.entities[id] = nil
+            table.touch(id)
         }
         context.eraseLinks(of: Entity.self, id: id)
     }

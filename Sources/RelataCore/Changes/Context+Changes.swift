@@ -147,6 +147,7 @@ extension Context {
     /// Stores `entity` merged by `options`, without recording (a replayed upsert).
     mutating func storeEntity<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
         let table = mutableTable(Entity.self)
+        table.touch(entity.id)
         if case .custom = options.kind, let old = table.entities[entity.id] {
             table.entities[entity.id] = options.merge(old, entity)
         } else {

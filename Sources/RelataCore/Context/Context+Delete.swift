@@ -7,7 +7,9 @@ extension Context {
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         try entity.willDelete(from: &self)
-        mutableTable(Entity.self).entities[entity.id] = nil
+        let table = mutableTable(Entity.self)
+        table.entities[entity.id] = nil
+        table.touch(entity.id)
         recordErasure(Entity.self, id: entity.id)
         try _eraseLinks(of: Entity.self, id: entity.id)
         try entity.didDelete(from: &self)

@@ -105,9 +105,12 @@ extension Context {
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        if let previous = table.one.updateValue(target, forKey: source) {
+        if let previous = table.one[source] {
             guard previous != target else { return }
+            table.setOne(target, for: source)
             removeOtherSide(d, target: previous, source: source)
+        } else {
+            table.setOne(target, for: source)
         }
         let writtenKey = addOtherSide(d, target: target, source: source, key: inverseKey)
         recordLink(d, source: source, target: target, key: nil, inverseKey: writtenKey)

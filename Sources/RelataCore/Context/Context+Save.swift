@@ -7,6 +7,7 @@ extension Context {
         var normalized = entity
         normalized.normalize()
         let table = mutableTable(Entity.self)
+        table.touch(entity.id)
         if case .replace = options.kind {
             table.entities[entity.id] = normalized
             recordUpsert(input: normalized, merged: normalized, options: options)

@@ -43,6 +43,8 @@ public struct Context: Sendable {
 
         /// Changes recorded since ``Context/beginRecordingChanges(replica:)``, if recording.
         @usableFromInline var recorder: ChangeRecorder?
+        /// Whether tables mark what changes (see `Context.beginTracking()`).
+        @usableFromInline var tracking = false
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -51,6 +53,7 @@ public struct Context: Sendable {
             copy.types = types
             copy.tables = tables
             copy.recorder = recorder
+            copy.tracking = tracking
             return copy
         }
 
@@ -81,6 +84,7 @@ public struct Context: Sendable {
         let key = ObjectIdentifier(Entity.self)
         guard let index = storage.index(of: key) else {
             let table = EntityTable<Entity>()
+            if storage.tracking { table.setTracking(true) }
             storage.types.append(key)
             storage.tables.append(table)
             return table

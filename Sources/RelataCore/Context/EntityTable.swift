@@ -1,9 +1,15 @@
+import Foundation
+
 /// Type-erased base of ``EntityTable`` so tables of every type fit in one dictionary.
 @usableFromInline
 class AnyEntityTable: @unchecked Sendable {
     @usableFromInline init() {}
     @usableFromInline func clone() -> AnyEntityTable { fatalError("abstract") }
     func checkInvariants(in context: Context) throws {}
+    /// Starts (or stops) recording which entities and links change (a Store write).
+    @usableFromInline func setTracking(_ on: Bool) {}
+    /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
+    func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {}
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -16,11 +22,25 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @usableFromInline var links: ContiguousArray<AnyLinkTable?> = []
     /// Sources of one-way relations of other types that point to entities of this type.
     @usableFromInline var backlinks: [BacklinkKey: AnyBacklinks] = [:]
+    /// The ids whose entity was stored or erased since tracking began, or `nil` when not tracking.
+    @usableFromInline var dirty: Set<Entity.ID>?
 
     @usableFromInline override init() {}
 
+    /// Marks `id` as changed, when tracking.
+    @inlinable
+    func touch(_ id: Entity.ID) {
+        if dirty != nil { dirty!.insert(id) }
+    }
+
+    @usableFromInline override func setTracking(_ on: Bool) {
+        dirty = on ? [] : nil
+        for table in links { table?.setTracking(on) }
+    }
+
     @usableFromInline override func clone() -> AnyEntityTable {
         let copy = EntityTable<Entity>()
+        copy.dirty = dirty
         copy.entities = entities
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
@@ -38,6 +58,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             return unsafeDowncast(table, to: LinkTable<Entity.ID, TargetID>.self)
         }
         let table = LinkTable<Entity.ID, TargetID>()
+        if dirty != nil { table.setTracking(true) }
         links[ordinal] = table
         return table
     }
@@ -46,6 +67,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func existingLinkTable<TargetID: Hashable & Sendable>(_ key: _AnyRelationKey, _: TargetID.Type) -> LinkTable<Entity.ID, TargetID>? {
         guard key.ordinal < links.count, let table = links[key.ordinal] else { return nil }
         return unsafeDowncast(table, to: LinkTable<Entity.ID, TargetID>.self)
+    }
+
+    override func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {
+        try collectEntityChanges(base: base, into: &changes, encoder: encoder)
     }
 
     override func checkInvariants(in context: Context) throws {

@@ -8,12 +8,14 @@ extension LinkTable {
     /// - Returns: The new key, or `nil` when `target` was already linked.
     @inlinable
     func append(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
-        many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
+        touch(source)
+        return many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
     }
 
     /// Links `target` to `source` at `key`, or moves it there (a ChangeSet being replayed).
     @inlinable
     func place(_ target: TargetID, in source: SourceID, at key: PositionKey) {
+        touch(source)
         many[source, default: OrderedLinks()].place(target, at: key)
     }
 
@@ -27,6 +29,7 @@ extension LinkTable {
     func insert(
         _ target: TargetID, into source: SourceID, at index: Int, using generator: inout JitterGenerator
     ) -> [(TargetID, PositionKey)] {
+        touch(source)
         var links = many.removeValue(forKey: source) ?? OrderedLinks()
         defer { many[source] = links.isEmpty ? nil : links }
         links.remove(target)
@@ -63,6 +66,7 @@ extension LinkTable {
     /// - Complexity: O(n log n) in the number of old and new targets.
     @usableFromInline
     func replace(_ source: SourceID, with targets: [TargetID], using generator: inout JitterGenerator) -> Replacement {
+        touch(source)
         let old = many.removeValue(forKey: source) ?? OrderedLinks()
         var result = Replacement()
         let newTargets = OrderedSet(targets)

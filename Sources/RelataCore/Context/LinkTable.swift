@@ -4,6 +4,8 @@ import OrderedCollections
 @usableFromInline
 class AnyLinkTable: @unchecked Sendable {
     @usableFromInline func clone() -> AnyLinkTable { fatalError("abstract") }
+    /// Starts (or stops) recording which sources change.
+    @usableFromInline func setTracking(_ on: Bool) {}
     @usableFromInline init() {}
 }
 
@@ -15,15 +17,27 @@ class AnyLinkTable: @unchecked Sendable {
 final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: AnyLinkTable, @unchecked Sendable {
     @usableFromInline var one: [SourceID: TargetID] = [:]
     @usableFromInline var many: [SourceID: OrderedLinks<TargetID>] = [:]
+    /// The sources whose links changed since tracking began (a Store write), or `nil` when not
+    /// tracking. Every mutator below marks the source it touches.
+    @usableFromInline var dirty: Set<SourceID>?
 
     @usableFromInline override init() {}
 
-    init(one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>]) {
+    init(one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>], dirty: Set<SourceID>?) {
         self.one = one
         self.many = many
+        self.dirty = dirty
     }
 
-    @usableFromInline override func clone() -> AnyLinkTable { LinkTable(one: one, many: many) }
+    @usableFromInline override func clone() -> AnyLinkTable { LinkTable(one: one, many: many, dirty: dirty) }
+
+    @usableFromInline override func setTracking(_ on: Bool) { dirty = on ? [] : nil }
+
+    /// Marks `source` as changed, when tracking.
+    @inlinable
+    func touch(_ source: SourceID) {
+        if dirty != nil { dirty!.insert(source) }
+    }
 
     /// The targets of `source`, in order.
     @inlinable
@@ -47,6 +61,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     @discardableResult
     func setOne(_ target: TargetID, for source: SourceID) -> TargetID? {
+        touch(source)
         let previous = one.updateValue(target, forKey: source)
         return previous == target ? nil : previous
     }
@@ -54,6 +69,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes the link from `source` to `target`, if there is one.
     @inlinable
     func remove(_ target: TargetID, from source: SourceID, toMany: Bool) {
+        touch(source)
         if toMany {
             guard many[source]?.remove(target) == true else { return }
             if many[source]!.isEmpty { many[source] = nil }
@@ -65,6 +81,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
+        touch(source)
         if toMany { return many.removeValue(forKey: source)?.targets ?? [] }
         return one.removeValue(forKey: source).map { [$0] } ?? []
     }

@@ -30,6 +30,16 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         public static let notLinked = Code("notLinked")
         /// Encoded data names an entity type or relation the schema does not know.
         public static let unknownEntityType = Code("unknownEntityType")
+        /// A stored entity or link cannot be decoded with the current model.
+        public static let undecodableRecord = Code("undecodableRecord")
+        /// The storage failed to read or write; the write did not happen.
+        public static let storageFailed = Code("storageFailed")
+        /// The file is not a Relata store (it was not modified).
+        public static let notAStore = Code("notAStore")
+        /// The store's file is damaged (it was not modified).
+        public static let corruptedStore = Code("corruptedStore")
+        /// The store was closed.
+        public static let storeClosed = Code("storeClosed")
     }
 
     /// What went wrong.

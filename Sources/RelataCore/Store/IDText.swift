@@ -1,0 +1,19 @@
+import Foundation
+
+/// The text form of entity ids in storage: `String` ids as they are, `Int`s in decimal, `UUID`s
+/// upper-case, anything else as its JSON.
+enum IDText {
+    static func encode<ID: Encodable>(_ id: ID) throws -> String {
+        if let id = id as? String { return id }
+        if let id = id as? Int { return String(id) }
+        if let id = id as? UUID { return id.uuidString }
+        return String(decoding: try JSONEncoder().encode(id), as: UTF8.self)
+    }
+
+    static func decode<ID: Decodable>(_ text: String, as _: ID.Type) throws -> ID {
+        if ID.self == String.self { return text as! ID }
+        if ID.self == Int.self, let value = Int(text) { return value as! ID }
+        if ID.self == UUID.self, let value = UUID(uuidString: text) { return value as! ID }
+        return try JSONDecoder().decode(ID.self, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Where a ``Store`` keeps its data: the embedded SQLite file of `RelataSQLite` (the default), an
+/// in-memory backend for tests and previews (``InMemoryBackend``), or your own.
+///
+/// A backend sees rows, never entity types: ``EntityRecord``s (type name, id as text, encoded
+/// value) and ``LinkRecord``s (one row per link of each side of a relation, with the position key
+/// of to-many sides). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
+/// expects it to persist that atomically.
+public protocol StorageBackend: Sendable {
+    /// Streams every stored row: entities first, then links.
+    ///
+    /// - Parameters:
+    ///   - entity: Called once per stored entity.
+    ///   - link: Called once per stored link.
+    /// - Throws: ``RelataError`` when the storage cannot be read.
+    func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws
+
+    /// Persists one write: all of `changes` or, when it throws, none of them.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/storageFailed``; the stored data is
+    ///   then exactly as before the call.
+    func persist(_ changes: StoreChanges) async throws
+
+    /// Releases the storage. The backend is not used afterwards.
+    func close() async throws
+}
+
+/// One stored entity.
+public struct EntityRecord: Sendable, Hashable {
+    /// The entity type's name (see ``EntitySchema``).
+    public var type: String
+    /// The id, as text (``EntityRecord/idText(_:)``).
+    public var id: String
+    /// The normalized entity, JSON-encoded (relations are stored as links, not here).
+    public var payload: Data
+
+    /// A record.
+    public init(type: String, id: String, payload: Data) {
+        self.type = type
+        self.id = id
+        self.payload = payload
+    }
+}
+
+/// Identifies one stored entity.
+public struct EntityKey: Sendable, Hashable {
+    /// The entity type's name.
+    public var type: String
+    /// The id, as text.
+    public var id: String
+
+    /// A key.
+    public init(type: String, id: String) {
+        self.type = type
+        self.id = id
+    }
+}
+
+/// One stored link: `source` (of type `type`) links to `target` through `relation`. Each side of
+/// a mutual relation is a link of its own (with its own position when to-many).
+public struct LinkRecord: Sendable, Hashable {
+    /// The source entity type's name.
+    public var type: String
+    /// The relation's property name.
+    public var relation: String
+    /// The source id, as text.
+    public var source: String
+    /// The target id, as text.
+    public var target: String
+    /// The position key of the target among the source's targets (to-many relations only).
+    public var position: String?
+
+    /// A record.
+    public init(type: String, relation: String, source: String, target: String, position: String?) {
+        self.type = type
+        self.relation = relation
+        self.source = source
+        self.target = target
+        self.position = position
+    }
+
+    /// The identity of the link (everything but its position).
+    public var key: LinkKey { LinkKey(type: type, relation: relation, source: source, target: target) }
+}
+
+/// Identifies one stored link.
+public struct LinkKey: Sendable, Hashable {
+    public var type: String
+    public var relation: String
+    public var source: String
+    public var target: String
+
+    /// A key.
+    public init(type: String, relation: String, source: String, target: String) {
+        self.type = type
+        self.relation = relation
+        self.source = source
+        self.target = target
+    }
+}
+
+/// What one ``Store`` write changed, as rows: entities stored or erased, links written (new or
+/// moved) or removed. Never the whole context.
+public struct StoreChanges: Sendable {
+    /// Entities stored (new or changed), with their new value.
+    public var upsertedEntities: [EntityRecord] = []
+    /// Entities erased.
+    public var deletedEntities: [EntityKey] = []
+    /// Links created or moved (a moved link has a new position).
+    public var upsertedLinks: [LinkRecord] = []
+    /// Links removed.
+    public var deletedLinks: [LinkKey] = []
+
+    /// No change.
+    public init() {}
+
+    /// Whether the write changed nothing.
+    public var isEmpty: Bool {
+        upsertedEntities.isEmpty && deletedEntities.isEmpty && upsertedLinks.isEmpty && deletedLinks.isEmpty
+    }
+
+    /// The number of rows the write touches.
+    public var count: Int {
+        upsertedEntities.count + deletedEntities.count + upsertedLinks.count + deletedLinks.count
+    }
+}

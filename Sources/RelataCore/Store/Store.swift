@@ -1,0 +1,107 @@
+import Synchronization
+
+/// A durable, concurrent home for a ``Context``: many tasks read and write it at once, and every
+/// write is persisted by a ``StorageBackend`` in one transaction.
+///
+/// ```swift
+/// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
+/// try await store.write { context in
+///     try chat.save(to: &context)
+/// }
+/// let messages = store.read { context in
+///     Chat.query("1", in: context).related(\.$messages).resolve()
+/// }
+/// ```
+///
+/// - **Reads** get a snapshot: a copy of the context as of the last completed write, O(1), with no
+///   lock held while you read. A reader never sees half of a write.
+/// - **Writes** are serialized. The closure runs on a private copy; what it changed is persisted
+///   as rows (``StoreChanges``: the entities and links written, never the whole context) in one
+///   transaction; then the copy becomes the new state. If the closure throws or persisting fails,
+///   the state (in memory and in storage) is exactly as before and the error is rethrown.
+public actor Store {
+    /// The entity types this store loads and decodes.
+    public nonisolated let schema: EntitySchema
+    private let backend: any StorageBackend
+    private nonisolated let state: Mutex<Context>
+    private nonisolated let writes = AsyncLock()
+    private var isClosed = false
+    /// Rows found in storage whose type or relation the schema does not have, by `Type` or
+    /// `Type.relation`: they were not loaded, and they are kept in storage untouched.
+    public nonisolated let ignoredRecords: [String: Int]
+
+    /// Opens a store on `backend`, loading everything it holds.
+    ///
+    /// - Parameters:
+    ///   - backend: Where the data lives.
+    ///   - schema: The entity types to load.
+    /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
+    public init(backend: some StorageBackend, schema: EntitySchema) async throws {
+        var loader = ContextLoader(schema: schema)
+        try await backend.load(entities: { try loader.load($0) }, links: { try loader.load($0) })
+        self.backend = backend
+        self.schema = schema
+        self.state = Mutex(loader.context)
+        self.ignoredRecords = loader.ignored
+    }
+
+    /// A store that keeps its data in memory only, for tests and previews.
+    ///
+    /// - Parameter entities: The entity types it holds.
+    public static func inMemory(entities: any EntityModelProtocol.Type...) async -> Store {
+        // Loading an empty in-memory backend cannot fail.
+        try! await Store(backend: InMemoryBackend(), schema: EntitySchema(entities))
+    }
+
+    /// The state as of the last completed write (a snapshot, O(1)).
+    public nonisolated var context: Context {
+        state.withLock { $0 }
+    }
+
+    /// Runs `body` on a snapshot of the state. No lock is held while it runs.
+    ///
+    /// - Returns: What `body` returns.
+    public nonisolated func read<T>(_ body: (Context) throws -> T) rethrows -> T {
+        try body(context)
+    }
+
+    /// Runs `body` on the state and persists what it changed, in one transaction. Writes run one at
+    /// a time, in the order they were called.
+    ///
+    /// - Parameter body: Changes to make. It runs on a private copy of the state.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``RelataError`` when persisting fails (code
+    ///   ``RelataError/Code/storageFailed``) or the store is closed. The state is then unchanged.
+    @discardableResult
+    public func write<T: Sendable>(_ body: sending (inout Context) throws -> T) async throws -> T {
+        await writes.lock()
+        defer { writes.unlock() }
+        guard !isClosed else { throw RelataError.storeClosed }
+        let base = context
+        var working = base
+        working.beginTracking()
+        let result = try body(&working)
+        let changes = try working.trackedChanges(since: base)
+        working.endTracking()
+        if !changes.isEmpty {
+            try await backend.persist(changes)
+        }
+        state.withLock { $0 = working }
+        return result
+    }
+
+    /// Waits for pending writes, then closes the backend. Later writes throw.
+    public func close() async throws {
+        await writes.lock()
+        defer { writes.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
+        try await backend.close()
+    }
+}
+
+extension RelataError {
+    static var storeClosed: RelataError {
+        RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
+    }
+}

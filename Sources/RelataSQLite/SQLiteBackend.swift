@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// The default ``StorageBackend``: one SQLite file (through GRDB), in WAL mode.
+///
+/// ```swift
+/// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
+/// ```
+///
+/// The file holds three tables: `relata_meta` (format and version), `relata_entity` (type, id,
+/// JSON payload of the normalized entity) and `relata_link` (type, relation, source, target,
+/// position: one row per link of each relation side). Payloads are JSON, so adding an optional
+/// property or a relation to a model needs no migration; rows of a type or relation the model no
+/// longer has are kept but not loaded (``Store/ignoredRecords``).
+///
+/// Each ``persist(_:)`` is one transaction. With WAL and `synchronous = NORMAL`, a committed write
+/// survives a crash of the process; the last writes before a power loss may be lost (SQLite's WAL
+/// trade-off, see its documentation).
+public final class SQLiteBackend: StorageBackend {
+    /// The file's path.
+    public let path: String
+    private let queue: DatabaseQueue
+
+    static let format = "relata"
+    static let version = 1
+
+    /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
+    ///
+    /// A file that exists is checked first, read-only: if it is not a SQLite database, or a SQLite
+    /// database that is not a Relata store, or damaged, opening throws and the file is not modified.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/notAStore``,
+    ///   ``RelataError/Code/corruptedStore`` or ``RelataError/Code/storageFailed``.
+    public init(path: String) throws {
+        self.path = path
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
+            try Self.validate(path: path)
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(queue)
+        } catch {
+            throw Self.map(error, path: path, doing: "open")
+        }
+    }
+
+    /// Checks, read-only, that the file at `path` is a Relata store.
+    static func validate(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RelataError(code: .storageFailed, entityType: "Store", message: "cannot read \(path)")
+        }
+        let header = handle.readData(ofLength: 16)
+        try? handle.close()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is not a SQLite database, so not a Relata store")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let reader = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? reader.close() }
+            try reader.read { db in
+                let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if tables.isEmpty { return }  // an empty database: becomes a store
+                guard tables.contains("relata_meta"),
+                    try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'format'") == format
+                else {
+                    throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is a SQLite database but not a Relata store")
+                }
+                let version = try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0
+                guard version <= Self.version else {
+                    throw RelataError(
+                        code: .notAStore, entityType: "Store",
+                        message: "\(path) is a Relata store of version \(version), newer than this library (\(Self.version))"
+                    )
+                }
+            }
+        } catch let error as RelataError {
+            throw error
+        } catch {
+            throw map(error, path: path, doing: "open")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("relata-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE relata_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    INSERT INTO relata_meta (key, value) VALUES ('format', '\(format)'), ('version', '\(version)');
+                    CREATE TABLE relata_entity (
+                        type TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL,
+                        PRIMARY KEY (type, id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE relata_link (
+                        type TEXT NOT NULL, relation TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
+                        position TEXT,
+                        PRIMARY KEY (type, relation, source, target)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        return migrator
+    }
+
+    public func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws {
+        try loadSynchronously(entities: entity, links: link)
+    }
+
+    // GRDB's synchronous API (the async overloads would need Sendable closures).
+    private func loadSynchronously(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) throws {
+        do {
+            try queue.read { db in
+                let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload FROM relata_entity")
+                while let row = try entities.next() {
+                    try entity(EntityRecord(type: row[0], id: row[1], payload: row[2]))
+                }
+                // Primary-key order: the links of one source come together.
+                let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position FROM relata_link")
+                while let row = try links.next() {
+                    try link(LinkRecord(type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4]))
+                }
+            }
+        } catch let error as RelataError {
+            throw error
+        } catch {
+            throw Self.map(error, path: path, doing: "load")
+        }
+    }
+
+    public func persist(_ changes: StoreChanges) async throws {
+        try persistSynchronously(changes)
+    }
+
+    private func persistSynchronously(_ changes: StoreChanges) throws {
+        do {
+            try queue.write { db in
+                if !changes.deletedEntities.isEmpty {
+                    let statement = try db.cachedStatement(sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
+                    for key in changes.deletedEntities { try statement.execute(arguments: [key.type, key.id]) }
+                }
+                if !changes.upsertedEntities.isEmpty {
+                    let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
+                    for record in changes.upsertedEntities {
+                        try statement.execute(arguments: [record.type, record.id, record.payload])
+                    }
+                }
+                if !changes.deletedLinks.isEmpty {
+                    let statement = try db.cachedStatement(
+                        sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?"
+                    )
+                    for key in changes.deletedLinks {
+                        try statement.execute(arguments: [key.type, key.relation, key.source, key.target])
+                    }
+                }
+                if !changes.upsertedLinks.isEmpty {
+                    let statement = try db.cachedStatement(
+                        sql: "INSERT OR REPLACE INTO relata_link (type, relation, source, target, position) VALUES (?, ?, ?, ?, ?)"
+                    )
+                    for record in changes.upsertedLinks {
+                        try statement.execute(arguments: [record.type, record.relation, record.source, record.target, record.position])
+                    }
+                }
+            }
+        } catch {
+            throw Self.map(error, path: path, doing: "write")
+        }
+    }
+
+    public func close() async throws {
+        try closeSynchronously()
+    }
+
+    private func closeSynchronously() throws {
+        do {
+            try queue.close()
+        } catch {
+            throw Self.map(error, path: path, doing: "close")
+        }
+    }
+
+    /// The driver's error as a ``RelataError``.
+    static func map(_ error: any Error, path: String, doing action: String) -> RelataError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                return RelataError(code: .notAStore, entityType: "Store", message: "\(path) is not a SQLite database", underlying: error)
+            case .SQLITE_CORRUPT:
+                return RelataError(code: .corruptedStore, entityType: "Store", message: "\(path) is damaged", underlying: error)
+            default:
+                return RelataError(
+                    code: .storageFailed, entityType: "Store", message: "cannot \(action) \(path): \(error.message ?? "\(error.resultCode)")",
+                    underlying: error
+                )
+            }
+        }
+        return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(path): \(error)")
+    }
+}
+
+extension Store {
+    /// Opens (or creates) the SQLite store file at `path` and loads it.
+    ///
+    /// ```swift
+    /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
+    /// ```
+    ///
+    /// - Throws: ``RelataError`` when the file is not a Relata store, is damaged, or cannot be read.
+    public init(path: String, entities: any EntityModelProtocol.Type...) async throws {
+        try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Relata
+import Testing
+
+/// The behaviour every storage backend must have, run against each (in memory, SQLite).
+@Suite("Store conformance")
+struct StoreConformanceTests {
+    static let users = ["1", "2", "3"], chats = ["c", "d"], attachments = ["a1"]
+    static let messages = ["m1", "m2", "m3", "m4"]
+
+    static func dumped(_ context: Context) -> String {
+        dump(context, users: users, chats: chats, messages: messages, attachments: attachments)
+    }
+
+    static func seed(_ context: inout Context) throws {
+        for user in [User.bob, .alice, .john] { try user.save(to: &context) }
+        try Chat(
+            id: "c", users: .ids(["3", "1", "2"]),
+            messages: .relation([
+                Message(id: "m1", text: "one", author: .id("1"), attachment: .relation(Attachment(id: "a1", kind: .file(url: URL(fileURLWithPath: "/a"))))),
+                Message(id: "m2", text: "two", author: .id("2"), replyTo: .id("m1")),
+                Message(id: "m3", text: "three", author: .id("3"), viewedBy: .ids(["2", "1"])),
+            ]),
+            admins: .ids(["1"])
+        ).save(to: &context)
+        try Chat(id: "c").move("m3", in: \.$messages, to: 0, in: &context)
+    }
+
+    @Test("What is written is what a reopened store resolves, order included", arguments: BackendKind.allCases)
+    func reopenResolvesTheSame(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in try Self.seed(&context) }
+        let written = Self.dumped(store.context)
+        try await store.close()
+        let reopened = try await harness.open()
+        #expect(Self.dumped(reopened.context) == written)
+        #expect(ids(reopened.context, "c", \Chat.$messages) == ["m3", "m1", "m2"])
+        let chat = reopened.read { Chat.query("c", in: $0).with(\.$messages) { $0.with(\.$attachment) }.resolve() }
+        #expect(chat?.messages?.first { $0.id == "m1" }?.attachment?.id == "a1")
+        try reopened.context.checkInvariants()
+    }
+
+    @Test("Each write persists only what it changed", arguments: BackendKind.allCases)
+    func writesOnlyChanges(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let backend = RecordingBackend(try harness.backend())
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { context in try Self.seed(&context) }
+        try await store.set(\Chat.$users, of: "c", to: .appending(ids: ["4"]))
+        let last = try #require(backend.writes.last)
+        // One link on each side: c.users → 4 and 4.chats → c; no entity.
+        #expect(last.upsertedLinks.count == 2 && last.deletedLinks.isEmpty && last.upsertedEntities.isEmpty)
+        #expect(Set(last.upsertedLinks.map { "\($0.type).\($0.relation)" }) == ["Chat.users", "User.chats"])
+        try await store.write { context in try Chat(id: "c").move("m2", in: \.$messages, to: 0, in: &context) }
+        #expect(backend.writes.last?.count == 1, "a move writes one link")
+        try await store.delete(Message.self, id: "m1")
+        let erase = try #require(backend.writes.last)
+        #expect(Set(erase.deletedEntities.map(\.id)) == ["m1", "a1"], "the message and its cascaded attachment")
+        #expect(try await store.write { _ in 42 } == 42)
+        #expect(backend.writes.count == 4, "a write that changes nothing persists nothing")
+    }
+
+    @Test("A write whose body throws changes nothing, in memory or in storage", arguments: BackendKind.allCases)
+    func throwingBody(kind: BackendKind) async throws {
+        struct Stop: Error {}
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in try Self.seed(&context) }
+        let before = Self.dumped(store.context)
+        await #expect(throws: Stop.self) {
+            try await store.write { context in
+                try Message.delete(id: "m1", from: &context)
+                try User(id: "9", name: "Nine").save(to: &context)
+                throw Stop()
+            }
+        }
+        #expect(Self.dumped(store.context) == before)
+        try await store.close()
+        #expect(Self.dumped(try await harness.open().context) == before)
+    }
+
+    @Test("A write that fails to persist changes nothing and reports a storage error", arguments: BackendKind.allCases)
+    func failingPersistence(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let backend = RecordingBackend(try harness.backend())
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { context in try Self.seed(&context) }
+        let before = Self.dumped(store.context)
+        backend.failNext = true
+        let error = await #expect(throws: RelataError.self) {
+            try await store.write { context in try Message.delete(id: "m2", from: &context) }
+        }
+        #expect(error?.code == .storageFailed)
+        #expect(Self.dumped(store.context) == before)
+        try await store.write { context in try Message.delete(id: "m2", from: &context) }
+        #expect(store.context.entity(Message.self, id: "m2") == nil, "the store works after a failure")
+    }
+
+    @Test("1,000 tasks appending one link each end with 1,000 links; readers never see half a write", arguments: BackendKind.allCases)
+    func concurrentAppends(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.save(Chat(id: "c"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<1_000 {
+                group.addTask { try await store.set(\Chat.$users, of: "c", to: .appending(ids: ["u\(i)"])) }
+            }
+            group.addTask {
+                // A reader alongside: both sides of every link are always there together.
+                var last = 0
+                while last < 1_000 {
+                    let context = store.context
+                    let users = context.ids(of: "c", \Chat.$users)
+                    #expect(users.count >= last)
+                    #expect(users.allSatisfy { context.ids(of: $0, \User.$chats) == ["c"] })
+                    last = users.count
+                    await Task.yield()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(store.context.count(of: "c", \Chat.$users) == 1_000)
+        try await store.close()
+        let reopened = try await harness.open()
+        #expect(reopened.context.count(of: "c", \Chat.$users) == 1_000)
+        #expect(Set(reopened.context.ids(of: "c", \Chat.$users)).count == 1_000)
+        try reopened.context.checkInvariants()
+    }
+
+    @Test("Background get and set of one relation", arguments: BackendKind.allCases)
+    func getAndSet(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in try Self.seed(&context) }
+        #expect(await store.get(\Chat.$users, of: "c").map(\.id) == ["3", "1", "2"])
+        #expect(await store.get(\Message.$author, of: "m2")?.name == "Alice")
+        try await store.set(\Message.$author, of: "m2", to: .id("3"))
+        #expect(await store.get(\Message.$author, of: "m2")?.id == "3")
+        try await store.set(\Chat.$users, of: "c", to: .ids(["2", "3"]))
+        #expect(await store.get(\Chat.$users, of: "c").map(\.id) == ["2", "3"])
+        #expect(await store.entity(User.self, id: "1")?.name == "Bob")
+        try await store.save(User(id: "1", name: "Robert"))
+        #expect(await store.entity(User.self, id: "1")?.name == "Robert")
+    }
+
+    @Test("A closed store refuses writes", arguments: BackendKind.allCases)
+    func closed(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.close()
+        let error = await #expect(throws: RelataError.self) { try await store.save(User.bob) }
+        #expect(error?.code == .storeClosed)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Relata
+
+/// The backends every Store conformance test runs against.
+enum BackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case memory
+    case sqlite
+
+    var description: String { rawValue }
+}
+
+/// Opens and reopens a store on one backend's storage (a file for SQLite, one in-memory
+/// backend instance for memory).
+struct StoreHarness: Sendable {
+    let kind: BackendKind
+    let directory: URL
+    let memory = InMemoryBackend()
+
+    static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self, Note.self)
+
+    init(_ kind: BackendKind) throws {
+        self.kind = kind
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var path: String { directory.appendingPathComponent("store.sqlite").path }
+
+    func backend() throws -> any StorageBackend {
+        switch kind {
+        case .memory: memory
+        case .sqlite: try SQLiteBackend(path: path)
+        }
+    }
+
+    func open(schema: EntitySchema = StoreHarness.schema) async throws -> Store {
+        try await Store(backend: backend(), schema: schema)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Wraps a backend and keeps what each write persisted.
+final class RecordingBackend: StorageBackend, @unchecked Sendable {
+    let wrapped: any StorageBackend
+    private let lock = NSLock()
+    private var _writes: [StoreChanges] = []
+    var failNext = false
+
+    init(_ wrapped: any StorageBackend) { self.wrapped = wrapped }
+
+    var writes: [StoreChanges] { lock.withLock { _writes } }
+
+    func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws {
+        try await wrapped.load(entities: entity, links: link)
+    }
+
+    func persist(_ changes: StoreChanges) async throws {
+        if lock.withLock({ failNext }) {
+            lock.withLock { failNext = false }
+            throw RelataError(code: .storageFailed, entityType: "Store", message: "injected failure")
+        }
+        try await wrapped.persist(changes)
+        lock.withLock { _writes.append(changes) }
+    }
+
+    func close() async throws { try await wrapped.close() }
+}
