@@ -33,6 +33,6 @@
 /// ``Relation`` values defaulting to `.none`, optional `var`s default to `nil`. It is generated
 /// only when the struct declares no initialiser of its own. A mutual relation whose inverse is
 /// not a mutual relation back to this type does not compile.
-@attached(member, names: named(init))
+@attached(member, names: named(init), arbitrary)
 @attached(extension, conformances: EntityModelProtocol, names: arbitrary)
 public macro EntityModel() = #externalMacro(module: "RelataMacros", type: "EntityModelMacro")

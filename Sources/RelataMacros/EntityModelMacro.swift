@@ -26,9 +26,17 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             context.diagnose(Diagnostic(node: structDecl.name, message: EntityModelDiagnostic.missingID))
             return []
         }
+        let access = accessLevel(of: structDecl)
+        // The relation targets as written, resolved here in the struct's own scope: the extension
+        // is at file scope, where a sibling nested type (`Outer.Owner` written `Owner`) is not found.
+        var members: [DeclSyntax] = properties.compactMap(\.relation).map {
+            "@_documentation(visibility: private) \(raw: access)typealias __RelataTarget_\(raw: $0.name) = \(raw: $0.target.trimmedDescription)"
+        }
         let hasInit = structDecl.memberBlock.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
-        guard !hasInit else { return [] }
-        return [memberwiseInit(properties, access: accessLevel(of: structDecl))]
+        if !hasInit {
+            members.append(memberwiseInit(properties, access: access))
+        }
+        return members
     }
 
     static func memberwiseInit(_ properties: [StoredProperty], access: String) -> DeclSyntax {
@@ -121,7 +129,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             """)
         let checks = relations.compactMap { relation in
             relation.inverse.map {
-                "Relata._relataInverseMustBeMutual(\\\(typeName).$\(relation.name), \\\(relation.target.trimmedDescription).$\($0))"
+                "Relata._relataInverseMustBeMutual(\\\(typeName).$\(relation.name), \\\(typeName).__RelataTarget_\(relation.name).$\($0))"
             }
         }
         if !checks.isEmpty {
@@ -148,7 +156,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
     }
 
     static func descriptorDecl(_ relation: RelationProperty, source: String, access: String) -> String {
-        let target = relation.target.trimmedDescription
+        let target = "\(source).__RelataTarget_\(relation.name)"
         let inverse = relation.inverse.map { "\(target).__relataKey_\($0)" } ?? "nil"
         let deleteRule = relation.deleteRule?.trimmedDescription ?? ".nullify"
         return """

@@ -42,6 +42,12 @@ struct EntityModelMacroTests {
                 @Relationship(deleteRule: .cascade, inverse: \.message)
                 var attachments: [Attachment]?
 
+                @_documentation(visibility: private) typealias __RelataTarget_author = User
+
+                @_documentation(visibility: private) typealias __RelataTarget_chat = Chat
+
+                @_documentation(visibility: private) typealias __RelataTarget_attachments = Attachment
+
                 init(
                     id: String,
                     text: String? = nil,
@@ -62,7 +68,7 @@ struct EntityModelMacroTests {
                     Relata._AnyRelationKey(ordinal: 0, name: "author", toMany: false)
                 }
 
-                static var __relata_author: Relata.RelationDescriptor<Message, User> {
+                static var __relata_author: Relata.RelationDescriptor<Message, Message.__RelataTarget_author> {
                     Relata.RelationDescriptor(
                         key: Self.__relataKey_author,
                         inverse: nil,
@@ -75,10 +81,10 @@ struct EntityModelMacroTests {
                     Relata._AnyRelationKey(ordinal: 1, name: "chat", toMany: false)
                 }
 
-                static var __relata_chat: Relata.RelationDescriptor<Message, Chat> {
+                static var __relata_chat: Relata.RelationDescriptor<Message, Message.__RelataTarget_chat> {
                     Relata.RelationDescriptor(
                         key: Self.__relataKey_chat,
-                        inverse: Chat.__relataKey_messages,
+                        inverse: Message.__RelataTarget_chat.__relataKey_messages,
                         deleteRule: .nullify,
                         isRequired: true
                     )
@@ -88,10 +94,10 @@ struct EntityModelMacroTests {
                     Relata._AnyRelationKey(ordinal: 2, name: "attachments", toMany: true)
                 }
 
-                static var __relata_attachments: Relata.RelationDescriptor<Message, Attachment> {
+                static var __relata_attachments: Relata.RelationDescriptor<Message, Message.__RelataTarget_attachments> {
                     Relata.RelationDescriptor(
                         key: Self.__relataKey_attachments,
-                        inverse: Attachment.__relataKey_message,
+                        inverse: Message.__RelataTarget_attachments.__relataKey_message,
                         deleteRule: .cascade,
                         isRequired: false
                     )
@@ -153,8 +159,8 @@ struct EntityModelMacroTests {
                 }
 
                 private static func __relataCheckInverses() {
-                    Relata._relataInverseMustBeMutual(\Message.$chat, \Chat.$messages)
-                    Relata._relataInverseMustBeMutual(\Message.$attachments, \Attachment.$message)
+                    Relata._relataInverseMustBeMutual(\Message.$chat, \Message.__RelataTarget_chat.$messages)
+                    Relata._relataInverseMustBeMutual(\Message.$attachments, \Message.__RelataTarget_attachments.$message)
                 }
             }
             """#
@@ -303,6 +309,8 @@ struct EntityModelMacroTests {
                 let id: String
                 @Relationship var user: User? = nil
 
+                @_documentation(visibility: private) typealias __RelataTarget_user = User
+
                 init(
                     id: String,
                     user: Relata.Relation<User, Relata.Relations.OneWay, Relata.Relations.ToOne, Relata.Relations.Optional> = .none
@@ -317,7 +325,7 @@ struct EntityModelMacroTests {
                     Relata._AnyRelationKey(ordinal: 0, name: "user", toMany: false)
                 }
 
-                static var __relata_user: Relata.RelationDescriptor<Bare, User> {
+                static var __relata_user: Relata.RelationDescriptor<Bare, Bare.__RelataTarget_user> {
                     Relata.RelationDescriptor(
                         key: Self.__relataKey_user,
                         inverse: nil,

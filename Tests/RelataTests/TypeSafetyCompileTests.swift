@@ -109,7 +109,7 @@ struct TypeSafetyCompileTests {
             "swiftc", "-typecheck", "-swift-version", "6", file.path,
             "-I", build.appendingPathComponent("Modules").path,
             "-load-plugin-executable", build.appendingPathComponent("RelataMacros-tool").path + "#RelataMacros",
-        ]
+        ] + Self.sqliteModuleMap(near: build).flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -117,6 +117,17 @@ struct TypeSafetyCompileTests {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// GRDB's module map of the system SQLite (`Relata` re-exports `RelataSQLite`, which imports it).
+    static func sqliteModuleMap(near build: URL) -> [URL] {
+        var folder = build
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
+            if FileManager.default.fileExists(atPath: candidate.path) { return [candidate] }
+            folder.deleteLastPathComponent()
+        }
+        return []
     }
 
     /// The build folder holding `Modules/Relata.swiftmodule` and the macro plugin: the folder of

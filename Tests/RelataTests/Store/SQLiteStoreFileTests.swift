@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Relata
+import Testing
+
+@Suite("SQLite store files")
+struct SQLiteStoreFileTests {
+    static func temporaryPath(_ name: String = "store.sqlite") throws -> (directory: URL, path: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (directory, directory.appendingPathComponent(name).path)
+    }
+
+    @Test("A file that is not a SQLite database opens with a clear error and is not modified")
+    func notSQLite() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = Data("these are my notes, not a database\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: User.self) }
+        #expect(error?.code == .notAStore)
+        #expect(error?.message.contains(path) == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("A SQLite database of another application opens with a clear error and is not modified")
+    func foreignDatabase() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('hello')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: User.self) }
+        #expect(error?.code == .notAStore)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("A damaged store opens with a clear error and is not modified")
+    func corrupted() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+        try await store.write { context in
+            for i in 0..<2_000 { try User(id: "u\(i)", name: String(repeating: "x", count: 100)).save(to: &context) }
+        }
+        try await store.close()
+        // Overwrite pages after the first (schema) page with garbage.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count > 40_000)
+        for offset in stride(from: 8_192, to: bytes.count - 100, by: 4_096) {
+            bytes.replaceSubrange(offset..<(offset + 64), with: Data(repeating: 0xA5, count: 64))
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = await #expect(throws: RelataError.self) {
+            try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+        }
+        #expect(error?.code == .corruptedStore || error?.code == .undecodableRecord, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("A new file is created with its schema; an empty file becomes a store")
+    func creates() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let store = try await Store(path: path, entities: User.self)
+        try await store.save(User.bob)
+        try await store.close()
+        let reopened = try await Store(path: path, entities: User.self)
+        #expect(reopened.context.entity(User.self, id: "1")?.name == "Bob")
+    }
+}
+
+/// Version 1 and 2 of a model: version 2 adds an optional property and a relation, and drops the
+/// type `Tag`.
+enum ModelV1 {
+    @EntityModel
+    struct Item: Codable {
+        let id: String
+        var title: String
+        @Relationship(inverse: \.items) var owner: Owner?
+    }
+
+    @EntityModel
+    struct Owner: Codable {
+        let id: String
+        @Relationship(inverse: \.owner) var items: [Item]?
+    }
+
+    @EntityModel
+    struct Tag: Codable {
+        let id: String
+    }
+}
+
+enum ModelV2 {
+    @EntityModel
+    struct Item: Codable {
+        let id: String
+        var title: String
+        var note: String?
+        @Relationship(inverse: \.items) var owner: Owner?
+        @Relationship var related: [Item]? = nil
+    }
+
+    @EntityModel
+    struct Owner: Codable {
+        let id: String
+        @Relationship(inverse: \.owner) var items: [Item]?
+    }
+}
+
+/// Version 3 makes an incompatible change: a new required property.
+enum ModelV3 {
+    @EntityModel
+    struct Item: Codable {
+        let id: String
+        var count: Int
+    }
+}
+
+@Suite("Store schema evolution")
+struct StoreSchemaEvolutionTests {
+    @Test("Adding an optional property and a relation needs no migration; a removed type is ignored and kept")
+    func evolve() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let v1 = try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self, ModelV1.Tag.self)
+        try await v1.write { context in
+            try ModelV1.Owner(id: "o", items: .relation([ModelV1.Item(id: "b", title: "B"), ModelV1.Item(id: "a", title: "A")]))
+                .save(to: &context)
+            try ModelV1.Tag(id: "t").save(to: &context)
+        }
+        try await v1.close()
+
+        let v2 = try await Store(path: path, entities: ModelV2.Item.self, ModelV2.Owner.self)
+        #expect(v2.ignoredRecords == ["Tag": 1])
+        let item = try #require(v2.context.entity(ModelV2.Item.self, id: "a"))
+        #expect(item.title == "A" && item.note == nil)
+        #expect(v2.context.ids(of: "o", \ModelV2.Owner.$items) == ["b", "a"])
+        try await v2.write { context in
+            try ModelV2.Item(id: "a", title: "A", note: "new", related: .ids(["b"])).save(to: &context)
+        }
+        try await v2.close()
+
+        // The removed type's rows are still there for version 1.
+        let again = try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self, ModelV1.Tag.self)
+        #expect(again.context.entity(ModelV1.Tag.self, id: "t") != nil)
+        #expect(again.ignoredRecords == ["Item.related": 1])
+        #expect(again.context.entity(ModelV1.Item.self, id: "a")?.title == "A")
+    }
+
+    @Test("A stored entity that no longer decodes is a clear error naming its type and id")
+    func undecodable() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = try await Store(path: path, entities: ModelV1.Item.self)
+        try await old.save(ModelV1.Item(id: "x", title: "T"))
+        try await old.close()
+        let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV3.Item.self) }
+        #expect(error?.code == .undecodableRecord)
+        #expect(error?.entityType == "Item" && error?.id == "x")
+    }
+}
