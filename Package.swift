@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -41,7 +42,10 @@ let package = Package(
         .target(name: "ChatExample", dependencies: ["Relata"]),
         // A child process for the crash-safety test: writes to a store in a loop until killed.
         .executableTarget(name: "RelataCrashWriter", dependencies: ["Relata", "ChatExample"]),
-        .executableTarget(name: "RelataDemo", dependencies: ["Relata", "ChatExample"]),
+        .executableTarget(
+            name: "RelataDemo",
+            dependencies: ["Relata", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "RelataTests",
             dependencies: [

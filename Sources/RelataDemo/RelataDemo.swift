@@ -1,0 +1,164 @@
+import ArgumentParser
+import ChatExample
+import Foundation
+import Relata
+
+/// relata-demo: the chat example of the README, end to end, on a SQLite store file.
+///
+/// The first run creates the store, bulk-loads a chat graph (showing progress) and queries it; a
+/// second run opens the same file, reports what the first left there, and goes on from it.
+@main
+struct RelataDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relata-demo",
+        abstract: "The chat example of seed 003, end to end, on a Relata store in a SQLite file."
+    )
+
+    @Option(help: "The store file.")
+    var path = "relata-demo.sqlite"
+
+    @Flag(help: "Delete the store file first and start over.")
+    var reset = false
+
+    @Option(help: "Messages to bulk-load into a new store (1,000 per write).")
+    var messages = 20_000
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: path)
+        if reset {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            print("Reset: removed \(url.path)")
+        }
+        print("Store file: \(url.path)  (override with --path, start over with --reset)")
+        let opening = ContinuousClock.now
+        let store = try await Store(path: url.path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+        print("Opened in \(format(ContinuousClock.now - opening))\n")
+
+        let runs = store.context.ids(of: DemoRun.self).compactMap { store.context.entity(DemoRun.self, id: $0) }
+            .sorted { $0.id < $1.id }
+        if runs.isEmpty {
+            print("1. A new store: saving the seed's chat, then bulk-loading \(messages) messages")
+            try await saveSeedChat(store)
+            try await bulkLoad(store)
+        } else {
+            print("1. Found the store of \(runs.count) earlier run(s):")
+            for run in runs { print("   run \(run.id) at \(run.date): \(run.summary)") }
+            print("   now: \(counts(store.context))")
+        }
+
+        try await querySeedChat(store)
+        try await bigGraph(store)
+
+        let run = DemoRun(id: (runs.last?.id ?? 0) + 1, date: Date().formatted(.iso8601), summary: counts(store.context))
+        try await store.save(run)
+        try store.context.checkInvariants()
+        try await store.close()
+        print("\nAll links consistent. Run \(run.id) recorded; run again to see the store reopened.")
+    }
+
+    func counts(_ context: Context) -> String {
+        "\(context.count(of: User.self)) users, \(context.count(of: Chat.self)) chats, "
+            + "\(context.count(of: Message.self)) messages, \(context.count(of: Attachment.self)) attachments"
+    }
+
+    func saveSeedChat(_ store: Store) async throws {
+        try await store.write { context in
+            try Chat(
+                id: "1",
+                users: .relation([User(id: "1", name: "Bob"), User(id: "2", name: "Alice")]),
+                messages: .relation([
+                    Message(id: "1", text: "Any thoughts on Relata?", author: .id("1")),
+                    Message(id: "2", text: "Yes.", author: .id("2"), replyTo: .id("1")),
+                ]),
+                admins: .ids(["1"])
+            ).save(to: &context)
+        }
+    }
+
+    /// Users u0…u999, chats c0…c99 (10 members each), then messages in writes of 1,000.
+    func bulkLoad(_ store: Store) async throws {
+        let start = ContinuousClock.now
+        try await store.write { context in
+            for i in 0..<1_000 { try User(id: "u\(i)", name: "User \(i)").save(to: &context) }
+            for c in 0..<100 {
+                try Chat(id: "c\(c)", users: .ids((0..<10).map { "u\((c * 7 + $0 * 13) % 1_000)" })).save(to: &context)
+            }
+        }
+        let total = messages
+        for batch in stride(from: 0, to: total, by: 1_000) {
+            let end = min(batch + 1_000, total)
+            try await store.write { context in
+                for m in batch..<end {
+                    var message = Message(
+                        id: "m\(m)", text: "message \(m)", author: .id("u\(m % 1_000)"), chat: .id("c\(m % 100)"),
+                        replyTo: m % 5 == 1 && m >= 100 ? .id("m\(m - 100)") : .none
+                    )
+                    if m % 10 == 0 {
+                        message.$attachment = .relation(Attachment(id: "a\(m)", kind: .image(url: URL(fileURLWithPath: "/img/\(m).png"))))
+                    }
+                    try message.save(to: &context)
+                }
+            }
+            print("   loaded \(end)/\(total) messages (\(format(ContinuousClock.now - start)))")
+        }
+        print("   bulk load: \(format(ContinuousClock.now - start)) for \(total) messages in \((total + 999) / 1_000) writes")
+    }
+
+    func querySeedChat(_ store: Store) async throws {
+        print("\n2. Bob, from the other end: chats, messages, replies (nested query on a snapshot)")
+        let bob = store.read { context in
+            User.query("1", in: context)
+                .with(\.$chats) { chat in
+                    chat.with(\.$messages) { message in
+                        message.with(\.$replies) { $0.with(\.$author).id(\.$replyTo) }.id(\.$author).id(\.$chat)
+                    }
+                    .with(\.$users)
+                    .id(\.$admins)
+                }
+                .resolve()
+        }
+        let encoder = JSONEncoder.prettyPrinting
+        encoder.relationEncodingStrategy = .plain
+        print(bob.prettyDescription(with: encoder) ?? "")
+
+        print("\n3. Background get and set of one relation")
+        let page = store.context.count(of: "1", \Chat.$messages)
+        try await store.set(
+            \Chat.$messages, of: "1",
+            to: .appending(relation: [Message(id: "page\(page)", text: "Page \(page)", author: .id("2"))])
+        )
+        print("   chat 1 messages: \(await store.get(\Chat.$messages, of: "1").map(\.text))")
+    }
+
+    func bigGraph(_ store: Store) async throws {
+        print("\n4. The bulk-loaded graph: \(counts(store.context))")
+        let start = ContinuousClock.now
+        let chats = store.read { context in
+            (0..<100).compactMap { i in
+                Chat.query("c\(i)", in: context)
+                    .with(\.$messages) { $0.with(\.$attachment).id(\.$author).with(\.$replies) }
+                    .with(\.$users)
+                    .resolve()
+            }
+        }
+        let count = chats.reduce(0) { $0 + ($1.messages?.count ?? 0) }
+        print("   resolved 100 chats with \(count) messages in \(format(ContinuousClock.now - start))")
+        guard let first = chats.first, let messages = first.messages, messages.count > 1 else { return }
+        let moved = messages[messages.count - 1].id
+        try await store.write { context in try Chat(id: first.id).move(moved, in: \.$messages, to: 0, in: &context) }
+        print("   moved \(moved) to the front of \(first.id): \(Array(store.context.ids(of: first.id, \Chat.$messages).prefix(3)))…")
+    }
+
+    func format(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return ms < 1_000 ? String(format: "%.1f ms", ms) : String(format: "%.2f s", ms / 1_000)
+    }
+}
+
+/// One run of the demo, kept in the store so the next run can report it.
+@EntityModel
+struct DemoRun: Codable {
+    let id: Int
+    var date: String
+    var summary: String
+}
