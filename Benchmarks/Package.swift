@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "Relata", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -17,6 +18,7 @@ let package = Package(
                 .product(name: "Relata", package: "Relata"),
                 .product(name: "ChatExample", package: "Relata"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/RelataBench"
         )

@@ -4,7 +4,7 @@ import ChatExample
 import Relata
 
 @main
-struct RelataBench: ParsableCommand {
+struct RelataBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relata-bench",
         abstract: "Workload W1 (shared/bench/W1-chat-graph.md): Relata beside the plain-dictionary floor."
@@ -12,6 +12,9 @@ struct RelataBench: ParsableCommand {
 
     @Flag(help: "Run only operation 6 (reorder) and the position-key length report.")
     var orderingOnly = false
+
+    @Flag(help: "Run only operation 5 (persist through a SQLite Store, beside hand-written GRDB).")
+    var persistOnly = false
 
     @Option(help: "Scales S to run, comma-separated (S=1: 1,000 users, 1,000 chats, 100,000 messages).")
     var scales: String = "0.1,1,3"
@@ -25,7 +28,7 @@ struct RelataBench: ParsableCommand {
     @Option(help: "Internal: the scale for --probe.")
     var scale: Double = 1
 
-    func run() throws {
+    func run() async throws {
         if let probe {
             let data = W1Data(scale: scale)
             let floorInput = FloorW1.Input(data)
@@ -35,6 +38,16 @@ struct RelataBench: ParsableCommand {
             }
             if probe == "relata-save-loop" {
                 for _ in 0..<runs { _ = try RelataW1.save(data) }
+                return
+            }
+            if probe == "store" {
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-probe.sqlite").path
+                removeDatabase(path)
+                try await PersistW1.save(data, path: path)
+                let store = try await PersistW1.open(path: path)
+                print(peakResidentBytes())
+                withExtendedLifetime(store) {}
+                removeDatabase(path)
                 return
             }
             if probe == "relata" {
@@ -48,14 +61,19 @@ struct RelataBench: ParsableCommand {
             }
             return
         }
+        let scaleList = scales.split(separator: ",").compactMap { Double($0) }
         if orderingOnly {
             try runOrdering()
             return
         }
-        let scaleList = scales.split(separator: ",").compactMap { Double($0) }
+        if persistOnly {
+            for s in scaleList { try await runPersist(s) }
+            return
+        }
         var results: [(Double, [String: (Duration, Duration)])] = []
         for s in scaleList {
             results.append((s, try runScale(s)))
+            try await runPersist(s)
         }
         if let one = results.first(where: { $0.0 == 1 }), let three = results.first(where: { $0.0 == 3 }) {
             print("Growth S=1 → S=3 (3.0 is linear):")
@@ -66,6 +84,57 @@ struct RelataBench: ParsableCommand {
             print("")
         }
         try runOrdering()
+    }
+
+    /// W1 operation 5: save through a SQLite Store, close, reopen, resolve; beside GRDB by hand.
+    func runPersist(_ s: Double) async throws {
+        let data = W1Data(scale: s)
+        let input = FloorW1.Input(data)
+        let chats = min(100, data.chatCount)
+        let directory = FileManager.default.temporaryDirectory
+        let relataPath = directory.appendingPathComponent("relata-bench-\(s).sqlite").path
+        let grdbPath = directory.appendingPathComponent("relata-bench-grdb-\(s).sqlite").path
+        defer { removeDatabase(relataPath); removeDatabase(grdbPath) }
+        var relata: [String: [Duration]] = [:], grdb: [String: [Duration]] = [:]
+        var resolvedRelata = 0, resolvedGRDB = 0
+        for _ in 0..<runs {
+            removeDatabase(relataPath)
+            var start = ContinuousClock.now
+            try await PersistW1.save(data, path: relataPath)
+            relata["save", default: []].append(ContinuousClock.now - start)
+            start = ContinuousClock.now
+            let store = try await PersistW1.open(path: relataPath)
+            relata["open", default: []].append(ContinuousClock.now - start)
+            start = ContinuousClock.now
+            resolvedRelata = RelataW1.resolve(store.context, chats: chats)
+            relata["resolve", default: []].append(ContinuousClock.now - start)
+            try await store.close()
+
+            removeDatabase(grdbPath)
+            start = ContinuousClock.now
+            try GRDBBaselineW1.save(input, path: grdbPath)
+            grdb["save", default: []].append(ContinuousClock.now - start)
+            start = ContinuousClock.now
+            let queue = try GRDBBaselineW1.open(path: grdbPath)
+            grdb["open", default: []].append(ContinuousClock.now - start)
+            start = ContinuousClock.now
+            resolvedGRDB = try GRDBBaselineW1.resolve(queue, chats: chats)
+            grdb["resolve", default: []].append(ContinuousClock.now - start)
+            try queue.close()
+        }
+        precondition(resolvedRelata == resolvedGRDB, "resolve: Relata \(resolvedRelata) ≠ GRDB \(resolvedGRDB)")
+        let memory = probeMemory("store", s)
+        func median(_ times: [Duration]) -> Duration { times.sorted()[times.count / 2] }
+        print("W1 op 5 (persist) at S=\(s): SQLite Store beside GRDB by hand, median of \(runs) runs")
+        print("  \(pad("op", 9))\(pad("Relata", 12))\(pad("GRDB", 12))ratio")
+        for op in ["save", "open", "resolve"] {
+            let r = median(relata[op]!), g = median(grdb[op]!)
+            let ratio = r.milliseconds / max(g.milliseconds, 0.0001)
+            let note = op == "resolve" ? "  (\(resolvedRelata) messages)" : ""
+            print("  \(pad(op, 9))\(pad(format(r), 12))\(pad(format(g), 12))Relata/GRDB \(String(format: "%.2f", ratio))x\(note)")
+        }
+        print("  peak RSS after save, close and reopen: Relata \(memory / 1_048_576) MB (separate process)")
+        print("")
     }
 
     /// W1 operation 6 and the key-length report (independent of S).

@@ -8,14 +8,15 @@ extension LinkTable {
     /// - Returns: The new key, or `nil` when `target` was already linked.
     @inlinable
     func append(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
-        touch(source)
-        return many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
+        let key = many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
+        if key != nil { touch(source, target) }
+        return key
     }
 
     /// Links `target` to `source` at `key`, or moves it there (a ChangeSet being replayed).
     @inlinable
     func place(_ target: TargetID, in source: SourceID, at key: PositionKey) {
-        touch(source)
+        touch(source, target)
         many[source, default: OrderedLinks()].place(target, at: key)
     }
 
@@ -29,7 +30,6 @@ extension LinkTable {
     func insert(
         _ target: TargetID, into source: SourceID, at index: Int, using generator: inout JitterGenerator
     ) -> [(TargetID, PositionKey)] {
-        touch(source)
         var links = many.removeValue(forKey: source) ?? OrderedLinks()
         defer { many[source] = links.isEmpty ? nil : links }
         links.remove(target)
@@ -45,6 +45,7 @@ extension LinkTable {
             written.append((links.targets[moved], keys[offset + 1]))
         }
         links.insert(target, key: keys[0], at: index)
+        for (written, _) in written { touch(source, written) }
         return written
     }
 
@@ -66,7 +67,6 @@ extension LinkTable {
     /// - Complexity: O(n log n) in the number of old and new targets.
     @usableFromInline
     func replace(_ source: SourceID, with targets: [TargetID], using generator: inout JitterGenerator) -> Replacement {
-        touch(source)
         let old = many.removeValue(forKey: source) ?? OrderedLinks()
         var result = Replacement()
         let newTargets = OrderedSet(targets)
@@ -115,6 +115,10 @@ extension LinkTable {
         }
         let new = OrderedLinks(sortedTargets: newTargets.elements, keys: newKeys)
         if !new.isEmpty { many[source] = new }
+        if isTracking {
+            for target in result.removed { touch(source, target) }
+            for (target, _) in result.moved + result.added { touch(source, target) }
+        }
         return result
     }
 }

@@ -17,13 +17,16 @@ class AnyLinkTable: @unchecked Sendable {
 final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: AnyLinkTable, @unchecked Sendable {
     @usableFromInline var one: [SourceID: TargetID] = [:]
     @usableFromInline var many: [SourceID: OrderedLinks<TargetID>] = [:]
-    /// The sources whose links changed since tracking began (a Store write), or `nil` when not
-    /// tracking. Every mutator below marks the source it touches.
-    @usableFromInline var dirty: Set<SourceID>?
+    /// The links (source, target) written or removed since tracking began (a Store write), or
+    /// `nil` when not tracking. Every mutator below appends what it touches; duplicates are fine.
+    @usableFromInline var dirty: ContiguousArray<LinkPair<SourceID, TargetID>>?
 
     @usableFromInline override init() {}
 
-    init(one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>], dirty: Set<SourceID>?) {
+    init(
+        one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>],
+        dirty: ContiguousArray<LinkPair<SourceID, TargetID>>?
+    ) {
         self.one = one
         self.many = many
         self.dirty = dirty
@@ -33,11 +36,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     @usableFromInline override func setTracking(_ on: Bool) { dirty = on ? [] : nil }
 
-    /// Marks `source` as changed, when tracking.
+    /// Marks the link from `source` to `target` as changed, when tracking.
     @inlinable
-    func touch(_ source: SourceID) {
-        if dirty != nil { dirty!.insert(source) }
+    func touch(_ source: SourceID, _ target: TargetID) {
+        if dirty != nil { dirty!.append(LinkPair(source: source, target: target)) }
     }
+
+    /// Whether changes are being tracked.
+    @inlinable var isTracking: Bool { dirty != nil }
 
     /// The targets of `source`, in order.
     @inlinable
@@ -61,7 +67,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     @discardableResult
     func setOne(_ target: TargetID, for source: SourceID) -> TargetID? {
-        touch(source)
+        touch(source, target)
         let previous = one.updateValue(target, forKey: source)
         return previous == target ? nil : previous
     }
@@ -69,7 +75,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes the link from `source` to `target`, if there is one.
     @inlinable
     func remove(_ target: TargetID, from source: SourceID, toMany: Bool) {
-        touch(source)
+        touch(source, target)
         if toMany {
             guard many[source]?.remove(target) == true else { return }
             if many[source]!.isEmpty { many[source] = nil }
@@ -81,8 +87,26 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
-        touch(source)
-        if toMany { return many.removeValue(forKey: source)?.targets ?? [] }
-        return one.removeValue(forKey: source).map { [$0] } ?? []
+        let removed: [TargetID]
+        if toMany {
+            removed = many.removeValue(forKey: source)?.targets ?? []
+        } else {
+            removed = one.removeValue(forKey: source).map { [$0] } ?? []
+        }
+        if isTracking { for target in removed { touch(source, target) } }
+        return removed
+    }
+}
+
+/// A link's two ends, for tracking what a write changed.
+@usableFromInline
+struct LinkPair<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: Hashable, Sendable {
+    @usableFromInline let source: SourceID
+    @usableFromInline let target: TargetID
+
+    @inlinable
+    init(source: SourceID, target: TargetID) {
+        self.source = source
+        self.target = target
     }
 }

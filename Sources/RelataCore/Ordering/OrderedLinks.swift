@@ -34,6 +34,13 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
         return targets.contains(id)
     }
 
+    /// The key of `id`, if linked.
+    @inlinable
+    func key(of id: ID) -> PositionKey? {
+        if let lookup { return lookup[id] }
+        return targets.firstIndex(of: id).map { keys[$0] }
+    }
+
     /// The index of `id`, if linked.
     @inlinable
     func index(of id: ID) -> Int? {

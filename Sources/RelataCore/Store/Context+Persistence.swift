@@ -76,38 +76,34 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         else { return }
         let before = old?.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
         let relation = descriptor.name
-        for source in dirty {
-            let sourceText = try IDText.encode(source)
-            func record(_ target: T.ID, _ key: PositionKey?) throws {
-                upserted.append(
-                    LinkRecord(
-                        type: type, relation: relation, source: sourceText, target: try IDText.encode(target),
-                        position: key?.description
-                    )
+        func record(_ source: Entity.ID, _ target: T.ID, _ key: PositionKey?) throws {
+            upserted.append(
+                LinkRecord(
+                    type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target),
+                    position: key?.description
                 )
-            }
-            func remove(_ target: T.ID) throws {
-                deleted.append(LinkKey(type: type, relation: relation, source: sourceText, target: try IDText.encode(target)))
-            }
-            if descriptor.key.toMany {
-                let new = links.many[source]
-                let previous = before?.many[source]
-                var oldKeys: [T.ID: PositionKey] = [:]
-                if let previous {
-                    for (target, key) in zip(previous.targets, previous.keys) { oldKeys[target] = key }
-                }
+            )
+        }
+        func remove(_ source: Entity.ID, _ target: T.ID) throws {
+            deleted.append(LinkKey(type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target)))
+        }
+        if descriptor.key.toMany {
+            for pair in Set(dirty) {
+                let new = links.many[pair.source]?.key(of: pair.target)
+                let previous = before?.many[pair.source]?.key(of: pair.target)
                 if let new {
-                    for (target, key) in zip(new.targets, new.keys) where oldKeys.removeValue(forKey: target) != key {
-                        try record(target, key)
-                    }
+                    if new != previous { try record(pair.source, pair.target, new) }
+                } else if previous != nil {
+                    try remove(pair.source, pair.target)
                 }
-                for target in oldKeys.keys { try remove(target) }
-            } else {
+            }
+        } else {
+            for source in Set(dirty.lazy.map(\.source)) {
                 let new = links.one[source]
                 let previous = before?.one[source]
                 guard new != previous else { continue }
-                if let previous { try remove(previous) }
-                if let new { try record(new, nil) }
+                if let previous { try remove(source, previous) }
+                if let new { try record(source, new, nil) }
             }
         }
     }
