@@ -56,11 +56,18 @@ extension Context {
             self = Context(storage: Context.emptyStorage)  // keeps `result`'s storage unique
             result.detachRecorder()
             for operation in new { result.replay(operation) }
-        } else {
+        } else if let base = recorder.base {
             recorder.operations.append(contentsOf: new)
             recorder.operations.sort { $0.stamp < $1.stamp }
-            result = recorder.base
+            result = base
             for operation in recorder.operations { result.replay(operation) }
+        } else {
+            // A log without a base cannot be rebuilt: apply the new changes in order.
+            recorder.operations.append(contentsOf: new)
+            result = self
+            self = Context(storage: Context.emptyStorage)
+            result.detachRecorder()
+            for operation in new { result.replay(operation) }
         }
         result.storage = result.storage.copy()
         result.storage.recorder = recorder
@@ -71,6 +78,24 @@ extension Context {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.generator = JitterGenerator(seed: operation.stamp.seed)
         operation.replay(into: &self)
+    }
+
+    /// Starts logging every change (no base kept: the log is for replaying onto an equal copy).
+    mutating func beginLogging() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.recorder = ChangeRecorder(replica: "", base: nil)
+    }
+
+    /// The changes logged since ``beginLogging()``, in order; stops logging.
+    mutating func takeLog() -> [any ChangeOperation] {
+        let operations = storage.recorder?.operations ?? []
+        detachRecorder()
+        return operations
+    }
+
+    /// Replays logged changes (see ``takeLog()``).
+    mutating func replay(_ operations: [any ChangeOperation]) {
+        for operation in operations { replay(operation) }
     }
 
     /// Drops the recorder (into a private copy of the storage when shared).

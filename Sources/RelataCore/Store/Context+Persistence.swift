@@ -6,12 +6,13 @@ import Foundation
 extension Context {
     /// Starts marking every entity and link source that changes, in this context only.
     mutating func beginTracking() {
-        storage = storage.copy()
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.tracking = true
         for index in storage.tables.indices {
-            let table = storage.tables[index].clone()
-            table.setTracking(true)
-            storage.tables[index] = table
+            if !isKnownUniquelyReferenced(&storage.tables[index]) {
+                storage.tables[index] = storage.tables[index].clone()
+            }
+            storage.tables[index].setTracking(true)
         }
     }
 

@@ -23,7 +23,9 @@ public actor Store {
     /// The entity types this store loads and decodes.
     public nonisolated let schema: EntitySchema
     private let backend: any StorageBackend
-    private nonisolated let state: Mutex<Context>
+    /// A copy of the published state that only writes touch (see ``write(_:)``).
+    private var spare: Context
+    private nonisolated let state: PublishedContext
     private nonisolated let writes = AsyncLock()
     private var isClosed = false
     /// Rows found in storage whose type or relation the schema does not have, by `Type` or
@@ -41,7 +43,8 @@ public actor Store {
         try await backend.load(entities: { try loader.load($0) }, links: { try loader.load($0) })
         self.backend = backend
         self.schema = schema
-        self.state = Mutex(loader.context)
+        self.state = PublishedContext(loader.context)
+        self.spare = loader.context
         self.ignoredRecords = loader.ignored
     }
 
@@ -77,18 +80,48 @@ public actor Store {
         await writes.lock()
         defer { writes.unlock() }
         guard !isClosed else { throw RelataError.storeClosed }
-        let base = context
-        var working = base
-        working.beginTracking()
-        let result = try body(&working)
-        let changes = try working.trackedChanges(since: base)
-        working.endTracking()
-        if !changes.isEmpty {
-            try await backend.persist(changes)
+        // Two copies of the state (left-right): readers use the published one; the write mutates
+        // the spare in place (no copy of the tables it touches), then the two swap roles and the
+        // write's log is replayed on the old published copy.
+        var base: Context? = context
+        var working = spare
+        spare = Context()  // `working` is now the only reference: mutated in place
+        let result: T
+        let log: [any ChangeOperation]
+        do {
+            working.beginTracking()
+            working.beginLogging()
+            result = try body(&working)
+            let changes = try working.trackedChanges(since: base!)
+            log = working.takeLog()
+            working.endTracking()
+            if !changes.isEmpty {
+                try await backend.persist(changes)
+            }
+        } catch {
+            // The spare is half-written: it becomes a copy of the published state again (the
+            // next write copies the tables it touches, once).
+            spare = base!
+            throw error
         }
-        state.withLock { $0 = working }
+        guard !log.isEmpty else {
+            spare = working
+            return result
+        }
+        base = nil
+        var previous = state.withLock { published in
+            let previous = published
+            published = working
+            return previous
+        }
+        working = Context()
+        previous.replay(log)
+        spare = previous
         return result
     }
+
+    /// The spare copy, for tests: it must always equal the published state.
+    var spareForTesting: Context { spare }
 
     /// Waits for pending writes, then closes the backend. Later writes throw.
     public func close() async throws {
@@ -103,5 +136,18 @@ public actor Store {
 extension RelataError {
     static var storeClosed: RelataError {
         RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
+    }
+}
+
+/// The published state of a ``Store``, behind a lock held only to copy or swap it.
+final class PublishedContext: Sendable {
+    private let mutex: Mutex<Context>
+
+    init(_ context: Context) {
+        mutex = Mutex(context)
+    }
+
+    func withLock<T>(_ body: (inout Context) -> T) -> T {
+        mutex.withLock { body(&$0) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+@testable import RelataCore
 import Testing
 
 /// The behaviour every storage backend must have, run against each (in memory, SQLite).
@@ -158,5 +159,35 @@ struct StoreConformanceTests {
         try await store.close()
         let error = await #expect(throws: RelataError.self) { try await store.save(User.bob) }
         #expect(error?.code == .storeClosed)
+    }
+
+    @Test("The copy a write mutates always equals the published state (left-right replay)", arguments: BackendKind.allCases)
+    func spareAgrees(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in try Self.seed(&context) }
+        try await store.write { context in
+            try Note(id: "n", title: "t", body: "b").save(to: &context)
+            try Chat(id: "c", users: .ids(["2", "3", "1"])).save(to: &context)
+            try Chat(id: "c").insert("m2", into: \.$messages, at: 0, in: &context)
+        }
+        try await store.write { context in
+            try Note(id: "n", body: "patched").save(to: &context)          // patch merge
+            try Message(id: "m4", text: "four", author: .id("1"), chat: .id("d")).save(to: &context)
+            try Message(id: "m1", text: "one", author: .id("1"), chat: .id("d")).save(to: &context)  // to-one moves
+            try Chat.delete(id: "c", from: &context)                         // cascade
+        }
+        struct Stop: Error {}
+        _ = try? await store.write { context -> Int in
+            try User.delete(id: "1", from: &context)
+            throw Stop()
+        }
+        try await store.write { context in try User(id: "3", name: "Johnny").save(to: &context) }
+        let spare = await store.spareForTesting
+        #expect(Self.dumped(spare) == Self.dumped(store.context))
+        #expect(spare.entity(Note.self, id: "n") == store.context.entity(Note.self, id: "n"))
+        #expect(store.context.entity(Note.self, id: "n")?.title == "t")
+        try spare.checkInvariants()
     }
 }
