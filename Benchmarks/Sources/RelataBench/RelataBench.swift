@@ -32,6 +32,13 @@ struct RelataBench: AsyncParsableCommand {
         if let probe {
             let data = W1Data(scale: scale)
             let floorInput = FloorW1.Input(data)
+            if probe == "delete" {
+                var context = try RelataW1.save(data)
+                let start = ContinuousClock.now
+                try RelataW1.delete(&context, chats: min(100, data.chatCount))
+                print("delete: \(format(ContinuousClock.now - start))")
+                return
+            }
             if probe == "reorder-loop" {
                 for _ in 0..<runs { _ = try ReorderW1.run() }
                 return

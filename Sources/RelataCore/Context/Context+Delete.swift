@@ -7,9 +7,12 @@ extension Context {
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         try entity.willDelete(from: &self)
-        let table = mutableTable(Entity.self)
-        table.entities[entity.id] = nil
-        table.touch(entity.id)
+        do {
+            // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
+            let table = mutableTable(Entity.self)
+            table.entities[entity.id] = nil
+            table.touch(entity.id)
+        }
         recordErasure(Entity.self, id: entity.id)
         try _eraseLinks(of: Entity.self, id: entity.id)
         try entity.didDelete(from: &self)
@@ -37,7 +40,7 @@ extension Context {
             throw error
         }
         self = eraser.takeContext()
-        if let table = self.table(Entity.self), !table.backlinks.isEmpty {
+        if self.table(Entity.self)?.backlinks.isEmpty == false {
             let backlinks = Array(mutableTable(Entity.self).backlinks.values)
             for table in backlinks {
                 table.unlinkSources(of: id, in: &self)

@@ -22,12 +22,7 @@ extension EntityModelProtocol {
         at index: Int,
         in context: inout Context
     ) throws {
-        let key = Self.relationKey(keyPath)
-        let (count, current) = context.placement(of: target, in: Self.self, id, key)
-        let others = count - (current == nil ? 0 : 1)
-        guard (0...others).contains(index) else {
-            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: others)
-        }
+        let key = try checkInsertion(of: target, into: keyPath, at: index, in: context)
         context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
     }
 
@@ -42,14 +37,25 @@ extension EntityModelProtocol {
         at index: Int,
         in context: inout Context
     ) throws {
+        _ = try checkInsertion(of: target.id, into: keyPath, at: index, in: context)
+        try target.save(to: &context)
+        try insert(target.id, into: keyPath, at: index, in: &context)
+    }
+
+    /// The relation's key, once `index` is known to be a valid place for `target`.
+    private func checkInsertion<Target, D, K>(
+        of target: Target.ID,
+        into keyPath: WritableKeyPath<Self, Relation<Target, D, Relations.ToMany, K>>,
+        at index: Int,
+        in context: Context
+    ) throws -> _AnyRelationKey {
         let key = Self.relationKey(keyPath)
-        let (count, current) = context.placement(of: target.id, in: Self.self, id, key)
+        let (count, current) = context.placement(of: target, in: Self.self, id, key)
         let others = count - (current == nil ? 0 : 1)
         guard (0...others).contains(index) else {
             throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: others)
         }
-        try target.save(to: &context)
-        try insert(target.id, into: keyPath, at: index, in: &context)
+        return key
     }
 
     /// Moves the linked entity `target` to `index` in a to-many relation of this entity.
