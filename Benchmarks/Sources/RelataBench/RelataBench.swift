@@ -16,6 +16,9 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Run only operation 5 (persist through a SQLite Store, beside hand-written GRDB).")
     var persistOnly = false
 
+    @Flag(help: "Skip operation 5 (persist), which takes most of the run's time.")
+    var skipPersist = false
+
     @Option(help: "Scales S to run, comma-separated (S=1: 1,000 users, 1,000 chats, 100,000 messages).")
     var scales: String = "0.1,1,3"
 
@@ -80,7 +83,7 @@ struct RelataBench: AsyncParsableCommand {
         var results: [(Double, [String: (Duration, Duration)])] = []
         for s in scaleList {
             results.append((s, try runScale(s)))
-            try await runPersist(s)
+            if !skipPersist { try await runPersist(s) }
         }
         if let one = results.first(where: { $0.0 == 1 }), let three = results.first(where: { $0.0 == 3 }) {
             print("Growth S=1 → S=3 (3.0 is linear):")
