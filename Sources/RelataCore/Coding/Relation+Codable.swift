@@ -6,6 +6,13 @@ extension Relation: Codable {
     private static var isToMany: Bool { Cardinality.self == Relations.ToMany.self }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .none = state {
+            // Both shapes write `.none` as null; skip the strategy lookup (stored entities are
+            // normalized, so every relation is `.none`).
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+            return
+        }
         let strategy = encoder.userInfo[.relationEncodingStrategy] as? RelationEncodingStrategy ?? .keyed
         switch strategy {
         case .plain: try encodePlain(to: encoder)
@@ -50,12 +57,12 @@ extension Relation: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let strategy = decoder.userInfo[.relationDecodingStrategy] as? RelationDecodingStrategy ?? .keyed
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self.init(state: .none)
             return
         }
+        let strategy = decoder.userInfo[.relationDecodingStrategy] as? RelationDecodingStrategy ?? .keyed
         switch strategy {
         case .keyed: try self.init(keyedFrom: decoder)
         case .plain: try self.init(plainFrom: single)

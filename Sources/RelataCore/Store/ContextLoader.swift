@@ -33,19 +33,34 @@ struct ContextLoader {
         try loader.loadEntity(record, into: &context, decoder: decoder)
     }
 
+    /// Links of one source through one relation, gathered to be placed together.
+    private var group: [LinkRecord] = []
+
     mutating func load(_ record: LinkRecord) throws {
+        if let first = group.first,
+            first.source != record.source || first.relation != record.relation || first.type != record.type
+        {
+            try flush()
+        }
+        group.append(record)
+    }
+
+    /// Places the gathered group; call once after the last link.
+    mutating func flush() throws {
+        guard let first = group.first else { return }
+        defer { group.removeAll(keepingCapacity: true) }
         let loader: (any RecordLoader)?
-        if let cached = linkLoaders[record.type]?[record.relation] {
+        if let cached = linkLoaders[first.type]?[first.relation] {
             loader = cached
         } else {
-            loader = schema.type(named: record.type).flatMap { Self.linkLoader(for: $0, relation: record.relation) }
-            linkLoaders[record.type, default: [:]][record.relation] = loader
+            loader = schema.type(named: first.type).flatMap { Self.linkLoader(for: $0, relation: first.relation) }
+            linkLoaders[first.type, default: [:]][first.relation] = loader
         }
         guard let loader else {
-            ignored["\(record.type).\(record.relation)", default: 0] += 1
+            ignored["\(first.type).\(first.relation)", default: 0] += group.count
             return
         }
-        try loader.loadLink(record, into: &context)
+        try loader.loadLinks(group, into: &context)
     }
 
     private static func entityLoader<Entity: EntityModelProtocol>(for _: Entity.Type) -> any RecordLoader {
@@ -61,12 +76,13 @@ struct ContextLoader {
 
 protocol RecordLoader {
     func loadEntity(_ record: EntityRecord, into context: inout Context, decoder: JSONDecoder) throws
-    func loadLink(_ record: LinkRecord, into context: inout Context) throws
+    /// Loads links that share their type, relation and source.
+    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws
 }
 
 extension RecordLoader {
     func loadEntity(_ record: EntityRecord, into context: inout Context, decoder: JSONDecoder) throws {}
-    func loadLink(_ record: LinkRecord, into context: inout Context) throws {}
+    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws {}
 }
 
 private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
@@ -87,31 +103,46 @@ private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
 private struct LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: RecordLoader {
     let descriptor: RelationDescriptor<Source, Target>
 
-    func loadLink(_ record: LinkRecord, into context: inout Context) throws {
-        func failure(_ message: String) -> RelataError {
+    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws {
+        func failure(_ record: LinkRecord, _ message: String) -> RelataError {
             RelataError(
                 code: .undecodableRecord, entityType: record.type, id: record.source, relation: record.relation,
                 message: "the stored link to \"\(record.target)\" \(message)"
             )
         }
-        let source: Source.ID, target: Target.ID
-        do {
-            source = try IDText.decode(record.source, as: Source.ID.self)
-            target = try IDText.decode(record.target, as: Target.ID.self)
-        } catch {
-            throw failure("has an id that does not decode")
+        guard let first = records.first else { return }
+        guard let source = try? IDText.decode(first.source, as: Source.ID.self) else {
+            throw failure(first, "has a source id that does not decode")
+        }
+        var targets: [(Target.ID, PositionKey?)] = []
+        targets.reserveCapacity(records.count)
+        for record in records {
+            guard let target = try? IDText.decode(record.target, as: Target.ID.self) else {
+                throw failure(record, "has an id that does not decode")
+            }
+            var key: PositionKey?
+            if descriptor.key.toMany {
+                guard let text = record.position, let position = PositionKey(text) else {
+                    throw failure(record, "has no valid position")
+                }
+                key = position
+            }
+            targets.append((target, key))
         }
         let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
         if descriptor.key.toMany {
-            guard let text = record.position, let key = PositionKey(text) else {
-                throw failure("has no valid position")
+            if table.many[source] == nil, Set(targets.lazy.map(\.0)).count == targets.count {
+                targets.sort { a, b in a.1! < b.1! || (a.1! == b.1! && IDOrder.precedes(a.0, b.0)) }
+                table.many[source] = OrderedLinks(sortedTargets: targets.map(\.0), keys: targets.map { $0.1! })
+            } else {
+                for (target, key) in targets { table.place(target, in: source, at: key!) }
             }
-            table.place(target, in: source, at: key)
-        } else {
+        } else if let (target, _) = targets.last {
             table.setOne(target, for: source)
         }
         if descriptor.inverse == nil {
-            context.backlinks(descriptor).insert(source, for: target)
+            let backlinks = context.backlinks(descriptor)
+            for (target, _) in targets { backlinks.insert(source, for: target) }
         }
     }
 }

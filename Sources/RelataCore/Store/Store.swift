@@ -41,6 +41,7 @@ public actor Store {
     public init(backend: some StorageBackend, schema: EntitySchema) async throws {
         var loader = ContextLoader(schema: schema)
         try await backend.load(entities: { try loader.load($0) }, links: { try loader.load($0) })
+        try loader.flush()
         self.backend = backend
         self.schema = schema
         self.state = PublishedContext(loader.context)
