@@ -44,13 +44,16 @@ extension EntityTable {
         let type = String(describing: Entity.self)
         let old = base.table(Entity.self)
         if let dirty {
+            var stored: [Entity] = []
             for id in dirty {
-                let text = try IDText.encode(id)
                 if let entity = entities[id] {
-                    changes.upsertedEntities.append(EntityRecord(type: type, id: text, payload: try encoder.encode(entity)))
+                    stored.append(entity)
                 } else if old?.entities[id] != nil {
-                    changes.deletedEntities.append(EntityKey(type: type, id: text))
+                    changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
                 }
+            }
+            changes.upsertedEntities += try ParallelCoding.map(stored) { entity in
+                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try JSONEncoder().encode(entity))
             }
         }
         var collector = LinkChangeCollector<Entity>(table: self, old: old, type: type)

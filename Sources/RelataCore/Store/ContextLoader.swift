@@ -12,31 +12,43 @@ struct ContextLoader {
     private(set) var ignored: [String: Int] = [:]
     private var entityLoaders: [String: (any RecordLoader)?] = [:]
     private var linkLoaders: [String: [String: (any RecordLoader)?]] = [:]
-    private let decoder = JSONDecoder()
 
     init(schema: EntitySchema) {
         self.schema = schema
     }
 
+    /// Entity rows waiting to be decoded together (on every core), by type.
+    private var pendingEntities: [String: [EntityRecord]] = [:]
+
     mutating func load(_ record: EntityRecord) throws {
-        let loader: (any RecordLoader)?
-        if let cached = entityLoaders[record.type] {
-            loader = cached
-        } else {
-            loader = schema.type(named: record.type).map { Self.entityLoader(for: $0) }
-            entityLoaders[record.type] = loader
+        pendingEntities[record.type, default: []].append(record)
+    }
+
+    /// Decodes and stores the pending entities.
+    private mutating func flushEntities() throws {
+        guard !pendingEntities.isEmpty else { return }
+        for (type, records) in pendingEntities.sorted(by: { $0.key < $1.key }) {
+            let loader: (any RecordLoader)?
+            if let cached = entityLoaders[type] {
+                loader = cached
+            } else {
+                loader = schema.type(named: type).map { Self.entityLoader(for: $0) }
+                entityLoaders[type] = loader
+            }
+            guard let loader else {
+                ignored[type, default: 0] += records.count
+                continue
+            }
+            try loader.loadEntities(records, into: &context)
         }
-        guard let loader else {
-            ignored[record.type, default: 0] += 1
-            return
-        }
-        try loader.loadEntity(record, into: &context, decoder: decoder)
+        pendingEntities = [:]
     }
 
     /// Links of one source through one relation, gathered to be placed together.
     private var group: [LinkRecord] = []
 
     mutating func load(_ record: LinkRecord) throws {
+        try flushEntities()
         if let first = group.first,
             first.source != record.source || first.relation != record.relation || first.type != record.type
         {
@@ -47,6 +59,7 @@ struct ContextLoader {
 
     /// Places the gathered group; call once after the last link.
     mutating func flush() throws {
+        try flushEntities()
         guard let first = group.first else { return }
         defer { group.removeAll(keepingCapacity: true) }
         let loader: (any RecordLoader)?
@@ -75,28 +88,33 @@ struct ContextLoader {
 }
 
 protocol RecordLoader {
-    func loadEntity(_ record: EntityRecord, into context: inout Context, decoder: JSONDecoder) throws
+    /// Decodes (on every core) and stores entities of one type.
+    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws
     /// Loads links that share their type, relation and source.
     func loadLinks(_ records: [LinkRecord], into context: inout Context) throws
 }
 
 extension RecordLoader {
-    func loadEntity(_ record: EntityRecord, into context: inout Context, decoder: JSONDecoder) throws {}
+    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws {}
     func loadLinks(_ records: [LinkRecord], into context: inout Context) throws {}
 }
 
 private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
-    func loadEntity(_ record: EntityRecord, into context: inout Context, decoder: JSONDecoder) throws {
-        do {
-            let entity = try decoder.decode(Entity.self, from: record.payload)
-            context.mutableTable(Entity.self).entities[entity.id] = entity
-        } catch {
-            throw RelataError(
-                code: .undecodableRecord, entityType: record.type, id: record.id,
-                message: "the stored \(record.type) \"\(record.id)\" cannot be decoded with the current model",
-                underlying: error
-            )
+    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws {
+        let entities = try ParallelCoding.map(records) { record in
+            do {
+                return try JSONDecoder().decode(Entity.self, from: record.payload)
+            } catch {
+                throw RelataError(
+                    code: .undecodableRecord, entityType: record.type, id: record.id,
+                    message: "the stored \(record.type) \"\(record.id)\" cannot be decoded with the current model",
+                    underlying: error
+                )
+            }
         }
+        let table = context.mutableTable(Entity.self)
+        table.entities.reserveCapacity(table.entities.count + entities.count)
+        for entity in entities { table.entities[entity.id] = entity }
     }
 }
 
