@@ -6,6 +6,9 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
+        if DenyRules.reachable(from: Entity.self) {
+            try checkDeny(Entity.self, id: entity.id)
+        }
         try entity.willDelete(from: &self)
         do {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
@@ -82,9 +85,24 @@ struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
     ) throws {
         let source = unsafeBitCast(id, to: Source.ID.self)
         let targets = context.unlinkAll(descriptor, source: source)
-        guard cascade, descriptor.deleteRule == .cascade else { return }
-        for target in targets {
-            cascaded.append { context in try Target.delete(id: target, from: &context) }
+        guard cascade else { return }
+        switch descriptor.deleteRule {
+        case .cascade:
+            for target in targets {
+                cascaded.append { context in try Target.delete(id: target, from: &context) }
+            }
+        case .cascadeOrphans:
+            // Checked once every link of the erased entity is gone: another owner may remain.
+            for target in targets {
+                cascaded.append { context in
+                    guard context.entity(Target.self, id: target) != nil, !context.hasOwner(Target.self, id: target) else {
+                        return
+                    }
+                    try Target.delete(id: target, from: &context)
+                }
+            }
+        case .nullify, .deny:
+            return
         }
     }
 }

@@ -8,6 +8,11 @@ class AnyEntityTable: @unchecked Sendable {
     func checkInvariants(in context: Context) throws {}
     /// Starts (or stops) recording which entities and links change (a Store write).
     @usableFromInline func setTracking(_ on: Bool) {}
+    /// Whether an entity of this type owns `id` (links to it through a `.cascadeOrphans`
+    /// relation), leaving out the owners in `except`.
+    func ownsTarget<Target: EntityModelProtocol>(
+        _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
+    ) -> Bool { false }
     /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
     func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {}
 }
@@ -67,6 +72,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func existingLinkTable<TargetID: Hashable & Sendable>(_ key: _AnyRelationKey, _: TargetID.Type) -> LinkTable<Entity.ID, TargetID>? {
         guard key.ordinal < links.count, let table = links[key.ordinal] else { return nil }
         return unsafeDowncast(table, to: LinkTable<Entity.ID, TargetID>.self)
+    }
+
+    override func ownsTarget<Target: EntityModelProtocol>(
+        _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
+    ) -> Bool {
+        var finder = OwnerFinder<Entity, Target>(context: context, target: id, except: except)
+        try? Entity._relataVisitRelations(&finder)
+        return finder.found
     }
 
     override func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {

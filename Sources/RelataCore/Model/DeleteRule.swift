@@ -4,6 +4,19 @@ public enum DeleteRule: Sendable, Hashable {
     case nullify
     /// Remove the links and erase the related entities, with their own delete rules and hooks.
     case cascade
+    /// Ownership (seed 000's erasure rules): remove the links, and erase each related entity that
+    /// no longer has any owner — no entity links to it through any relation with this rule. An
+    /// entity owned by several owners survives until the last one is erased; chains cascade, and
+    /// cycles of ownership terminate.
+    ///
+    /// ```swift
+    /// @Relationship(deleteRule: .cascadeOrphans) var files: [File]?
+    /// ```
+    case cascadeOrphans
+    /// Refuse to erase the entity while it links to anything through this relation: erasing it
+    /// throws ``RelataError`` with code ``RelataError/Code/deleteDenied`` naming the relation and
+    /// the linked ids, and changes nothing — also when the entity is reached by a cascade.
+    case deny
 }
 
 /// Marks a to-one relation as required: it cannot be set to `.null`.

@@ -40,6 +40,8 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         public static let corruptedStore = Code("corruptedStore")
         /// The store was closed.
         public static let storeClosed = Code("storeClosed")
+        /// An entity cannot be erased: a relation with the `.deny` rule still links it.
+        public static let deleteDenied = Code("deleteDenied")
     }
 
     /// What went wrong.
