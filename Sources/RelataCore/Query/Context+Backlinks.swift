@@ -1,0 +1,65 @@
+/// Inverse backlinks (Realm's `LinkingObjects`): the sources that link to an entity through a
+/// relation, read from the index every link write keeps current — the inverse relation for mutual
+/// relations, the backlink index for one-way ones.
+extension Context {
+    /// The ids of every `Source` that links to `target` through `keyPath`: in the inverse
+    /// relation's order for a mutual relation, in id order for a one-way relation.
+    ///
+    /// ```swift
+    /// let authored = context.sources(linkingTo: "1", through: \Message.$author)   // messages by user 1
+    /// ```
+    ///
+    /// - Complexity: O(k) for k sources (O(k log k) for a one-way relation).
+    public func sources<Source: EntityModelProtocol, Target, D, C, K>(
+        linkingTo target: Target.ID, through keyPath: KeyPath<Source, Relation<Target, D, C, K>>
+    ) -> [Source.ID] {
+        let key = Source.relationKey(keyPath)
+        let descriptor = Source.descriptor(key, to: Target.self)
+        if let inverse = descriptor.inverse {
+            return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
+        }
+        let sources = backlinkIndex(descriptor)?.sources[target] ?? []
+        return sources.sorted(by: IDOrder.precedes)
+    }
+
+    /// The number of `Source`s that link to `target` through `keyPath`, without building anything.
+    ///
+    /// - Complexity: O(1).
+    public func countOfSources<Source: EntityModelProtocol, Target, D, C, K>(
+        linkingTo target: Target.ID, through keyPath: KeyPath<Source, Relation<Target, D, C, K>>
+    ) -> Int {
+        let key = Source.relationKey(keyPath)
+        let descriptor = Source.descriptor(key, to: Target.self)
+        if let inverse = descriptor.inverse {
+            return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.count(of: target, toMany: inverse.toMany) ?? 0
+        }
+        return backlinkIndex(descriptor)?.sources[target]?.count ?? 0
+    }
+
+    func backlinkIndex<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> Backlinks<S, T>? {
+        let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+        return table(T.self)?.backlinks[key].map { unsafeDowncast($0, to: Backlinks<S, T>.self) }
+    }
+}
+
+extension Query {
+    /// A query for the entities that link to this one through `keyPath` (inverse backlinks).
+    ///
+    /// ```swift
+    /// let messages = User.query("1", in: context).linking(\Message.$author).with(\.$chat).resolve()
+    /// ```
+    public func linking<Source: EntityModelProtocol, D, C, K>(
+        _ keyPath: KeyPath<Source, Relation<Entity, D, C, K>>
+    ) -> QueryList<Source> {
+        guard let id else { return QueryList(ids: [], context: context) }
+        return QueryList(ids: context.sources(linkingTo: id, through: keyPath), context: context)
+    }
+
+    /// The number of entities that link to this one through `keyPath`.
+    ///
+    /// - Complexity: O(1).
+    public func countLinking<Source: EntityModelProtocol, D, C, K>(_ keyPath: KeyPath<Source, Relation<Entity, D, C, K>>) -> Int {
+        guard let id else { return 0 }
+        return context.countOfSources(linkingTo: id, through: keyPath)
+    }
+}
