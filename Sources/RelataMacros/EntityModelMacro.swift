@@ -165,7 +165,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
                     key: Self.__relataKey_\(relation.name),
                     inverse: \(inverse),
                     deleteRule: \(deleteRule),
-                    isRequired: \(relation.required)
+                    isRequired: \(relation.required)\(relation.unique ? ",\n            isUnique: true" : "")
                 )
             }
             """
@@ -177,7 +177,8 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         }
         return function(
             "\(access)func save(to context: inout Relata.Context, options: Relata.MergeStrategy<\(typeName)>) throws",
-            ["try self.willSave(to: &context)", "context._upsert(self, options: options)"] + saves
+            (relations.contains(where: \.unique) ? ["try context._checkUnique(self)"] : [])
+                + ["try self.willSave(to: &context)", "context._upsert(self, options: options)"] + saves
                 + ["try self.didSave(to: &context)"]
         )
     }

@@ -59,6 +59,7 @@ struct EntityModelParser {
             return nil
         }
         var required = false
+        var unique = false
         var deleteRule: ExprSyntax?
         var inverse: String?
         for argument in arguments {
@@ -67,6 +68,8 @@ struct EntityModelParser {
                 if argument.expression.trimmedDescription.hasSuffix("required") { required = true }
             case "deleteRule":
                 deleteRule = argument.expression.trimmed
+            case "unique":
+                unique = argument.expression.trimmedDescription == "true"
             case "inverse":
                 guard let keyPath = argument.expression.as(KeyPathExprSyntax.self),
                     let last = keyPath.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
@@ -81,7 +84,7 @@ struct EntityModelParser {
         }
         return RelationProperty(
             name: name, ordinal: ordinal, target: target, toMany: toMany,
-            required: required, deleteRule: deleteRule, inverse: inverse
+            required: required, unique: unique, deleteRule: deleteRule, inverse: inverse
         )
     }
 

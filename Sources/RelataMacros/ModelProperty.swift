@@ -25,6 +25,7 @@ struct RelationProperty {
     let target: TypeSyntax
     let toMany: Bool
     let required: Bool
+    let unique: Bool
     let deleteRule: ExprSyntax?
     /// The inverse property name on the target, for mutual relations.
     let inverse: String?

@@ -31,6 +31,9 @@ extension Context {
         of id: Source.ID,
         _ descriptor: RelationDescriptor<Source, Target>
     ) throws {
+        if descriptor.isUnique {
+            try checkUnique(descriptor, source: id, targets: relation.targetIDs)
+        }
         switch relation.state {
         case .none:
             return

@@ -42,6 +42,8 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         public static let storeClosed = Code("storeClosed")
         /// An entity cannot be erased: a relation with the `.deny` rule still links it.
         public static let deleteDenied = Code("deleteDenied")
+        /// A target of a unique relation is already linked by another source.
+        public static let uniqueViolation = Code("uniqueViolation")
     }
 
     /// What went wrong.

@@ -23,7 +23,9 @@ extension EntityModelProtocol {
         in context: inout Context
     ) throws {
         let key = try checkInsertion(of: target, into: keyPath, at: index, in: context)
-        context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
+        let descriptor = Self.descriptor(key, to: Target.self)
+        try context.checkUnique(descriptor, source: id, targets: [target])
+        context.insert(descriptor, source: id, target: target, at: index)
     }
 
     /// Saves `target` (with its own relations and hooks), then puts it at `index` in a to-many

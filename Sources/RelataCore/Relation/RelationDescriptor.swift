@@ -30,12 +30,17 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
     public let inverse: _AnyRelationKey?
     public let deleteRule: DeleteRule
     public let isRequired: Bool
+    /// Whether a target may be linked by one source at most.
+    public let isUnique: Bool
 
-    public init(key: _AnyRelationKey, inverse: _AnyRelationKey?, deleteRule: DeleteRule, isRequired: Bool) {
+    public init(
+        key: _AnyRelationKey, inverse: _AnyRelationKey?, deleteRule: DeleteRule, isRequired: Bool, isUnique: Bool = false
+    ) {
         self.key = key
         self.inverse = inverse
         self.deleteRule = deleteRule
         self.isRequired = isRequired
+        self.isUnique = isUnique
     }
 
     var name: String { key.nameString }

@@ -43,6 +43,13 @@ extension Relationship where Directionality == Relations.OneWay, Constraints == 
     /// A one-way relation with a delete rule.
     public init(deleteRule: DeleteRule) { self.init(relation: .none) }
 
+    /// A one-way relation whose targets are each linked by at most one source (seed 004's
+    /// unique relations, e.g. a movie's prequel).
+    public init(deleteRule: DeleteRule = .nullify, unique: Bool) { self.init(relation: .none) }
+
+    /// A unique one-way relation with an initial value (`= nil`).
+    public init(wrappedValue: Target?, deleteRule: DeleteRule = .nullify, unique: Bool) { self.init(relation: .none) }
+
     /// A one-way relation with an initial value (`= nil`) and an optional delete rule.
     public init(wrappedValue: Target?, deleteRule: DeleteRule = .nullify) { self.init(relation: .none) }
 }
@@ -61,6 +68,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
     /// A mutual relation; `inverse` names the relation of the target that points back.
     public init<Inverse: _RelationTarget>(
         deleteRule: DeleteRule = .nullify,
+        unique: Bool = false,
         inverse: KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
@@ -70,6 +78,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
     public init<Inverse: _RelationTarget>(
         wrappedValue: Target?,
         deleteRule: DeleteRule = .nullify,
+        unique: Bool = false,
         inverse: KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
@@ -81,6 +90,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
     public init<Inverse: _RelationTarget>(
         _ option: RelationOption,
         deleteRule: DeleteRule = .nullify,
+        unique: Bool = false,
         inverse: KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
@@ -91,6 +101,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
         wrappedValue: Target?,
         _ option: RelationOption,
         deleteRule: DeleteRule = .nullify,
+        unique: Bool = false,
         inverse: KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
