@@ -147,8 +147,17 @@ struct RelataBench: AsyncParsableCommand {
         print("")
     }
 
+    /// The ownership workload: 10,000 owners, 100,000 items with 1–3 owners, erase all owners.
+    func runOwnership() throws {
+        let result = try OwnershipBench.run()
+        print("Ownership (.cascadeOrphans): 10,000 owners, 100,000 items with 1-3 owners each")
+        print("  build: \(format(result.build)); erase every owner: \(format(result.erase)), \(result.erased) entities erased, \(result.left) left")
+        print("")
+    }
+
     /// W1 operation 6 and the key-length report (independent of S).
     func runOrdering() throws {
+        try runOwnership()
         var results: [ReorderW1.Result] = []
         for _ in 0..<runs { results.append(try ReorderW1.run()) }
         let result = results.sorted { $0.moves < $1.moves }[results.count / 2]
