@@ -1,0 +1,50 @@
+import Foundation
+import Relata
+import Testing
+
+/// The README's samples, as a user pastes them (only the file path is made temporary).
+@Suite("README samples")
+struct ReadmeSampleTests {
+    @Test("Store: persistence in one line")
+    func storeSample() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("chat.sqlite").path
+
+        let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+
+        try await store.write { context in                 // one transaction; all or nothing
+            try Chat(id: "1", users: .ids(["1", "2"])).save(to: &context)
+        }
+        let chat = store.read { context in                 // a snapshot: no lock held while you read
+            Chat.query("1", in: context).with(\.$users).resolve()
+        }
+        try await store.set(\Chat.$users, of: "1", to: .appending(ids: ["3"]))   // background set
+        let users = await store.get(\Chat.$users, of: "1")                       // background get
+        try await store.close()
+
+        #expect(chat?.id == "1")
+        #expect(users.isEmpty, "users saved by id only are links, not entities")
+        let reopened = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+        #expect(reopened.context.ids(of: "1", \Chat.$users) == ["1", "2", "3"])
+    }
+
+    @Test("Ownership, unique relations, aliases and backlinks, as the README lists them")
+    func guideSamples() throws {
+        var context = Context()
+        try Node(id: "A", children: .relation([Node(id: "B")])).save(to: &context)     // .cascadeOrphans
+        try Node.delete(id: "A", from: &context)
+        #expect(context.count(of: Node.self) == 0)
+
+        try Movie(id: "iv", title: "A New Hope").save(to: &context)
+        try Movie(id: "v", title: "Empire", prequel: .id("iv")).save(to: &context)   // unique: true
+        #expect(throws: RelataError.self) { try Movie(id: "vi", title: "Jedi", prequel: .id("iv")).save(to: &context) }
+
+        try Message(id: "m", text: "hi", author: .id("1")).save(to: &context)
+        let bookmark = Bookmark(id: "b", target: Alias("m"))
+        #expect(try context.instance(from: bookmark.target).text == "hi")
+        #expect(context.sources(linkingTo: "1", through: \Message.$author) == ["m"])
+        #expect(User.query("1", in: context).linking(\Message.$author).resolve().map(\.id) == ["m"])
+    }
+}
