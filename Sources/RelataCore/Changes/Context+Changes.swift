@@ -50,22 +50,16 @@ extension Context {
         recorder.counter = max(recorder.counter, newest.counter)
         for operation in new { recorder.stamps.insert(operation.stamp) }
         var result: Context
-        if appendsOnly {
-            recorder.operations.append(contentsOf: new)
-            result = self
-            self = Context(storage: Context.emptyStorage)  // keeps `result`'s storage unique
-            result.detachRecorder()
-            for operation in new { result.replay(operation) }
-        } else if let base = recorder.base {
-            recorder.operations.append(contentsOf: new)
+        recorder.operations.append(contentsOf: new)
+        if !appendsOnly, let base = recorder.base {
             recorder.operations.sort { $0.stamp < $1.stamp }
             result = base
             for operation in recorder.operations { result.replay(operation) }
         } else {
-            // A log without a base cannot be rebuilt: apply the new changes in order.
-            recorder.operations.append(contentsOf: new)
+            // Every new change is later than the known ones (or, for a log without a base, it
+            // cannot be rebuilt): replay the new changes onto the current state, in order.
             result = self
-            self = Context(storage: Context.emptyStorage)
+            self = Context(storage: Context.emptyStorage)  // keeps `result`'s storage unique
             result.detachRecorder()
             for operation in new { result.replay(operation) }
         }

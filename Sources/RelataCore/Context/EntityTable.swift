@@ -14,7 +14,7 @@ class AnyEntityTable: @unchecked Sendable {
         _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
     ) -> Bool { false }
     /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
-    func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {}
+    func collectChanges(base: Context, into changes: inout StoreChanges) throws {}
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -82,8 +82,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return finder.found
     }
 
-    override func collectChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {
-        try collectEntityChanges(base: base, into: &changes, encoder: encoder)
+    override func collectChanges(base: Context, into changes: inout StoreChanges) throws {
+        try collectEntityChanges(base: base, into: &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

@@ -137,10 +137,7 @@ extension PositionKey {
     /// compiled for the concrete generator.
     @usableFromInline
     static func after(_ lower: PositionKey?, using generator: inout JitterGenerator) -> PositionKey {
-        if let lower, let appended = lower.appendedInline(jitter: FractionalIndex.character(Int(generator.next() % 61) + 1)) {
-            return appended
-        }
-        return PositionKey(validBytes: FractionalIndex.between(lower?.bytes, nil, using: &generator))
+        between(lower, nil, using: &generator)
     }
 
     /// A new key strictly between `lower` and `upper`, with system random jitter.

@@ -31,16 +31,15 @@ extension Context {
     /// if it existed in `base`), and each changed link (new, moved, or removed) of each side.
     func trackedChanges(since base: Context) throws -> StoreChanges {
         var changes = StoreChanges()
-        let encoder = JSONEncoder()
         for table in storage.tables {
-            try table.collectChanges(base: base, into: &changes, encoder: encoder)
+            try table.collectChanges(base: base, into: &changes)
         }
         return changes
     }
 }
 
 extension EntityTable {
-    func collectEntityChanges(base: Context, into changes: inout StoreChanges, encoder: JSONEncoder) throws {
+    func collectEntityChanges(base: Context, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
         let old = base.table(Entity.self)
         if let dirty {
@@ -52,8 +51,8 @@ extension EntityTable {
                     changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
                 }
             }
-            changes.upsertedEntities += try ParallelCoding.map(stored) { entity in
-                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try JSONEncoder().encode(entity))
+            changes.upsertedEntities += try ParallelCoding.map(stored, worker: { JSONEncoder() }) { encoder, entity in
+                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try encoder.encode(entity))
             }
         }
         var collector = LinkChangeCollector<Entity>(table: self, old: old, type: type)

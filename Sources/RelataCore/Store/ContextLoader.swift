@@ -101,9 +101,9 @@ extension RecordLoader {
 
 private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
     func loadEntities(_ records: [EntityRecord], into context: inout Context) throws {
-        let entities = try ParallelCoding.map(records) { record in
+        let entities = try ParallelCoding.map(records, worker: { JSONDecoder() }) { decoder, record in
             do {
-                return try JSONDecoder().decode(Entity.self, from: record.payload)
+                return try decoder.decode(Entity.self, from: record.payload)
             } catch {
                 throw RelataError(
                     code: .undecodableRecord, entityType: record.type, id: record.id,

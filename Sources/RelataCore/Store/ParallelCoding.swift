@@ -13,15 +13,30 @@ enum ParallelCoding {
     static func map<Element: Sendable, Result: Sendable>(
         _ elements: [Element], _ transform: @Sendable (Element) throws -> Result
     ) throws -> [Result] {
-        if elements.count < threshold { return try elements.map(transform) }
+        try map(elements, worker: {}) { _, element in try transform(element) }
+    }
+
+    /// `transform` applied to every element, in order, spread over the cores in chunks; each chunk
+    /// makes one `Worker` (an encoder, a decoder) and reuses it for all its elements.
+    ///
+    /// - Throws: The first error `transform` throws.
+    static func map<Element: Sendable, Worker, Result: Sendable>(
+        _ elements: [Element], worker makeWorker: @Sendable () -> Worker,
+        _ transform: @Sendable (Worker, Element) throws -> Result
+    ) throws -> [Result] {
+        if elements.count < threshold {
+            let worker = makeWorker()
+            return try elements.map { try transform(worker, $0) }
+        }
         let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, elements.count / 64)
         let chunkSize = (elements.count + chunks - 1) / chunks
         let results = Results<Result>(count: elements.count)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (chunk * chunkSize)..<min((chunk + 1) * chunkSize, elements.count)
+            let worker = makeWorker()
             for index in range {
                 do {
-                    results.set(index, try transform(elements[index]))
+                    results.set(index, try transform(worker, elements[index]))
                 } catch {
                     results.fail(error)
                     return
