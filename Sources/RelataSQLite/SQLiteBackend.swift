@@ -8,9 +8,10 @@ import RelataCore
 /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
 /// ```
 ///
-/// The file holds three tables: `relata_meta` (format and version), `relata_entity` (type, id,
-/// JSON payload of the normalized entity) and `relata_link` (type, relation, source, target,
-/// position: one row per link of each relation side). Payloads are JSON, so adding an optional
+/// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id,
+/// JSON payload of the normalized entity), `relata_link` (type, relation, source, target,
+/// position: one row per link of each relation side) and `relata_dynamic_link` (kind, source type
+/// and id, target type and id: one row per dynamic relationship). Payloads are JSON, so adding an optional
 /// property or a relation to a model needs no migration; rows of a type or relation the model no
 /// longer has are kept but not loaded (``Store/ignoredRecords``).
 ///
@@ -23,7 +24,8 @@ public final class SQLiteBackend: StorageBackend {
     private let queue: DatabaseQueue
 
     static let format = "relata"
-    static let version = 1
+    /// 2 added `relata_dynamic_link` (a version 1 file is upgraded when opened).
+    static let version = 2
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -108,15 +110,35 @@ public final class SQLiteBackend: StorageBackend {
                     """
             )
         }
+        migrator.registerMigration("relata-v2-dynamic-links") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE relata_dynamic_link (
+                        kind TEXT NOT NULL, source_type TEXT NOT NULL, source TEXT NOT NULL,
+                        target_type TEXT NOT NULL, target TEXT NOT NULL,
+                        PRIMARY KEY (kind, source_type, source, target_type, target)
+                    ) WITHOUT ROWID;
+                    UPDATE relata_meta SET value = '2' WHERE key = 'version';
+                    """
+            )
+        }
         return migrator
     }
 
-    public func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws {
-        try loadSynchronously(entities: entity, links: link)
+    public func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) async throws {
+        try loadSynchronously(entities: entity, links: link, dynamicLinks: dynamicLink)
     }
 
     // GRDB's synchronous API (the async overloads would need Sendable closures).
-    private func loadSynchronously(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) throws {
+    private func loadSynchronously(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws {
         do {
             try queue.read { db in
                 let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload FROM relata_entity")
@@ -127,6 +149,14 @@ public final class SQLiteBackend: StorageBackend {
                 let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position FROM relata_link")
                 while let row = try links.next() {
                     try link(LinkRecord(type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4]))
+                }
+                let dynamicLinks = try Row.fetchCursor(
+                    db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link"
+                )
+                while let row = try dynamicLinks.next() {
+                    try dynamicLink(
+                        DynamicLinkRecord(kind: row[0], sourceType: row[1], source: row[2], targetType: row[3], target: row[4])
+                    )
                 }
             }
         } catch let error as RelataError {
@@ -159,6 +189,28 @@ public final class SQLiteBackend: StorageBackend {
                     )
                     for key in changes.deletedLinks {
                         try statement.execute(arguments: [key.type, key.relation, key.source, key.target])
+                    }
+                }
+                if !changes.deletedDynamicLinks.isEmpty {
+                    let statement = try db.cachedStatement(
+                        sql: """
+                            DELETE FROM relata_dynamic_link
+                            WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?
+                            """
+                    )
+                    for r in changes.deletedDynamicLinks {
+                        try statement.execute(arguments: [r.kind, r.sourceType, r.source, r.targetType, r.target])
+                    }
+                }
+                if !changes.insertedDynamicLinks.isEmpty {
+                    let statement = try db.cachedStatement(
+                        sql: """
+                            INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target)
+                            VALUES (?, ?, ?, ?, ?)
+                            """
+                    )
+                    for r in changes.insertedDynamicLinks {
+                        try statement.execute(arguments: [r.kind, r.sourceType, r.source, r.targetType, r.target])
                     }
                 }
                 if !changes.upsertedLinks.isEmpty {

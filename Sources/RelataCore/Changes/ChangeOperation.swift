@@ -15,7 +15,7 @@ protocol ChangeOperation: Sendable {
 /// The keys of an encoded change.
 @usableFromInline
 enum ChangeCodingKey: String, CodingKey {
-    case stamp, kind, entity, id, value, strategy, relation, source, target, key, inverseKey
+    case stamp, kind, entity, id, value, strategy, relation, source, target, key, inverseKey, targetEntity
 }
 
 /// A saved entity: the value as saved (normalized) and the strategy it was merged with.

@@ -31,7 +31,15 @@ extension ChangeSet: Codable {
             guard let type = schema.type(named: name) else {
                 throw RelataError(code: .unknownEntityType, entityType: name, message: "the schema has no entity type \(name)")
             }
-            operations.append(try Self.decodeOperation(type, from: container))
+            let kind = try container.decode(String.self, forKey: .kind)
+            if let dynamicKind = DynamicLinkChange.Kind(rawValue: kind) {
+                let stamp = try container.decode(ChangeStamp.self, forKey: .stamp)
+                operations.append(
+                    try DynamicLinkChange.decode(type, stamp: stamp, kind: dynamicKind, from: container, schema: schema)
+                )
+            } else {
+                operations.append(try Self.decodeOperation(type, from: container))
+            }
         }
         self.init(operations: operations)
     }

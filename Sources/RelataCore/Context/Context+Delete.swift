@@ -6,7 +6,7 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
-        if DenyRules.reachable(from: Entity.self) {
+        if DenyRules.reachable(from: Entity.self) || hasDynamicOwnership {
             try checkDeny(Entity.self, id: entity.id)
         }
         try entity.willDelete(from: &self)
@@ -49,6 +49,7 @@ extension Context {
                 table.unlinkSources(of: id, in: &self)
             }
         }
+        try eraseDynamicLinks(of: Entity.self, id: id, cascade: cascade)
         for erase in eraser.cascaded {
             try erase(&self)
         }

@@ -6,7 +6,8 @@ extension Context {
     /// Whether any entity links to `id` through a relation with the `.cascadeOrphans` rule.
     @usableFromInline
     func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID) -> Bool {
-        storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: self, except: []) }
+        hasDynamicOwner(EntityReference(Target.self, id: id))
+            || storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: self, except: []) }
     }
 
     /// Throws when erasing `id` — or any entity its erasure would cascade to — is refused by a
@@ -63,6 +64,15 @@ struct DenyChecker {
         var visitor = DenyVisitor<Entity>(checker: self, id: id)
         try Entity._relataVisitRelations(&visitor)
         self = visitor.checker
+        // Dynamically owned entities left without an owner outside the walk are erased too.
+        for owned in context.related(EntityReference(Entity.self, id: id), .owns) where owned.exists(in: context) {
+            try checkIfOrphaned(owned.entityType, owned)
+        }
+    }
+
+    private mutating func checkIfOrphaned<Owned: EntityModelProtocol>(_: Owned.Type, _ ref: EntityReference) throws {
+        guard let id = ref.id(as: Owned.self), !hasOwner(Owned.self, id: id, besides: erased) else { return }
+        try check(Owned.self, id: id)
     }
 }
 
@@ -112,7 +122,10 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
 extension DenyChecker {
     /// Whether `id` has an owner that is not in `erased`.
     func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID, besides erased: Set<EntityRef>) -> Bool {
-        context.storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: context, except: erased) }
+        context.related(EntityReference(Target.self, id: id), .ownedBy).contains {
+            !erased.contains(EntityRef(type: ObjectIdentifier($0.entityType), id: $0.key))
+        }
+            || context.storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: context, except: erased) }
     }
 }
 

@@ -45,6 +45,8 @@ public struct Context: Sendable {
         @usableFromInline var recorder: ChangeRecorder?
         /// Whether tables mark what changes (see `Context.beginTracking()`).
         @usableFromInline var tracking = false
+        /// Dynamic relationships, once one is made (see `Context.relate(_:_:_:)`).
+        var dynamic: DynamicLinks?
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -54,6 +56,7 @@ public struct Context: Sendable {
             copy.tables = tables
             copy.recorder = recorder
             copy.tracking = tracking
+            copy.dynamic = dynamic
             return copy
         }
 

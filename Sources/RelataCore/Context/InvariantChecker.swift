@@ -1,6 +1,7 @@
 extension Context {
     /// Checks that every link has its other side: each mutual link its inverse, each one-way link
-    /// its backlink, and the reverse. Meant for tests; O(links).
+    /// its backlink, and the reverse; each dynamic relationship joins two stored entities and is
+    /// indexed from both ends. Meant for tests; O(links).
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
     ///   type, id and relation of the first broken link.
@@ -8,6 +9,7 @@ extension Context {
         for table in storage.tables {
             try table.checkInvariants(in: self)
         }
+        try storage.dynamic?.checkInvariants(in: self)
     }
 }
 

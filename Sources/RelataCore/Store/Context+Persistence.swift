@@ -14,6 +14,7 @@ extension Context {
             }
             storage.tables[index].setTracking(true)
         }
+        if storage.dynamic != nil { mutableDynamicLinks().dirty = [] }
     }
 
     /// Stops marking changes. Call before the context is shared.
@@ -22,9 +23,11 @@ extension Context {
             // A copy escaped the write: leave its tables alone.
             storage = storage.copy()
             for index in storage.tables.indices { storage.tables[index] = storage.tables[index].clone() }
+            storage.dynamic = storage.dynamic?.clone()
         }
         storage.tracking = false
         for table in storage.tables { table.setTracking(false) }
+        storage.dynamic?.dirty = nil
     }
 
     /// The rows changed since ``beginTracking()``: each changed entity's new value (or its erasure,
@@ -33,6 +36,18 @@ extension Context {
         var changes = StoreChanges()
         for table in storage.tables {
             try table.collectChanges(base: base, into: &changes)
+        }
+        if let dynamic = storage.dynamic, let dirty = dynamic.dirty {
+            for link in dirty {
+                let now = dynamic.contains(link)
+                guard now != (base.storage.dynamic?.contains(link) ?? false) else { continue }
+                let record = try link.record()
+                if now {
+                    changes.insertedDynamicLinks.append(record)
+                } else {
+                    changes.deletedDynamicLinks.append(record)
+                }
+            }
         }
         return changes
     }

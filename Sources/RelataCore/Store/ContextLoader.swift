@@ -76,6 +76,36 @@ struct ContextLoader {
         try loader.loadLinks(group, into: &context)
     }
 
+    /// Loads a dynamic relationship. One whose kind or end types are unknown, or whose ends are
+    /// not stored, is skipped and counted under `"dynamic links"`.
+    mutating func load(_ record: DynamicLinkRecord) throws {
+        try flush()
+        guard let kind = DynamicLink.Kind(rawValue: record.kind),
+            let sourceType = schema.type(named: record.sourceType),
+            let targetType = schema.type(named: record.targetType)
+        else {
+            ignored["dynamic links", default: 0] += 1
+            return
+        }
+        let source: EntityReference
+        let target: EntityReference
+        do {
+            source = try EntityReference.fromIDText(sourceType, record.source)
+            target = try EntityReference.fromIDText(targetType, record.target)
+        } catch {
+            throw RelataError(
+                code: .undecodableRecord, entityType: record.sourceType, id: record.source, relation: record.kind,
+                message: "the stored dynamic relationship to \(record.targetType) \"\(record.target)\" has an id that does not decode",
+                underlying: error
+            )
+        }
+        guard source.exists(in: context), target.exists(in: context) else {
+            ignored["dynamic links", default: 0] += 1
+            return
+        }
+        context.mutableDynamicLinks().insert(DynamicLink(kind, source, target))
+    }
+
     private static func entityLoader<Entity: EntityModelProtocol>(for _: Entity.Type) -> any RecordLoader {
         EntityLoader<Entity>()
     }

@@ -4,17 +4,23 @@ import Foundation
 /// in-memory backend for tests and previews (``InMemoryBackend``), or your own.
 ///
 /// A backend sees rows, never entity types: ``EntityRecord``s (type name, id as text, encoded
-/// value) and ``LinkRecord``s (one row per link of each side of a relation, with the position key
-/// of to-many sides). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
+/// value), ``LinkRecord``s (one row per link of each side of a relation, with the position key
+/// of to-many sides) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
 /// expects it to persist that atomically.
 public protocol StorageBackend: Sendable {
-    /// Streams every stored row: entities first, then links.
+    /// Streams every stored row: entities first, then links, then dynamic links.
     ///
     /// - Parameters:
     ///   - entity: Called once per stored entity.
-    ///   - link: Called once per stored link.
+    ///   - link: Called once per stored link; the links of one source through one relation
+    ///     should come together (they are then placed in one step).
+    ///   - dynamicLink: Called once per stored dynamic relationship.
     /// - Throws: ``RelataError`` when the storage cannot be read.
-    func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws
+    func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) async throws
 
     /// Persists one write: all of `changes` or, when it throws, none of them.
     ///
@@ -100,6 +106,30 @@ public struct LinkKey: Sendable, Hashable {
     }
 }
 
+/// One stored dynamic relationship (see ``DynamicRelationKind``): `source` owns `target`
+/// (`kind` `"owns"`), or the two are freely related (`kind` `"free"`, stored once per pair).
+public struct DynamicLinkRecord: Sendable, Hashable {
+    /// `"owns"` or `"free"`.
+    public var kind: String
+    /// The source entity type's name.
+    public var sourceType: String
+    /// The source id, as text.
+    public var source: String
+    /// The target entity type's name.
+    public var targetType: String
+    /// The target id, as text.
+    public var target: String
+
+    /// A record.
+    public init(kind: String, sourceType: String, source: String, targetType: String, target: String) {
+        self.kind = kind
+        self.sourceType = sourceType
+        self.source = source
+        self.targetType = targetType
+        self.target = target
+    }
+}
+
 /// What one ``Store`` write changed, as rows: entities stored or erased, links written (new or
 /// moved) or removed. Never the whole context.
 public struct StoreChanges: Sendable {
@@ -111,17 +141,22 @@ public struct StoreChanges: Sendable {
     public var upsertedLinks: [LinkRecord] = []
     /// Links removed.
     public var deletedLinks: [LinkKey] = []
+    /// Dynamic relationships created.
+    public var insertedDynamicLinks: [DynamicLinkRecord] = []
+    /// Dynamic relationships removed.
+    public var deletedDynamicLinks: [DynamicLinkRecord] = []
 
     /// No change.
     public init() {}
 
     /// Whether the write changed nothing.
     public var isEmpty: Bool {
-        upsertedEntities.isEmpty && deletedEntities.isEmpty && upsertedLinks.isEmpty && deletedLinks.isEmpty
+        count == 0
     }
 
     /// The number of rows the write touches.
     public var count: Int {
         upsertedEntities.count + deletedEntities.count + upsertedLinks.count + deletedLinks.count
+            + insertedDynamicLinks.count + deletedDynamicLinks.count
     }
 }

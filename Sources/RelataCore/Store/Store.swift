@@ -40,7 +40,9 @@ public actor Store {
     /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
     public init(backend: some StorageBackend, schema: EntitySchema) async throws {
         var loader = ContextLoader(schema: schema)
-        try await backend.load(entities: { try loader.load($0) }, links: { try loader.load($0) })
+        try await backend.load(
+            entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
+        )
         try loader.flush()
         self.backend = backend
         self.schema = schema

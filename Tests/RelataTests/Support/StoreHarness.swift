@@ -53,8 +53,12 @@ final class RecordingBackend: StorageBackend, @unchecked Sendable {
 
     var writes: [StoreChanges] { lock.withLock { _writes } }
 
-    func load(entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void) async throws {
-        try await wrapped.load(entities: entity, links: link)
+    func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) async throws {
+        try await wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
     }
 
     func persist(_ changes: StoreChanges) async throws {
