@@ -10,6 +10,8 @@ struct ChangeRecorder: Sendable {
     /// Every change since `base`, own and merged, sorted by stamp.
     var operations: [any ChangeOperation] = []
     var stamps: Set<ChangeStamp> = []
+    /// Whether this is the log of a Store write (see `Context.beginLogging()`).
+    var isStoreLog = false
 
     init(replica: String, base: Context?) {
         self.replica = replica

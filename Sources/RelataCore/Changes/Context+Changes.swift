@@ -78,6 +78,7 @@ extension Context {
     mutating func beginLogging() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.recorder = ChangeRecorder(replica: "", base: nil)
+        storage.recorder!.isStoreLog = true
     }
 
     /// The changes logged since ``beginLogging()``, in order; stops logging.

@@ -15,6 +15,10 @@ class AnyEntityTable: @unchecked Sendable {
     ) -> Bool { false }
     /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
     func collectChanges(base: Context, into changes: inout StoreChanges) throws {}
+    /// Marks every entity and link of this table and of its counterpart in `base` as changed.
+    func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
+    /// An empty table of the same type.
+    func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -81,6 +85,24 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         try? Entity._relataVisitRelations(&finder)
         return finder.found
     }
+
+    override func markAllDirty(comparedTo base: Context) {
+        let old = base.table(Entity.self)
+        var ids = Set(entities.keys)
+        if let old { ids.formUnion(old.entities.keys) }
+        dirty = ids
+        let oldLinks = old?.links ?? []
+        if oldLinks.count > links.count {
+            links.append(contentsOf: repeatElement(nil, count: oldLinks.count - links.count))
+        }
+        for ordinal in links.indices {
+            let previous = ordinal < oldLinks.count ? oldLinks[ordinal] : nil
+            if links[ordinal] == nil { links[ordinal] = previous?.emptyClone() }
+            links[ordinal]?.markAllDirty(comparedTo: previous)
+        }
+    }
+
+    override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
 
     override func collectChanges(base: Context, into changes: inout StoreChanges) throws {
         try collectEntityChanges(base: base, into: &changes)

@@ -7,6 +7,10 @@ class AnyLinkTable: @unchecked Sendable {
     /// Starts (or stops) recording which sources change.
     @usableFromInline func setTracking(_ on: Bool) {}
     @usableFromInline init() {}
+    /// Marks every link of this table and of `old` (a table of the same type) as changed.
+    func markAllDirty(comparedTo old: AnyLinkTable?) { fatalError("abstract") }
+    /// An empty table of the same type.
+    func emptyClone() -> AnyLinkTable { fatalError("abstract") }
 }
 
 /// The links of one relation: source id to its target (to-one) or its targets in position order
@@ -35,6 +39,20 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @usableFromInline override func clone() -> AnyLinkTable { LinkTable(one: one, many: many, dirty: dirty) }
 
     @usableFromInline override func setTracking(_ on: Bool) { dirty = on ? [] : nil }
+
+    override func emptyClone() -> AnyLinkTable { LinkTable() }
+
+    override func markAllDirty(comparedTo old: AnyLinkTable?) {
+        var pairs: ContiguousArray<LinkPair<SourceID, TargetID>> = []
+        for table in [self, old.map { unsafeDowncast($0, to: LinkTable.self) }] {
+            guard let table else { continue }
+            for (source, target) in table.one { pairs.append(LinkPair(source: source, target: target)) }
+            for (source, targets) in table.many {
+                for target in targets.targets { pairs.append(LinkPair(source: source, target: target)) }
+            }
+        }
+        dirty = pairs
+    }
 
     /// Marks the link from `source` to `target` as changed, when tracking.
     @inlinable

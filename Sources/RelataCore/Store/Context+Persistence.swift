@@ -30,6 +30,28 @@ extension Context {
         storage.dynamic?.dirty = nil
     }
 
+    /// Whether this context is still the one a Store write began tracking and logging (a closure
+    /// may instead assign a context built elsewhere, or start recording changes of its own).
+    var isIntactStoreWrite: Bool {
+        storage.tracking && storage.recorder?.isStoreLog == true
+    }
+
+    /// Marks everything that differs from `base` as changed, for a write whose changes were not
+    /// tracked: every entity and link of either context is compared. O(size of both).
+    mutating func markAllChanged(since base: Context) {
+        beginTracking()
+        for (index, type) in base.storage.types.enumerated() where storage.index(of: type) == nil {
+            // A type the new context lacks: an empty table, so its erased rows are found.
+            storage.types.append(type)
+            storage.tables.append(base.storage.tables[index].emptyCopy())
+        }
+        for table in storage.tables { table.markAllDirty(comparedTo: base) }
+        if storage.dynamic != nil || base.storage.dynamic != nil {
+            let links = mutableDynamicLinks()
+            links.dirty = links.allLinks.union(base.storage.dynamic?.allLinks ?? [])
+        }
+    }
+
     /// The rows changed since ``beginTracking()``: each changed entity's new value (or its erasure,
     /// if it existed in `base`), and each changed link (new, moved, or removed) of each side.
     func trackedChanges(since base: Context) throws -> StoreChanges {

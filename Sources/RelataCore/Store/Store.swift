@@ -91,12 +91,19 @@ public actor Store {
         spare = Context()  // `working` is now the only reference: mutated in place
         let result: T
         let log: [any ChangeOperation]
+        let intact: Bool
         do {
             working.beginTracking()
             working.beginLogging()
             result = try body(&working)
+            intact = working.isIntactStoreWrite
+            if !intact {
+                // The closure assigned a context built elsewhere (or began recording): compare
+                // everything with the state before the write.
+                working.markAllChanged(since: base!)
+            }
             let changes = try working.trackedChanges(since: base!)
-            log = working.takeLog()
+            log = intact ? working.takeLog() : []
             working.endTracking()
             if !changes.isEmpty {
                 try await backend.persist(changes)
@@ -106,6 +113,13 @@ public actor Store {
             // next write copies the tables it touches, once).
             spare = base!
             throw error
+        }
+        guard intact else {
+            // No log to replay: both copies share the new state (the next write copies what it touches).
+            base = nil
+            state.withLock { $0 = working }
+            spare = working
+            return result
         }
         guard !log.isEmpty else {
             spare = working

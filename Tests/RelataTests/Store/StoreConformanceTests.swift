@@ -102,6 +102,31 @@ struct StoreConformanceTests {
         #expect(store.context.entity(Message.self, id: "m2") == nil, "the store works after a failure")
     }
 
+    @Test("A write that assigns a context built elsewhere persists the difference", arguments: BackendKind.allCases)
+    func replacedContext(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in try Self.seed(&context) }
+        try await store.write { context in
+            var fresh = Context()
+            try User(id: "1", name: "Bob").save(to: &fresh)
+            try Chat(id: "d", users: .ids(["1"])).save(to: &fresh)
+            context = fresh
+        }
+        let written = Self.dumped(store.context)
+        #expect(Self.dumped(await store.spareForTesting) == written)
+        #expect(store.context.ids(of: Message.self).isEmpty)
+        try await store.write { context in try User(id: "2", name: "Alice").save(to: &context) }
+        #expect(Self.dumped(await store.spareForTesting) == Self.dumped(store.context))
+        try await store.close()
+        let reopened = try await harness.open()
+        #expect(Self.dumped(reopened.context) == Self.dumped(store.context))
+        #expect(reopened.context.ids(of: "1", \User.$chats) == ["d"])
+        #expect(reopened.context.ids(of: Chat.self) == ["d"])
+        try reopened.context.checkInvariants()
+    }
+
     @Test("1,000 tasks appending one link each end with 1,000 links; readers never see half a write", arguments: BackendKind.allCases)
     func concurrentAppends(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
