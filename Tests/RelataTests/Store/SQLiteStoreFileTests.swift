@@ -70,6 +70,57 @@ struct SQLiteStoreFileTests {
         let reopened = try await Store(path: path, entities: User.self)
         #expect(reopened.context.entity(User.self, id: "1")?.name == "Bob")
     }
+
+    /// A file as version 1 of the library wrote it (before dynamic relationships).
+    static func writeVersion1Store(at path: String, version: Int = 1) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('relata-v1');
+                    CREATE TABLE relata_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    INSERT INTO relata_meta (key, value) VALUES ('format', 'relata'), ('version', '\(version)');
+                    CREATE TABLE relata_entity (type TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                    CREATE TABLE relata_link (
+                        type TEXT NOT NULL, relation TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, position TEXT,
+                        PRIMARY KEY (type, relation, source, target)
+                    ) WITHOUT ROWID;
+                    INSERT INTO relata_entity VALUES ('Drawer', 'a', CAST('{"id":"a","name":"A"}' AS BLOB));
+                    INSERT INTO relata_entity VALUES ('Sheet', '1', CAST('{"id":1,"path":"/1"}' AS BLOB));
+                    """
+            )
+        }
+        try queue.close()
+    }
+
+    @Test("A version 1 store is upgraded when opened, and then keeps dynamic relationships")
+    func upgradesVersion1() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.writeVersion1Store(at: path)
+        let store = try await Store(path: path, entities: Drawer.self, Sheet.self, Tombstone.self)
+        #expect(store.context.entity(Sheet.self, id: 1)?.path == "/1")
+        try await store.write { try Drawer(id: "a").relate(.owns, Sheet(id: 1), in: &$0) }
+        try await store.close()
+        let reopened = try await Store(path: path, entities: Drawer.self, Sheet.self, Tombstone.self)
+        #expect(reopened.context.related(Drawer(id: "a").reference, .owns) == [Sheet(id: 1).reference])
+        try await reopened.close()
+        let queue = try DatabaseQueue(path: path)
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "2")
+        try queue.close()
+    }
+
+    @Test("A store written by a newer version of the library is refused and not modified")
+    func newerVersion() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.writeVersion1Store(at: path, version: 99)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: Drawer.self, Sheet.self) }
+        #expect(error?.code == .notAStore && error?.message.contains("version 99") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
 }
 
 /// Version 1 and 2 of a model: version 2 adds an optional property and a relation, and drops the
