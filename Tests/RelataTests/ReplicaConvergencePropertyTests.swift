@@ -17,10 +17,21 @@ struct ReplicaConvergencePropertyTests {
     /// Applies one random edit; an edit that throws (e.g. moving an unlinked element) changes nothing.
     static func edit(_ code: Int, _ context: inout Context) {
         var reference = ReferenceModel()
-        let r = code / 16
+        let r = code / 18
         let chat = Chat(id: Ops.pick(Ops.chatIDs, r))
         let message = Ops.pick(Ops.messageIDs, r / 3)
-        switch code % 16 {
+        switch code % 18 {
+        case 16, 17:
+            // Dynamic relationships between any two of the chat graph's entities.
+            let refs = Ops.userIDs.map { EntityReference(User.self, id: $0) } + Ops.chatIDs.map { EntityReference(Chat.self, id: $0) }
+                + Ops.messageIDs.map { EntityReference(Message.self, id: $0) }
+            let a = refs[r % refs.count], b = refs[(r / 13) % refs.count]
+            let kind = DynamicRelationKind.allCases[(r / 5) % 3]
+            if code % 18 == 16 {
+                try? context.relate(a, kind, b)
+            } else {
+                context.unrelate(a, kind, b)
+            }
         case 12, 13:
             let count = context.count(of: chat.id, \Chat.$messages)
             try? chat.insert(message, into: \.$messages, at: (r / 7) % (count + 1), in: &context)
@@ -32,7 +43,7 @@ struct ReplicaConvergencePropertyTests {
             let note = r % 2 == 0 ? Note(id: "n", title: "t\(r)") : Note(id: "n", body: "b\(r)")
             try? note.save(to: &context)
         default:
-            _ = try? Ops.apply(code % 12 + 12 * (code / 16), to: &context, &reference)
+            _ = try? Ops.apply(code % 18 + 12 * (code / 18), to: &context, &reference)
         }
     }
 

@@ -55,7 +55,7 @@ public struct EntityReference: Hashable, @unchecked Sendable, CustomStringConver
     }
 
     /// Whether the referenced entity is stored in `context`.
-    func exists(in context: Context) -> Bool {
+    public func exists(in context: Context) -> Bool {
         func exists<Entity: EntityModelProtocol>(_: Entity.Type) -> Bool {
             id(as: Entity.self).map { context.entity(Entity.self, id: $0) != nil } ?? false
         }

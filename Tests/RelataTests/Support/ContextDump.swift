@@ -11,6 +11,8 @@ func dump(_ context: Context, users: [String], chats: [String], messages: [Strin
     func entity<E: EntityModelProtocol>(_ type: E.Type, _ id: E.ID) {
         let value = context.entity(type, id: id).flatMap { try? encoder.encode($0) }
         lines.append("\(type) \(id): \(value.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
+        let dynamic = context.dynamicRelations(of: EntityReference(type, id: id))
+        if !dynamic.isEmpty { lines.append("  dynamic: \(dynamic.map(\.description).joined(separator: ", "))") }
     }
     func many<S: EntityModelProtocol, T, D, K>(_ source: S, _ keyPath: KeyPath<S, Relation<T, D, Relations.ToMany, K>>, _ name: String) {
         let positions = source.positions(of: keyPath, in: context).map { "\($0.id)@\($0.key)" }
