@@ -22,7 +22,8 @@ enum OwnershipBench {
         let left: Int
     }
 
-    static func run(owners: Int = 10_000, items: Int = 100_000, seed: UInt64 = 5) throws -> Result {
+    /// - Parameter dynamic: Own through dynamic `owns` relationships instead of the declared relation.
+    static func run(owners: Int = 10_000, items: Int = 100_000, seed: UInt64 = 5, dynamic: Bool = false) throws -> Result {
         var generator = SplitMix(seed: seed)
         var owned = [[Int]](repeating: [], count: owners)
         for item in 0..<items {
@@ -32,7 +33,15 @@ enum OwnershipBench {
         var context = Context()
         var start = ContinuousClock.now
         for item in 0..<items { try BenchItem(id: item, payload: "item \(item)").save(to: &context) }
-        for (owner, items) in owned.enumerated() { try BenchOwner(id: owner, items: .ids(items)).save(to: &context) }
+        for (owner, items) in owned.enumerated() {
+            if dynamic {
+                let owner = BenchOwner(id: owner)
+                try owner.save(to: &context)
+                for item in items { try context.relate(owner.reference, .owns, EntityReference(BenchItem.self, id: item)) }
+            } else {
+                try BenchOwner(id: owner, items: .ids(items)).save(to: &context)
+            }
+        }
         let build = ContinuousClock.now - start
         let before = context.count(of: BenchItem.self)
         start = ContinuousClock.now

@@ -42,6 +42,11 @@ struct RelataBench: AsyncParsableCommand {
                 print("delete: \(format(ContinuousClock.now - start))")
                 return
             }
+            if probe == "dynamic-ownership" {
+                let result = try OwnershipBench.run(dynamic: true)
+                print("build \(format(result.build)), erase \(format(result.erase))")
+                return
+            }
             if probe == "reorder-loop" {
                 for _ in 0..<runs { _ = try ReorderW1.run() }
                 return
@@ -149,9 +154,11 @@ struct RelataBench: AsyncParsableCommand {
 
     /// The ownership workload: 10,000 owners, 100,000 items with 1–3 owners, erase all owners.
     func runOwnership() throws {
-        let result = try OwnershipBench.run()
-        print("Ownership (.cascadeOrphans): 10,000 owners, 100,000 items with 1-3 owners each")
-        print("  build: \(format(result.build)); erase every owner: \(format(result.erase)), \(result.erased) entities erased, \(result.left) left")
+        print("Ownership: 10,000 owners, 100,000 items with 1-3 owners each; erase every owner")
+        for (name, dynamic) in [("declared .cascadeOrphans", false), ("dynamic owns", true)] {
+            let result = try OwnershipBench.run(dynamic: dynamic)
+            print("  \(pad(name, 26))build \(pad(format(result.build), 10)) erase \(pad(format(result.erase), 10)) \(result.erased) entities erased, \(result.left) left")
+        }
         print("")
     }
 

@@ -6,7 +6,7 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
-        if DenyRules.reachable(from: Entity.self) || hasDynamicOwnership {
+        if DenyRules.reachable(from: Entity.self) || hasDynamicDenyRisk {
             try checkDeny(Entity.self, id: entity.id)
         }
         try entity.willDelete(from: &self)

@@ -65,7 +65,7 @@ struct DenyChecker {
         try Entity._relataVisitRelations(&visitor)
         self = visitor.checker
         // Dynamically owned entities left without an owner outside the walk are erased too.
-        for owned in context.related(EntityReference(Entity.self, id: id), .owns) where owned.exists(in: context) {
+        for owned in context.storage.dynamic?.owned[EntityReference(Entity.self, id: id)] ?? [] where owned.exists(in: context) {
             try checkIfOrphaned(owned.entityType, owned)
         }
     }
@@ -122,7 +122,7 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
 extension DenyChecker {
     /// Whether `id` has an owner that is not in `erased`.
     func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID, besides erased: Set<EntityRef>) -> Bool {
-        context.related(EntityReference(Target.self, id: id), .ownedBy).contains {
+        (context.storage.dynamic?.owners[EntityReference(Target.self, id: id)] ?? []).contains {
             !erased.contains(EntityRef(type: ObjectIdentifier($0.entityType), id: $0.key))
         }
             || context.storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: context, except: erased) }

@@ -50,7 +50,7 @@ extension Context {
     }
 
     /// The entities `subject` is related to by `kind`: what it owns (`.owns`), its owners
-    /// (`.ownedBy`), or its free relations (`.free`), ordered by type name, then id text.
+    /// (`.ownedBy`), or its free relations (`.free`), ordered by type name, then id.
     ///
     /// - Complexity: O(k log k) for k related entities.
     public func related(_ subject: EntityReference, _ kind: DynamicRelationKind) -> [EntityReference] {
@@ -61,7 +61,7 @@ extension Context {
             case .ownedBy: dynamic.owners[subject]
             case .free: dynamic.free[subject]
             }
-        return (set ?? []).sorted(by: EntityReference.canonicallyPrecedes)
+        return EntityReference.canonicallySorted(set ?? [])
     }
 
     /// The number of entities `subject` is related to by `kind`, without listing them.
@@ -114,7 +114,7 @@ extension Context {
             if link.kind == .owns, link.source == ref { orphans.append(link.target) }
         }
         guard cascade else { return }
-        for owned in orphans.sorted(by: EntityReference.canonicallyPrecedes) {
+        for owned in orphans {
             try eraseIfOrphan(owned.entityType, owned)
         }
     }
@@ -131,11 +131,11 @@ extension Context {
         storage.dynamic?.owners[ref] != nil
     }
 
-    /// Whether any entity owns another dynamically (then an erasure may reach entities of any
-    /// type, and a `.deny` check must walk it whatever the declared relations say).
+    /// Whether any entity dynamically owns one whose type can reach a `.deny` relation (then an
+    /// erasure of any type must walk its cascade for `.deny`, whatever its declared relations say).
     @usableFromInline
-    var hasDynamicOwnership: Bool {
-        storage.dynamic.map { !$0.owned.isEmpty } ?? false
+    var hasDynamicDenyRisk: Bool {
+        storage.dynamic.map { $0.denyReachableOwnedCount > 0 } ?? false
     }
 
     mutating func recordDynamicLinkChange(_ kind: DynamicLinkChange.Kind, _ link: DynamicLink) {

@@ -36,6 +36,9 @@ final class DynamicLinks: @unchecked Sendable {
     private(set) var free: [EntityReference: Set<EntityReference>] = [:]
     /// Links added or removed since tracking began (a Store write), or `nil` when not tracking.
     var dirty: Set<DynamicLink>?
+    /// The number of `owns` links whose target's type can reach a `.deny` relation: while there
+    /// are none, erasures need no `.deny` walk on account of dynamic ownership.
+    private(set) var denyReachableOwnedCount = 0
 
     init() {}
 
@@ -45,6 +48,7 @@ final class DynamicLinks: @unchecked Sendable {
         copy.owners = owners
         copy.free = free
         copy.dirty = dirty
+        copy.denyReachableOwnedCount = denyReachableOwnedCount
         return copy
     }
 
@@ -64,6 +68,7 @@ final class DynamicLinks: @unchecked Sendable {
         case .owns:
             guard owned[link.source, default: []].insert(link.target).inserted else { return false }
             owners[link.target, default: []].insert(link.source)
+            if link.target.reachesDeny { denyReachableOwnedCount += 1 }
         case .free:
             guard free[link.source, default: []].insert(link.target).inserted else { return false }
             free[link.target, default: []].insert(link.source)
@@ -79,6 +84,7 @@ final class DynamicLinks: @unchecked Sendable {
         case .owns:
             guard Self.remove(link.target, from: link.source, in: &owned) else { return false }
             Self.remove(link.source, from: link.target, in: &owners)
+            if link.target.reachesDeny { denyReachableOwnedCount -= 1 }
         case .free:
             guard Self.remove(link.target, from: link.source, in: &free) else { return false }
             Self.remove(link.source, from: link.target, in: &free)

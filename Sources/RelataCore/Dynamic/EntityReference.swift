@@ -7,20 +7,16 @@
 /// let ref = EntityReference(User.self, id: "1")
 /// if let user = ref.resolve(as: User.self, in: context) { … }
 /// ```
-public struct EntityReference: Hashable, @unchecked Sendable, CustomStringConvertible {
-    // Sendable: `id` is a `Sendable` id and `key` wraps the same value.
+public struct EntityReference: Hashable, Sendable, CustomStringConvertible {
     /// The entity's type.
     public let entityType: any EntityModelProtocol.Type
-    /// The entity's id.
+    /// The entity's id (of type `entityType.ID`).
     public let id: any Hashable & Sendable
-    /// `id`, hashable as a value of any type.
-    let key: AnyHashable
 
     /// A reference to the entity of this type and id (which need not be stored).
     public init<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) {
         entityType = type
         self.id = id
-        key = AnyHashable(id)
     }
 
     /// A reference to `entity`.
@@ -31,7 +27,7 @@ public struct EntityReference: Hashable, @unchecked Sendable, CustomStringConver
     /// The id, if the reference is to an entity of type `Entity`.
     public func id<Entity: EntityModelProtocol>(as _: Entity.Type) -> Entity.ID? {
         guard entityType == Entity.self else { return nil }
-        return key.base as? Entity.ID
+        return id as? Entity.ID
     }
 
     /// The referenced entity, if it is of type `Entity` and stored in `context`.
@@ -46,12 +42,23 @@ public struct EntityReference: Hashable, @unchecked Sendable, CustomStringConver
     public var description: String { "\(typeName) \"\(id)\"" }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.entityType == rhs.entityType && lhs.key == rhs.key
+        guard lhs.entityType == rhs.entityType else { return false }
+        func equal<ID: Hashable>(_ id: ID) -> Bool { id == rhs.id as? ID }
+        let id: any Hashable = lhs.id
+        return equal(id)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(entityType))
-        hasher.combine(key)
+        func combine<ID: Hashable>(_ id: ID) { hasher.combine(id) }
+        let id: any Hashable = self.id
+        combine(id)
+    }
+
+    /// The id, hashable as a value of any type.
+    var key: AnyHashable {
+        let id: any Hashable = self.id
+        return AnyHashable(id)
     }
 
     /// Whether the referenced entity is stored in `context`.
@@ -62,11 +69,26 @@ public struct EntityReference: Hashable, @unchecked Sendable, CustomStringConver
         return exists(entityType)
     }
 
-    /// A total order the same on every replica: by type name, then id text.
+    /// Whether erasing an entity of this type can reach a `.deny` relation (see `DenyRules`).
+    var reachesDeny: Bool {
+        func reaches<Entity: EntityModelProtocol>(_ type: Entity.Type) -> Bool { DenyRules.reachable(from: type) }
+        return reaches(entityType)
+    }
+
+    /// Sorts references in canonical order.
+    static func canonicallySorted(_ refs: some Collection<Self>) -> [Self] {
+        guard refs.count > 1 else { return Array(refs) }
+        return refs.sorted(by: canonicallyPrecedes)
+    }
+
+    /// A total order the same on every replica: by type name, then by id (the id's own
+    /// `Comparable` order, else its description; see `IDOrder`).
     static func canonicallyPrecedes(_ a: Self, _ b: Self) -> Bool {
-        let (typeA, typeB) = (a.typeName, b.typeName)
-        if typeA != typeB { return typeA < typeB }
-        return "\(a.id)" < "\(b.id)"
+        guard a.entityType == b.entityType else { return a.typeName < b.typeName }
+        func precedes<Entity: EntityModelProtocol>(_: Entity.Type) -> Bool {
+            IDOrder.precedes(a.id as! Entity.ID, b.id as! Entity.ID)
+        }
+        return precedes(a.entityType)
     }
 }
 
