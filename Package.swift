@@ -36,7 +36,10 @@ let package = Package(
         ),
         .target(
             name: "RelataSQLite",
-            dependencies: ["RelataCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "RelataCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "Relata", dependencies: ["RelataCore", "RelataSQLite", "RelataMacros"]),
         .target(name: "ChatExample", dependencies: ["Relata"]),

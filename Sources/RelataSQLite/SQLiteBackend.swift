@@ -174,51 +174,53 @@ public final class SQLiteBackend: StorageBackend {
         do {
             try queue.write { db in
                 if !changes.deletedEntities.isEmpty {
-                    let statement = try db.cachedStatement(sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
-                    for key in changes.deletedEntities { try statement.execute(arguments: [key.type, key.id]) }
+                    let statement = try BoundStatement(db, sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
+                    for key in changes.deletedEntities { try statement.run(.text(key.type), .text(key.id)) }
                 }
                 if !changes.upsertedEntities.isEmpty {
-                    let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
+                    let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
                     for record in changes.upsertedEntities {
-                        try statement.execute(arguments: [record.type, record.id, record.payload])
+                        try statement.run(.text(record.type), .text(record.id), .blob(record.payload))
                     }
                 }
                 if !changes.deletedLinks.isEmpty {
-                    let statement = try db.cachedStatement(
-                        sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?"
+                    let statement = try BoundStatement(
+                        db, sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?"
                     )
                     for key in changes.deletedLinks {
-                        try statement.execute(arguments: [key.type, key.relation, key.source, key.target])
+                        try statement.run(.text(key.type), .text(key.relation), .text(key.source), .text(key.target))
                     }
                 }
                 if !changes.deletedDynamicLinks.isEmpty {
-                    let statement = try db.cachedStatement(
+                    let statement = try BoundStatement(
+                        db,
                         sql: """
                             DELETE FROM relata_dynamic_link
                             WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?
                             """
                     )
                     for r in changes.deletedDynamicLinks {
-                        try statement.execute(arguments: [r.kind, r.sourceType, r.source, r.targetType, r.target])
+                        try statement.run(.text(r.kind), .text(r.sourceType), .text(r.source), .text(r.targetType), .text(r.target))
                     }
                 }
                 if !changes.insertedDynamicLinks.isEmpty {
-                    let statement = try db.cachedStatement(
+                    let statement = try BoundStatement(
+                        db,
                         sql: """
                             INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target)
                             VALUES (?, ?, ?, ?, ?)
                             """
                     )
                     for r in changes.insertedDynamicLinks {
-                        try statement.execute(arguments: [r.kind, r.sourceType, r.source, r.targetType, r.target])
+                        try statement.run(.text(r.kind), .text(r.sourceType), .text(r.source), .text(r.targetType), .text(r.target))
                     }
                 }
                 if !changes.upsertedLinks.isEmpty {
-                    let statement = try db.cachedStatement(
-                        sql: "INSERT OR REPLACE INTO relata_link (type, relation, source, target, position) VALUES (?, ?, ?, ?, ?)"
+                    let statement = try BoundStatement(
+                        db, sql: "INSERT OR REPLACE INTO relata_link (type, relation, source, target, position) VALUES (?, ?, ?, ?, ?)"
                     )
-                    for record in changes.upsertedLinks {
-                        try statement.execute(arguments: [record.type, record.relation, record.source, record.target, record.position])
+                    for r in changes.upsertedLinks {
+                        try statement.run(.text(r.type), .text(r.relation), .text(r.source), .text(r.target), .optional(r.position))
                     }
                 }
             }
