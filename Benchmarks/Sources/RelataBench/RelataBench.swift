@@ -55,6 +55,20 @@ struct RelataBench: AsyncParsableCommand {
                 for _ in 0..<runs { _ = try RelataW1.save(data) }
                 return
             }
+            if probe == "store-save" || probe == "store-open" {
+                // Profiling aids: save W1 to a file that is kept, or open that file.
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-kept.sqlite").path
+                let start = ContinuousClock.now
+                if probe == "store-save" {
+                    removeDatabase(path)
+                    try await PersistW1.save(data, path: path)
+                } else {
+                    let store = try await PersistW1.open(path: path)
+                    withExtendedLifetime(store) {}
+                }
+                print("\(probe): \(format(ContinuousClock.now - start))")
+                return
+            }
             if probe == "store" {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-probe.sqlite").path
                 removeDatabase(path)

@@ -107,9 +107,9 @@ extension Relation: Codable {
             ? try container.decode([PlainElement].self)
             : [try container.decode(PlainElement.self)]
         if elements.allSatisfy({ if case .id = $0 { true } else { false } }) {
-            self.init(state: .ids(elements.compactMap(\.id), appending: false))
+            self.init(state: .ids(elements.compactMap { $0.id }, appending: false))
         } else {
-            self.init(state: .entities(elements.compactMap(\.entity), fragment: false, appending: false))
+            self.init(state: .entities(elements.compactMap { $0.entity }, fragment: false, appending: false))
         }
     }
 

@@ -51,7 +51,7 @@ extension Context {
             if entities.count == 1, !descriptor.key.toMany {
                 linkOne(descriptor, source: id, to: entities[0].id)
             } else {
-                link(descriptor, source: id, to: entities.map(\.id), appending: appending)
+                link(descriptor, source: id, to: entities.map { $0.id }, appending: appending)
             }
         }
     }

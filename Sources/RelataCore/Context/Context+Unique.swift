@@ -57,7 +57,7 @@ extension Relation {
         case .none, .null: []
         case .id(let id): [id]
         case .ids(let ids, _): ids
-        case .entities(let entities, _, _): entities.map(\.id)
+        case .entities(let entities, _, _): entities.map { $0.id }
         }
     }
 }

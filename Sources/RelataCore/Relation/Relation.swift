@@ -43,7 +43,7 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
         case .none, .null: []
         case .id(let id): [id]
         case .ids(let ids, _): ids
-        case .entities(let entities, _, _): entities.map(\.id)
+        case .entities(let entities, _, _): entities.map { $0.id }
         }
     }
 
@@ -146,7 +146,7 @@ extension Relation where Cardinality == Relations.ToMany {
     /// Adds these entities after the existing links (the seed's spelling of
     /// ``appending(relation:)`` that takes entities where ids are named).
     public static func appending(ids entities: [Entity]) -> Self {
-        Self(state: .ids(entities.map(\.id), appending: true))
+        Self(state: .ids(entities.map { $0.id }, appending: true))
     }
 }
 

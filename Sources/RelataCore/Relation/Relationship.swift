@@ -69,7 +69,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
     public init<Inverse: _RelationTarget>(
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
-        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+        inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
     }
@@ -79,7 +79,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
         wrappedValue: Target?,
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
-        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+        inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
     }
@@ -91,7 +91,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
         _ option: RelationOption,
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
-        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+        inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
     }
@@ -102,7 +102,7 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
         _ option: RelationOption,
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
-        inverse: KeyPath<Target._RelatedEntity, Inverse?>
+        inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
         self.init(relation: .none)
     }

@@ -138,7 +138,7 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
                 }
             }
         } else {
-            for source in Set(dirty.lazy.map(\.source)) {
+            for source in Set(dirty.lazy.map { $0.source }) {
                 let new = links.one[source]
                 let previous = before?.one[source]
                 guard new != previous else { continue }

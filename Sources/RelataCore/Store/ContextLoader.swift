@@ -11,7 +11,7 @@ struct ContextLoader {
     /// Rows skipped, by `Type` or `Type.relation`.
     private(set) var ignored: [String: Int] = [:]
     private var entityLoaders: [String: (any RecordLoader)?] = [:]
-    private var linkLoaders: [String: [String: (any RecordLoader)?]] = [:]
+    private var linkLoaders: [String: [String: LinkRecordLoader?]] = [:]
 
     init(schema: EntitySchema) {
         self.schema = schema
@@ -44,36 +44,39 @@ struct ContextLoader {
         pendingEntities = [:]
     }
 
-    /// Links of one source through one relation, gathered to be placed together.
-    private var group: [LinkRecord] = []
+    /// The relation whose links are arriving (rows come grouped by type and relation), and its loader.
+    private var current: (type: String, relation: String, loader: LinkRecordLoader?)?
 
     mutating func load(_ record: LinkRecord) throws {
         try flushEntities()
-        if let first = group.first,
-            first.source != record.source || first.relation != record.relation || first.type != record.type
-        {
-            try flush()
+        if current == nil || current!.relation != record.relation || current!.type != record.type {
+            try finishLinks()
+            current = (record.type, record.relation, linkLoader(type: record.type, relation: record.relation))
         }
-        group.append(record)
-    }
-
-    /// Places the gathered group; call once after the last link.
-    mutating func flush() throws {
-        try flushEntities()
-        guard let first = group.first else { return }
-        defer { group.removeAll(keepingCapacity: true) }
-        let loader: (any RecordLoader)?
-        if let cached = linkLoaders[first.type]?[first.relation] {
-            loader = cached
-        } else {
-            loader = schema.type(named: first.type).flatMap { Self.linkLoader(for: $0, relation: first.relation) }
-            linkLoaders[first.type, default: [:]][first.relation] = loader
-        }
-        guard let loader else {
-            ignored["\(first.type).\(first.relation)", default: 0] += group.count
+        guard let loader = current!.loader else {
+            ignored["\(record.type).\(record.relation)", default: 0] += 1
             return
         }
-        try loader.loadLinks(group, into: &context)
+        try loader.add(record, into: &context)
+    }
+
+    /// Places what is still gathered; call once after the last row.
+    mutating func flush() throws {
+        try flushEntities()
+        try finishLinks()
+    }
+
+    private mutating func finishLinks() throws {
+        guard let loader = current?.loader else { return }
+        try loader.finish(into: &context)
+        current = nil
+    }
+
+    private mutating func linkLoader(type: String, relation: String) -> LinkRecordLoader? {
+        if let cached = linkLoaders[type]?[relation] { return cached }
+        let loader = schema.type(named: type).flatMap { Self.linkLoader(for: $0, relation: relation) }
+        linkLoaders[type, default: [:]][relation] = loader
+        return loader
     }
 
     /// Loads a dynamic relationship. One whose kind or end types are unknown, or whose ends are
@@ -110,7 +113,7 @@ struct ContextLoader {
         EntityLoader<Entity>()
     }
 
-    private static func linkLoader<Entity: EntityModelProtocol>(for _: Entity.Type, relation: String) -> (any RecordLoader)? {
+    private static func linkLoader<Entity: EntityModelProtocol>(for _: Entity.Type, relation: String) -> LinkRecordLoader? {
         var finder = LinkLoaderFinder<Entity>(relation: relation)
         try? Entity._relataVisitRelations(&finder)
         return finder.loader
@@ -120,13 +123,13 @@ struct ContextLoader {
 protocol RecordLoader {
     /// Decodes (on every core) and stores entities of one type.
     func loadEntities(_ records: [EntityRecord], into context: inout Context) throws
-    /// Loads links that share their type, relation and source.
-    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws
 }
 
-extension RecordLoader {
-    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws {}
-    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws {}
+/// Places the links of one relation as their rows arrive (grouped by source).
+class LinkRecordLoader {
+    func add(_ record: LinkRecord, into context: inout Context) throws { fatalError("abstract") }
+    /// Places what is gathered.
+    func finish(into context: inout Context) throws {}
 }
 
 private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
@@ -148,56 +151,89 @@ private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
     }
 }
 
-private struct LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: RecordLoader {
+private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: LinkRecordLoader {
     let descriptor: RelationDescriptor<Source, Target>
+    /// The link table and backlink index being filled (the loader's context is not shared while
+    /// it loads, so they stay the live ones).
+    private var table: LinkTable<Source.ID, Target.ID>?
+    private var backlinks: Backlinks<Source, Target>?
+    /// The to-many targets of `source` gathered so far, to be placed in one step.
+    private var source: Source.ID?
+    private var targets: [Target.ID] = []
+    private var keys: [PositionKey] = []
 
-    func loadLinks(_ records: [LinkRecord], into context: inout Context) throws {
-        func failure(_ record: LinkRecord, _ message: String) -> RelataError {
-            RelataError(
-                code: .undecodableRecord, entityType: record.type, id: record.source, relation: record.relation,
-                message: "the stored link to \"\(record.target)\" \(message)"
-            )
-        }
-        guard let first = records.first else { return }
-        guard let source = try? IDText.decode(first.source, as: Source.ID.self) else {
-            throw failure(first, "has a source id that does not decode")
-        }
-        var targets: [(Target.ID, PositionKey?)] = []
-        targets.reserveCapacity(records.count)
-        for record in records {
-            guard let target = try? IDText.decode(record.target, as: Target.ID.self) else {
-                throw failure(record, "has an id that does not decode")
-            }
-            var key: PositionKey?
-            if descriptor.key.toMany {
-                guard let text = record.position, let position = PositionKey(text) else {
-                    throw failure(record, "has no valid position")
-                }
-                key = position
-            }
-            targets.append((target, key))
-        }
+    init(descriptor: RelationDescriptor<Source, Target>) {
+        self.descriptor = descriptor
+    }
+
+    private func failure(_ record: LinkRecord, _ message: String) -> RelataError {
+        RelataError(
+            code: .undecodableRecord, entityType: record.type, id: record.source, relation: record.relation,
+            message: "the stored link to \"\(record.target)\" \(message)"
+        )
+    }
+
+    private func tables(_ context: inout Context) -> LinkTable<Source.ID, Target.ID> {
+        if let table { return table }
         let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
-        if descriptor.key.toMany {
-            if table.many[source] == nil, Set(targets.lazy.map(\.0)).count == targets.count {
-                targets.sort { a, b in a.1! < b.1! || (a.1! == b.1! && IDOrder.precedes(a.0, b.0)) }
-                table.many[source] = OrderedLinks(sortedTargets: targets.map(\.0), keys: targets.map { $0.1! })
-            } else {
-                for (target, key) in targets { table.place(target, in: source, at: key!) }
-            }
-        } else if let (target, _) = targets.last {
-            table.setOne(target, for: source)
+        if !descriptor.key.toMany, table.one.isEmpty {
+            table.one.reserveCapacity(context.count(of: Source.self))
         }
-        if descriptor.inverse == nil {
-            let backlinks = context.backlinks(descriptor)
-            for (target, _) in targets { backlinks.insert(source, for: target) }
+        if descriptor.inverse == nil { backlinks = context.backlinks(descriptor) }
+        self.table = table
+        return table
+    }
+
+    override func add(_ record: LinkRecord, into context: inout Context) throws {
+        guard let source = try? IDText.decode(record.source, as: Source.ID.self) else {
+            throw failure(record, "has a source id that does not decode")
+        }
+        guard let target = try? IDText.decode(record.target, as: Target.ID.self) else {
+            throw failure(record, "has an id that does not decode")
+        }
+        let table = tables(&context)
+        guard descriptor.key.toMany else {
+            table.setOne(target, for: source)
+            backlinks?.insert(source, for: target)
+            return
+        }
+        guard let text = record.position, let key = PositionKey(text) else {
+            throw failure(record, "has no valid position")
+        }
+        if source != self.source {
+            try finish(into: &context)
+            self.source = source
+        }
+        targets.append(target)
+        keys.append(key)
+    }
+
+    override func finish(into context: inout Context) throws {
+        guard let source else { return }
+        defer {
+            self.source = nil
+            targets.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+        }
+        let table = tables(&context)
+        if table.many[source] == nil, Set(targets).count == targets.count {
+            let (targets, keys) = (self.targets, self.keys)
+            let order = targets.indices.sorted { a, b in
+                keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
+            }
+            table.many[source] = OrderedLinks(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
+        } else {
+            for index in targets.indices { table.place(targets[index], in: source, at: keys[index]) }
+        }
+        if let backlinks {
+            for target in targets { backlinks.insert(source, for: target) }
         }
     }
 }
 
 private struct LinkLoaderFinder<Entity: EntityModelProtocol>: _RelationVisitor {
     let relation: String
-    var loader: (any RecordLoader)?
+    var loader: LinkRecordLoader?
 
     mutating func visit<S, T, D, C, K>(
         _ descriptor: RelationDescriptor<S, T>,

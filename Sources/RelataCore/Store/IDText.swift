@@ -11,7 +11,7 @@ enum IDText {
     }
 
     static func decode<ID: Decodable>(_ text: String, as _: ID.Type) throws -> ID {
-        if ID.self == String.self { return text as! ID }
+        if ID.self == String.self { return unsafeBitCast(text, to: ID.self) }  // no dynamic cast
         if ID.self == Int.self, let value = Int(text) { return value as! ID }
         if ID.self == UUID.self, let value = UUID(uuidString: text) { return value as! ID }
         return try JSONDecoder().decode(ID.self, from: Data(text.utf8))
