@@ -1,3 +1,5 @@
+import Foundation
+
 extension Relation: Codable {
     private enum KeyedShape: String, CodingKey {
         case ids, entities, fragments, null, appending
@@ -171,5 +173,30 @@ extension KeyedDecodingContainer {
         _ type: Relationship<Target, D, C>.Type, forKey key: Key
     ) throws -> Relationship<Target, D, C> {
         try decodeIfPresent(type, forKey: key) ?? Relationship(relation: .none)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes a relation property (used by synthesized `Encodable`). In a stored payload an
+    /// unknown (`.none`) relation is left out: stored entities are normalized, so every relation
+    /// is `.none`, and decoding reads a missing key as `.none`.
+    public mutating func encode<Target, D, C>(_ value: Relationship<Target, D, C>, forKey key: Key) throws {
+        if case .none = value.projectedValue.state, PayloadCoding.isEncodingPayload { return }
+        try encodeValue(value, forKey: key)
+    }
+
+    /// The standard generic `encode(_:forKey:)` (not the overload above).
+    private mutating func encodeValue<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+        try encode(value, forKey: key)
+    }
+}
+
+/// Whether the current thread is encoding a stored payload (see `KeyedEncodingContainer.encode`).
+enum PayloadCoding {
+    @TaskLocal static var isEncodingPayload = false
+
+    /// Encodes `entity` as a stored payload: relations (all `.none` once normalized) left out.
+    static func encode<Entity: Encodable>(_ entity: Entity, with encoder: JSONEncoder) throws -> Data {
+        try $isEncodingPayload.withValue(true) { try encoder.encode(entity) }
     }
 }

@@ -19,6 +19,8 @@ class AnyEntityTable: @unchecked Sendable {
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
+    /// What tracking marked in this table, as a copy step (see `Context.trackedCopier()`).
+    func trackedCopier() -> ((inout Context) -> Void)? { nil }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -103,6 +105,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
+
+    override func trackedCopier() -> ((inout Context) -> Void)? { makeTrackedCopier() }
 
     override func collectChanges(base: Context, into changes: inout StoreChanges) throws {
         try collectEntityChanges(base: base, into: &changes)

@@ -30,10 +30,10 @@ extension Context {
         storage.dynamic?.dirty = nil
     }
 
-    /// Whether this context is still the one a Store write began tracking and logging (a closure
-    /// may instead assign a context built elsewhere, or start recording changes of its own).
+    /// Whether this context is still the one a Store write began tracking (a closure may instead
+    /// assign a context built elsewhere).
     var isIntactStoreWrite: Bool {
-        storage.tracking && storage.recorder?.isStoreLog == true
+        storage.tracking
     }
 
     /// Marks everything that differs from `base` as changed, for a write whose changes were not
@@ -89,7 +89,7 @@ extension EntityTable {
                 }
             }
             changes.upsertedEntities += try ParallelCoding.map(stored, worker: { JSONEncoder() }) { encoder, entity in
-                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try encoder.encode(entity))
+                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
             }
         }
         var collector = LinkChangeCollector<Entity>(table: self, old: old, type: type)

@@ -85,16 +85,16 @@ public actor Store {
         guard !isClosed else { throw RelataError.storeClosed }
         // Two copies of the state (left-right): readers use the published one; the write mutates
         // the spare in place (no copy of the tables it touches), then the two swap roles and the
-        // write's log is replayed on the old published copy.
+        // old published copy receives what the write changed (copied from the new state).
         var base: Context? = context
         var working = spare
         spare = Context()  // `working` is now the only reference: mutated in place
         let result: T
-        let log: [any ChangeOperation]
+        let catchUp: (inout Context) -> Void
+        let changes: StoreChanges
         let intact: Bool
         do {
             working.beginTracking()
-            working.beginLogging()
             result = try body(&working)
             intact = working.isIntactStoreWrite
             if !intact {
@@ -102,8 +102,8 @@ public actor Store {
                 // everything with the state before the write.
                 working.markAllChanged(since: base!)
             }
-            let changes = try working.trackedChanges(since: base!)
-            log = intact ? working.takeLog() : []
+            changes = try working.trackedChanges(since: base!)
+            catchUp = working.trackedCopier()
             working.endTracking()
             if !changes.isEmpty {
                 try await backend.persist(changes)
@@ -121,7 +121,7 @@ public actor Store {
             spare = working
             return result
         }
-        guard !log.isEmpty else {
+        guard !changes.isEmpty else {
             spare = working
             return result
         }
@@ -132,7 +132,7 @@ public actor Store {
             return previous
         }
         working = Context()
-        previous.replay(log)
+        catchUp(&previous)
         spare = previous
         return result
     }

@@ -1,0 +1,72 @@
+import PropertyBased
+import Relata
+@testable import RelataCore
+import Testing
+
+/// A Store keeps two copies of its state; after every write the spare one catches up by copying
+/// what the write changed. Random write sequences (the invariant test's operations plus dynamic
+/// relationships, in batches) must leave both copies identical — entities, links in order,
+/// backlinks of one-way relations, dynamic relationships — and equal to a plain context that made
+/// the same changes, and to the store reopened.
+@Suite("Store: left-right copies (property-based)")
+struct StoreLeftRightPropertyTests {
+    typealias Ops = ContextInvariantPropertyTests
+
+    static func dumped(_ context: Context) -> String {
+        var text = dump(context, users: Ops.userIDs, chats: Ops.chatIDs, messages: Ops.messageIDs, attachments: Ops.attachmentIDs)
+        for user in Ops.userIDs {
+            text += "\n\(user) authored \(context.sources(linkingTo: user, through: \Message.$author))"
+            text += " viewed \(context.sources(linkingTo: user, through: \Message.$viewedBy))"
+        }
+        return text
+    }
+
+    /// The dump without position keys (a plain context draws other random keys).
+    static func order(_ dump: String) -> String {
+        dump.replacing(/@[0-9A-Za-z]+/, with: "")
+    }
+
+    static func apply(_ code: Int, to context: inout Context) {
+        var reference = ReferenceModel()
+        if code % 7 == 6 {
+            let refs = Ops.userIDs.map { EntityReference(User.self, id: $0) } + Ops.messageIDs.map { EntityReference(Message.self, id: $0) }
+            let a = refs[(code / 7) % refs.count], b = refs[(code / 91) % refs.count]
+            try? context.relate(a, DynamicRelationKind.allCases[(code / 3) % 3], b)
+        } else {
+            _ = try? Ops.apply(code, to: &context, &reference)
+        }
+    }
+
+    @Test("After every write both copies equal the plain context that made the same changes")
+    func copiesAgree() async {
+        await propertyCheck(count: 40, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
+            let backend = InMemoryBackend()
+            let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+            guard let store = try? await Store(backend: backend, schema: schema) else {
+                Issue.record("cannot open")
+                return
+            }
+            var plain = Context()
+            var rest = codes[...]
+            while !rest.isEmpty {
+                let batch = Array(rest.prefix(1 + rest.first! % 7))
+                rest = rest.dropFirst(batch.count)
+                _ = try? await store.write { context in
+                    for code in batch { Self.apply(code, to: &context) }
+                }
+                for code in batch { Self.apply(code, to: &plain) }
+                let published = store.context, spare = await store.spareForTesting
+                let now = Self.dumped(published)
+                #expect(Self.dumped(spare) == now, "the copies, position keys included")
+                #expect(Self.order(now) == Self.order(Self.dumped(plain)))
+                #expect(throws: Never.self) { try spare.checkInvariants() }
+            }
+            try? await store.close()
+            guard let reopened = try? await Store(backend: backend, schema: schema) else {
+                Issue.record("cannot reopen")
+                return
+            }
+            #expect(Self.dumped(reopened.context) == Self.dumped(store.context))
+        }
+    }
+}
