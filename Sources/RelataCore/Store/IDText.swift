@@ -4,15 +4,16 @@ import Foundation
 /// upper-case, anything else as its JSON.
 enum IDText {
     static func encode<ID: Encodable>(_ id: ID) throws -> String {
-        if let id = id as? String { return id }
-        if let id = id as? Int { return String(id) }
+        // Type checks first: `as?` on a generic value is a dynamic cast, costly per row.
+        if ID.self == String.self { return unsafeBitCast(id, to: String.self) }
+        if ID.self == Int.self { return String(unsafeBitCast(id, to: Int.self)) }
         if let id = id as? UUID { return id.uuidString }
         return String(decoding: try JSONEncoder().encode(id), as: UTF8.self)
     }
 
     static func decode<ID: Decodable>(_ text: String, as _: ID.Type) throws -> ID {
         if ID.self == String.self { return unsafeBitCast(text, to: ID.self) }  // no dynamic cast
-        if ID.self == Int.self, let value = Int(text) { return value as! ID }
+        if ID.self == Int.self, let value = Int(text) { return unsafeBitCast(value, to: ID.self) }
         if ID.self == UUID.self, let value = UUID(uuidString: text) { return value as! ID }
         return try JSONDecoder().decode(ID.self, from: Data(text.utf8))
     }
