@@ -15,17 +15,10 @@ struct ContextInvariantPropertyTests {
     @Test("Random operation sequences keep the context equal to the reference model")
     func randomSequences() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...100_000).array(of: 1...60)) { codes in
-            var context = Context()
-            var reference = ReferenceModel()
-            for code in codes {
-                do {
-                    let description = try Self.apply(code, to: &context, &reference)
-                    try Self.check(context, against: reference, after: description)
-                } catch {
-                    Issue.record("after operation \(code): \(error)")
-                    return
-                }
-            }
+            checkSequence(
+                codes, reference: ReferenceModel(),
+                apply: { try Self.apply($0, to: &$1, &$2) }, check: { try Self.check($0, against: $1, after: $2) }
+            )
         }
     }
 

@@ -10,17 +10,10 @@ struct OwnershipPropertyTests {
     @Test("Random ownership, deny, unique and dynamic operations keep the context equal to the reference")
     func randomSequences() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 1...50)) { codes in
-            var context = Context()
-            var reference = OwnershipReference()
-            for code in codes {
-                do {
-                    let description = try Self.apply(code, to: &context, &reference)
-                    try Self.check(context, against: reference, after: description)
-                } catch {
-                    Issue.record("after operation \(code): \(error)")
-                    return
-                }
-            }
+            checkSequence(
+                codes, reference: OwnershipReference(),
+                apply: { try Self.apply($0, to: &$1, &$2) }, check: { try Self.check($0, against: $1, after: $2) }
+            )
         }
     }
 

@@ -74,6 +74,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return table
     }
 
+    /// The link table of the relation `key` and the pairs tracking marked in it, if any.
+    func trackedLinks<TargetID: Hashable & Sendable>(
+        _ key: _AnyRelationKey, _: TargetID.Type
+    ) -> (links: LinkTable<Entity.ID, TargetID>, dirty: ContiguousArray<LinkPair<Entity.ID, TargetID>>)? {
+        guard let links = existingLinkTable(key, TargetID.self), let dirty = links.dirty, !dirty.isEmpty else { return nil }
+        return (links, dirty)
+    }
+
     @inlinable
     func existingLinkTable<TargetID: Hashable & Sendable>(_ key: _AnyRelationKey, _: TargetID.Type) -> LinkTable<Entity.ID, TargetID>? {
         guard key.ordinal < links.count, let table = links[key.ordinal] else { return nil }

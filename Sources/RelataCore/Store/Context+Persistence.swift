@@ -111,9 +111,7 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
-        guard let links = table.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?,
-            let dirty = links.dirty, !dirty.isEmpty
-        else { return }
+        guard let (links, dirty) = table.trackedLinks(descriptor.key, T.ID.self) else { return }
         let before = old?.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
         let relation = descriptor.name
         func record(_ source: Entity.ID, _ target: T.ID, _ key: PositionKey?) throws {

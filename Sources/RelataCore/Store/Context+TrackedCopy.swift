@@ -54,9 +54,7 @@ private struct TrackedLinkCopier<Entity: EntityModelProtocol>: _RelationVisitor 
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
-        guard let links = table.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?,
-            let dirty = links.dirty, !dirty.isEmpty
-        else { return }
+        guard let (links, dirty) = table.trackedLinks(descriptor.key, T.ID.self) else { return }
         let key = descriptor.key
         let oneWay = descriptor.inverse == nil
         steps.append { context in

@@ -19,3 +19,23 @@ func ids<Source: EntityModelProtocol, Target, D, C, K>(
 ) -> [Target.ID] {
     context.ids(of: id, keyPath)
 }
+
+/// Applies each code of a random sequence to a context and a reference model, checking after every
+/// step; records the first failure (with the operation that caused it) and stops.
+func checkSequence<Reference>(
+    _ codes: [Int], reference initial: Reference,
+    apply: (Int, inout Context, inout Reference) throws -> String,
+    check: (Context, Reference, String) throws -> Void
+) {
+    var context = Context()
+    var reference = initial
+    for code in codes {
+        do {
+            let description = try apply(code, &context, &reference)
+            try check(context, reference, description)
+        } catch {
+            Issue.record("after operation \(code): \(error)")
+            return
+        }
+    }
+}
