@@ -10,7 +10,7 @@ import RelataCore
 ///
 /// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id,
 /// JSON payload of the normalized entity), `relata_link` (type, relation, source, target,
-/// position: one row per link of each relation side) and `relata_dynamic_link` (kind, source type
+/// position, inverse position: one row per link, one per linked pair for a mutual relation) and `relata_dynamic_link` (kind, source type
 /// and id, target type and id: one row per dynamic relationship). Payloads are JSON, so adding an optional
 /// property or a relation to a model needs no migration; rows of a type or relation the model no
 /// longer has are kept but not loaded (``Store/ignoredRecords``).
@@ -24,8 +24,10 @@ public final class SQLiteBackend: StorageBackend {
     private let queue: DatabaseQueue
 
     static let format = "relata"
-    /// 2 added `relata_dynamic_link` (a version 1 file is upgraded when opened).
-    static let version = 2
+    /// 2 added `relata_dynamic_link`; 3 stores a mutual relation once per linked pair, with the
+    /// inverse position in `relata_link.inverse_position` (older files are upgraded when opened;
+    /// the Store rewrites their links in the new form).
+    static let version = 3
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -122,6 +124,14 @@ public final class SQLiteBackend: StorageBackend {
                     """
             )
         }
+        migrator.registerMigration("relata-v3-link-pairs") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE relata_link ADD COLUMN inverse_position TEXT;
+                    UPDATE relata_meta SET value = '3' WHERE key = 'version';
+                    """
+            )
+        }
         return migrator
     }
 
@@ -146,9 +156,15 @@ public final class SQLiteBackend: StorageBackend {
                     try entity(EntityRecord(type: row[0], id: row[1], payload: row[2]))
                 }
                 // Primary-key order: the links of one source come together.
-                let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position FROM relata_link")
+                let links = try Row.fetchCursor(
+                    db, sql: "SELECT type, relation, source, target, position, inverse_position FROM relata_link"
+                )
                 while let row = try links.next() {
-                    try link(LinkRecord(type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4]))
+                    try link(
+                        LinkRecord(
+                            type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4], inversePosition: row[5]
+                        )
+                    )
                 }
                 let dynamicLinks = try Row.fetchCursor(
                     db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link"
@@ -217,10 +233,17 @@ public final class SQLiteBackend: StorageBackend {
                 }
                 if !changes.upsertedLinks.isEmpty {
                     let statement = try BoundStatement(
-                        db, sql: "INSERT OR REPLACE INTO relata_link (type, relation, source, target, position) VALUES (?, ?, ?, ?, ?)"
+                        db,
+                        sql: """
+                            INSERT OR REPLACE INTO relata_link (type, relation, source, target, position, inverse_position)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """
                     )
                     for r in changes.upsertedLinks {
-                        try statement.run(.text(r.type), .text(r.relation), .text(r.source), .text(r.target), .optional(r.position))
+                        try statement.run(
+                            .text(r.type), .text(r.relation), .text(r.source), .text(r.target), .optional(r.position),
+                            .optional(r.inversePosition)
+                        )
                     }
                 }
             }

@@ -14,7 +14,7 @@ class AnyEntityTable: @unchecked Sendable {
         _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
     ) -> Bool { false }
     /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
-    func collectChanges(base: Context, into changes: inout StoreChanges) throws {}
+    func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
     /// Marks every entity and link of this table and of its counterpart in `base` as changed.
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
@@ -116,8 +116,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override func trackedCopier() -> ((inout Context) -> Void)? { makeTrackedCopier() }
 
-    override func collectChanges(base: Context, into changes: inout StoreChanges) throws {
-        try collectEntityChanges(base: base, into: &changes)
+    override func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+        try collectEntityChanges(in: context, base: base, into: &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

@@ -44,6 +44,25 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
     }
 
     var name: String { key.nameString }
+
+    /// How the links of this relation are stored (see ``LinkRecord``).
+    var storedSide: StoredSide {
+        guard let inverse else { return .own }
+        let this = (String(describing: Source.self), key.nameString)
+        let other = (String(describing: Target.self), inverse.nameString)
+        if this == other { return .own }  // its own inverse: one row per link, each side
+        return this < other ? .pair : .derived
+    }
+}
+
+/// Which rows hold the links of a relation.
+enum StoredSide {
+    /// One row per link: one-way relations, and relations that are their own inverse.
+    case own
+    /// One row per linked pair of a mutual relation, with both positions.
+    case pair
+    /// No rows: the other side of the relation (`.pair`) stores them.
+    case derived
 }
 
 /// Receives the relations of an entity type, typed (see `_relataVisitRelations`).

@@ -57,7 +57,7 @@ extension Context {
     func trackedChanges(since base: Context) throws -> StoreChanges {
         var changes = StoreChanges()
         for table in storage.tables {
-            try table.collectChanges(base: base, into: &changes)
+            try table.collectChanges(in: self, base: base, into: &changes)
         }
         if let dynamic = storage.dynamic, let dirty = dynamic.dirty {
             for link in dirty {
@@ -76,7 +76,7 @@ extension Context {
 }
 
 extension EntityTable {
-    func collectEntityChanges(base: Context, into changes: inout StoreChanges) throws {
+    func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
         let old = base.table(Entity.self)
         if let dirty {
@@ -92,7 +92,7 @@ extension EntityTable {
                 EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
             }
         }
-        var collector = LinkChangeCollector<Entity>(table: self, old: old, type: type)
+        var collector = LinkChangeCollector<Entity>(context: context, base: base, table: self, old: old, type: type)
         try Entity._relataVisitRelations(&collector)
         changes.upsertedLinks += collector.upserted
         changes.deletedLinks += collector.deleted
@@ -101,6 +101,8 @@ extension EntityTable {
 
 /// Diffs the dirty sources of each relation of `Entity` against the table before the write.
 struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
+    let context: Context
+    let base: Context
     let table: EntityTable<Entity>
     let old: EntityTable<Entity>?
     let type: String
@@ -111,6 +113,15 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
+        switch descriptor.storedSide {
+        case .derived: return
+        case .pair: try collectPairs(descriptor)
+        case .own: try collectOwn(descriptor)
+        }
+    }
+
+    /// One row per link of a one-way relation (or one that is its own inverse).
+    private mutating func collectOwn<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
         guard let (links, dirty) = table.trackedLinks(descriptor.key, T.ID.self) else { return }
         let before = old?.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
         let relation = descriptor.name
@@ -142,6 +153,53 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
                 guard new != previous else { continue }
                 if let previous { try remove(source, previous) }
                 if let new { try record(source, new, nil) }
+            }
+        }
+    }
+}
+
+extension LinkChangeCollector {
+    /// One row per linked pair of a mutual relation stored on this side: the pairs tracking marked
+    /// on either side, written when their link or either position changed.
+    private mutating func collectPairs<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
+        let inverse = descriptor.inverse!
+        let key = descriptor.key
+        let forward = table.existingLinkTable(key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
+        let backward = context.table(T.self)?.existingLinkTable(inverse, Entity.ID.self)
+        var pairs = Set<LinkPair<Entity.ID, T.ID>>()
+        for pair in forward?.dirty ?? [] { pairs.insert(pair) }
+        for pair in backward?.dirty ?? [] { pairs.insert(LinkPair(source: pair.target, target: pair.source)) }
+        guard !pairs.isEmpty else { return }
+        let oldForward = old?.existingLinkTable(key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
+        let oldBackward = base.table(T.self)?.existingLinkTable(inverse, Entity.ID.self)
+        if !key.toMany {
+            // A replaced to-one target: its old pair goes.
+            for pair in pairs {
+                if let previous = oldForward?.one[pair.source] { pairs.insert(LinkPair(source: pair.source, target: previous)) }
+            }
+        }
+        func state(
+            _ forward: LinkTable<Entity.ID, T.ID>?, _ backward: LinkTable<T.ID, Entity.ID>?, _ pair: LinkPair<Entity.ID, T.ID>
+        ) -> (linked: Bool, key: PositionKey?, inverseKey: PositionKey?) {
+            let position = key.toMany ? forward?.many[pair.source]?.key(of: pair.target) : nil
+            let linked = key.toMany ? position != nil : forward?.one[pair.source] == pair.target
+            let inversePosition = inverse.toMany ? backward?.many[pair.target]?.key(of: pair.source) : nil
+            return (linked, position, inversePosition)
+        }
+        let relation = descriptor.name
+        for pair in pairs {
+            let now = state(forward, backward, pair), before = state(oldForward, oldBackward, pair)
+            let source = try IDText.encode(pair.source), target = try IDText.encode(pair.target)
+            if now.linked {
+                guard !before.linked || now.key != before.key || now.inverseKey != before.inverseKey else { continue }
+                upserted.append(
+                    LinkRecord(
+                        type: type, relation: relation, source: source, target: target,
+                        position: now.key?.description, inversePosition: now.inverseKey?.description
+                    )
+                )
+            } else if before.linked {
+                deleted.append(LinkKey(type: type, relation: relation, source: source, target: target))
             }
         }
     }

@@ -72,6 +72,18 @@ struct ContextLoader {
         current = nil
     }
 
+    /// The rows to rewrite when links were stored before mutual relations were stored once per
+    /// pair (see ``LinkRecord``): `nil` when there are none.
+    func linkUpgrade() throws -> StoreChanges? {
+        let loaders = linkLoaders.values.flatMap { $0.values.compactMap { $0 } }
+        guard loaders.contains(where: { $0.sawLegacyRows }) else { return nil }
+        var current = context
+        current.markAllChanged(since: Context())
+        var changes = try current.trackedChanges(since: Context())
+        changes.deletedLinks = loaders.flatMap(\.legacyRows)
+        return changes
+    }
+
     private mutating func linkLoader(type: String, relation: String) -> LinkRecordLoader? {
         if let cached = linkLoaders[type]?[relation] { return cached }
         let loader = schema.type(named: type).flatMap { Self.linkLoader(for: $0, relation: relation) }
@@ -127,6 +139,11 @@ protocol RecordLoader {
 
 /// Places the links of one relation as their rows arrive (grouped by source).
 class LinkRecordLoader {
+    /// Whether rows written before mutual relations were stored once per pair were met: the
+    /// Store then rewrites the links in the current form.
+    var sawLegacyRows = false
+    /// The rows of the side of a mutual relation that is no longer stored, met while loading.
+    var legacyRows: [LinkKey] = []
     func add(_ record: LinkRecord, into context: inout Context) throws { fatalError("abstract") }
     /// Places what is gathered.
     func finish(into context: inout Context) throws {}
@@ -153,17 +170,22 @@ private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
 
 private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: LinkRecordLoader {
     let descriptor: RelationDescriptor<Source, Target>
+    let side: StoredSide
     /// The link table and backlink index being filled (the loader's context is not shared while
     /// it loads, so they stay the live ones).
     private var table: LinkTable<Source.ID, Target.ID>?
+    private var inverseTable: LinkTable<Target.ID, Source.ID>?
     private var backlinks: Backlinks<Source, Target>?
     /// The to-many targets of `source` gathered so far, to be placed in one step.
     private var source: Source.ID?
     private var targets: [Target.ID] = []
     private var keys: [PositionKey] = []
+    /// The to-many inverse sides gathered from pair rows, placed when the relation is done.
+    private var inverse: [Target.ID: (sources: [Source.ID], keys: [PositionKey])] = [:]
 
     init(descriptor: RelationDescriptor<Source, Target>) {
         self.descriptor = descriptor
+        side = descriptor.storedSide
     }
 
     private func failure(_ record: LinkRecord, _ message: String) -> RelataError {
@@ -180,6 +202,9 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
             table.one.reserveCapacity(context.count(of: Source.self))
         }
         if descriptor.inverse == nil { backlinks = context.backlinks(descriptor) }
+        if side == .pair, let inverse = descriptor.inverse {
+            inverseTable = context.mutableTable(Target.self).linkTable(inverse, Source.ID.self)
+        }
         self.table = table
         return table
     }
@@ -191,7 +216,22 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
         guard let target = try? IDText.decode(record.target, as: Target.ID.self) else {
             throw failure(record, "has an id that does not decode")
         }
+        if side == .derived {
+            sawLegacyRows = true
+            legacyRows.append(record.key)
+        }
         let table = tables(&context)
+        if side == .pair, let inverse = descriptor.inverse {
+            if !inverse.toMany {
+                inverseTable!.setOne(source, for: target)
+            } else if let text = record.inversePosition {
+                guard let key = PositionKey(text) else { throw failure(record, "has no valid inverse position") }
+                self.inverse[target, default: ([], [])].sources.append(source)
+                self.inverse[target]!.keys.append(key)
+            } else {
+                sawLegacyRows = true  // written before pairs: the other side has its own rows
+            }
+        }
         guard descriptor.key.toMany else {
             table.setOne(target, for: source)
             backlinks?.insert(source, for: target)
@@ -201,7 +241,7 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
             throw failure(record, "has no valid position")
         }
         if source != self.source {
-            try finish(into: &context)
+            finishSource(into: &context)
             self.source = source
         }
         targets.append(target)
@@ -209,24 +249,38 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
     }
 
     override func finish(into context: inout Context) throws {
+        finishSource(into: &context)
+        guard let inverseTable, !inverse.isEmpty else { return }
+        for (target, gathered) in inverse {
+            Self.place(gathered.sources, gathered.keys, for: target, in: inverseTable)
+        }
+        inverse = [:]
+    }
+
+    private func finishSource(into context: inout Context) {
         guard let source else { return }
         defer {
             self.source = nil
             targets.removeAll(keepingCapacity: true)
             keys.removeAll(keepingCapacity: true)
         }
-        let table = tables(&context)
+        Self.place(targets, keys, for: source, in: tables(&context))
+        if let backlinks {
+            for target in targets { backlinks.insert(source, for: target) }
+        }
+    }
+
+    /// Places `targets` at `keys` in the list of `source`: one sorted build when the list is new.
+    private static func place<S: Hashable & Sendable, T: Hashable & Sendable>(
+        _ targets: [T], _ keys: [PositionKey], for source: S, in table: LinkTable<S, T>
+    ) {
         if table.many[source] == nil, Set(targets).count == targets.count {
-            let (targets, keys) = (self.targets, self.keys)
             let order = targets.indices.sorted { a, b in
                 keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
             }
             table.many[source] = OrderedLinks(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
         } else {
             for index in targets.indices { table.place(targets[index], in: source, at: keys[index]) }
-        }
-        if let backlinks {
-            for target in targets { backlinks.insert(source, for: target) }
         }
     }
 }

@@ -63,8 +63,13 @@ public struct EntityKey: Sendable, Hashable {
     }
 }
 
-/// One stored link: `source` (of type `type`) links to `target` through `relation`. Each side of
-/// a mutual relation is a link of its own (with its own position when to-many).
+/// One stored link: `source` (of type `type`) links to `target` through `relation`.
+///
+/// A mutual relation is stored once per linked pair, on one side (the one whose type name, then
+/// relation name, comes first): the row carries the position of `target` among the targets of
+/// `source` and, in `inversePosition`, the position of `source` among the targets of `target`
+/// when the inverse is to-many. One-way relations and relations that are their own inverse have
+/// one row per link.
 public struct LinkRecord: Sendable, Hashable {
     /// The source entity type's name.
     public var type: String
@@ -76,14 +81,18 @@ public struct LinkRecord: Sendable, Hashable {
     public var target: String
     /// The position key of the target among the source's targets (to-many relations only).
     public var position: String?
+    /// The position key of the source among the target's targets, for a mutual relation whose
+    /// inverse is to-many.
+    public var inversePosition: String?
 
     /// A record.
-    public init(type: String, relation: String, source: String, target: String, position: String?) {
+    public init(type: String, relation: String, source: String, target: String, position: String?, inversePosition: String? = nil) {
         self.type = type
         self.relation = relation
         self.source = source
         self.target = target
         self.position = position
+        self.inversePosition = inversePosition
     }
 
     /// The identity of the link (everything but its position).

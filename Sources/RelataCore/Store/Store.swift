@@ -44,6 +44,10 @@ public actor Store {
             entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
         )
         try loader.flush()
+        if let upgrade = try loader.linkUpgrade() {
+            // Written by an older version: rewrite every row in the current form, once.
+            try await backend.persist(upgrade)
+        }
         self.backend = backend
         self.schema = schema
         self.state = PublishedContext(loader.context)

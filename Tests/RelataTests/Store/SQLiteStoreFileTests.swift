@@ -107,7 +107,7 @@ struct SQLiteStoreFileTests {
         #expect(reopened.context.related(Drawer(id: "a").reference, .owns) == [Sheet(id: 1).reference])
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "2")
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "3")
         try queue.close()
     }
 

@@ -52,16 +52,25 @@ struct StoreConformanceTests {
         try await store.write { context in try Self.seed(&context) }
         try await store.set(\Chat.$users, of: "c", to: .appending(ids: ["4"]))
         let last = try #require(backend.writes.last)
-        // One link on each side: c.users → 4 and 4.chats → c; no entity.
-        #expect(last.upsertedLinks.count == 2 && last.deletedLinks.isEmpty && last.upsertedEntities.isEmpty)
-        #expect(Set(last.upsertedLinks.map { "\($0.type).\($0.relation)" }) == ["Chat.users", "User.chats"])
+        // One row for the mutual pair c.users → 4 / 4.chats → c, with both positions; no entity.
+        #expect(last.upsertedLinks.count == 1 && last.deletedLinks.isEmpty && last.upsertedEntities.isEmpty)
+        let row = try #require(last.upsertedLinks.first)
+        #expect("\(row.type).\(row.relation) \(row.source) \(row.target)" == "Chat.users c 4")
+        #expect(row.position == store.context.table(Chat.self)?.existingLinkTable(Chat.relationKey(\Chat.$users), String.self)?
+            .many["c"]?.key(of: "4")?.description)
+        #expect(row.inversePosition != nil && row.inversePosition == User(id: "4", name: "").positions(of: \.$chats, in: store.context).first?.key.description)
         try await store.write { context in try Chat(id: "c").move("m2", in: \.$messages, to: 0, in: &context) }
         #expect(backend.writes.last?.count == 1, "a move writes one link")
+        // Moving the chat within the user's chats rewrites the same pair row (its inverse position).
+        try await store.write { context in try Chat(id: "e", users: .ids(["1"])).save(to: &context) }
+        try await store.write { context in try User(id: "1", name: "Bob").move("e", in: \.$chats, to: 0, in: &context) }
+        let moved = try #require(backend.writes.last?.upsertedLinks)
+        #expect(moved.map { "\($0.type).\($0.relation) \($0.source) \($0.target)" } == ["Chat.users e 1"])
         try await store.delete(Message.self, id: "m1")
         let erase = try #require(backend.writes.last)
         #expect(Set(erase.deletedEntities.map(\.id)) == ["m1", "a1"], "the message and its cascaded attachment")
         #expect(try await store.write { _ in 42 } == 42)
-        #expect(backend.writes.count == 4, "a write that changes nothing persists nothing")
+        #expect(backend.writes.count == 6, "a write that changes nothing persists nothing")
     }
 
     @Test("A write whose body throws changes nothing, in memory or in storage", arguments: BackendKind.allCases)

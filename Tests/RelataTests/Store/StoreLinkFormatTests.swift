@@ -1,0 +1,81 @@
+import Foundation
+import Relata
+@testable import RelataCore
+import Testing
+
+/// Mutual relations are stored once per linked pair (with both positions); stores written before
+/// that, with one row per side, are rewritten when opened.
+@Suite("Store: link rows")
+struct StoreLinkFormatTests {
+    static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+
+    /// Rows as a store kept them before pairs: one per side of every mutual link.
+    static func legacyRows() -> StoreChanges {
+        var changes = StoreChanges()
+        func entity(_ type: String, _ id: String, _ json: String) {
+            changes.upsertedEntities.append(EntityRecord(type: type, id: id, payload: Data(json.utf8)))
+        }
+        entity("Chat", "c", #"{"id":"c"}"#)
+        entity("User", "u1", #"{"id":"u1","name":"One"}"#)
+        entity("User", "u2", #"{"id":"u2","name":"Two"}"#)
+        entity("Message", "m1", #"{"id":"m1","text":"hi"}"#)
+        changes.upsertedLinks = [
+            LinkRecord(type: "Chat", relation: "users", source: "c", target: "u1", position: "a0"),
+            LinkRecord(type: "Chat", relation: "users", source: "c", target: "u2", position: "a1"),
+            LinkRecord(type: "User", relation: "chats", source: "u1", target: "c", position: "a0"),
+            LinkRecord(type: "User", relation: "chats", source: "u2", target: "c", position: "a0"),
+            LinkRecord(type: "Chat", relation: "messages", source: "c", target: "m1", position: "a0"),
+            LinkRecord(type: "Message", relation: "chat", source: "m1", target: "c", position: nil),
+        ]
+        return changes
+    }
+
+    @Test("A store with one row per side is read as before, then rewritten once per pair")
+    func upgradesLegacyRows() async throws {
+        let backend = InMemoryBackend()
+        try await backend.persist(Self.legacyRows())
+        let store = try await Store(backend: backend, schema: Self.schema)
+        let context = store.context
+        #expect(context.ids(of: "c", \Chat.$users) == ["u1", "u2"])
+        #expect(context.ids(of: "u1", \User.$chats) == ["c"] && context.ids(of: "u2", \User.$chats) == ["c"])
+        #expect(context.ids(of: "m1", \Message.$chat) == ["c"] && context.ids(of: "c", \Chat.$messages) == ["m1"])
+        try context.checkInvariants()
+        #expect(backend.rowCount.links == 3, "Chat.users twice and Chat.messages once; no User.chats or Message.chat rows")
+
+        // A later unlink must not come back from a stale row of the other side.
+        try await store.set(\Chat.$users, of: "c", to: .ids(["u2"]))
+        try await store.close()
+        let reopened = try await Store(backend: backend, schema: Self.schema)
+        #expect(reopened.context.ids(of: "u1", \User.$chats).isEmpty)
+        #expect(reopened.context.ids(of: "c", \Chat.$users) == ["u2"])
+        try reopened.context.checkInvariants()
+    }
+
+    @Test("Every mutual pair is one row; one-way links and to-one pairs too", arguments: BackendKind.allCases)
+    func onePerPair(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let backend = RecordingBackend(try harness.backend())
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { context in
+            try Chat(
+                id: "c", users: .ids(["1", "2"]),
+                messages: .relation([
+                    Message(
+                        id: "m", text: "t", author: .id("1"), attachment: .relation(Attachment(id: "a", kind: .file(url: URL(fileURLWithPath: "/a")))),
+                        viewedBy: .ids(["2"])
+                    )
+                ])
+            ).save(to: &context)
+        }
+        let rows = try #require(backend.writes.last).upsertedLinks.map { "\($0.type).\($0.relation)" }.sorted()
+        // users: 2 pairs; messages/chat: 1 pair; attachment/message: 1 pair; author and viewedBy: one-way.
+        #expect(rows == ["Attachment.message", "Chat.messages", "Chat.users", "Chat.users", "Message.author", "Message.viewedBy"])
+        try await store.close()
+        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
+        #expect(reopened.context.ids(of: "m", \Message.$attachment) == ["a"])
+        #expect(reopened.context.ids(of: "2", \User.$chats) == ["c"])
+        #expect(reopened.context.sources(linkingTo: "2", through: \Message.$viewedBy) == ["m"])
+        try reopened.context.checkInvariants()
+    }
+}
