@@ -24,9 +24,13 @@ struct ContextLoader {
         pendingEntities[record.type, default: []].append(record)
     }
 
-    /// Decodes and stores the pending entities.
-    private mutating func flushEntities() throws {
+    /// Entity payloads being decoded in the background while link rows load.
+    private var decoding: DecodingJob?
+
+    /// Starts decoding the pending entities in the background (on every core).
+    private mutating func startDecoding() {
         guard !pendingEntities.isEmpty else { return }
+        var work: [(any RecordLoader, [EntityRecord])] = []
         for (type, records) in pendingEntities.sorted(by: { $0.key < $1.key }) {
             let loader: (any RecordLoader)?
             if let cached = entityLoaders[type] {
@@ -39,16 +43,38 @@ struct ContextLoader {
                 ignored[type, default: 0] += records.count
                 continue
             }
-            try loader.loadEntities(records, into: &context)
+            work.append((loader, records))
         }
         pendingEntities = [:]
+        let job = DecodingJob()
+        let batches = work
+        decoding = job
+        job.group.enter()
+        DispatchQueue.global().async {
+            defer { job.group.leave() }
+            do {
+                job.inserts = try batches.map { loader, records in try loader.decodeEntities(records) }
+            } catch {
+                job.error = error
+            }
+        }
+    }
+
+    /// Waits for the decoding started by ``startDecoding()`` and stores the entities.
+    private mutating func finishDecoding() throws {
+        startDecoding()
+        guard let job = decoding else { return }
+        decoding = nil
+        job.group.wait()
+        if let error = job.error { throw error }
+        for insert in job.inserts { insert(&context) }
     }
 
     /// The relation whose links are arriving (rows come grouped by type and relation), and its loader.
     private var current: (type: String, relation: String, loader: LinkRecordLoader?)?
 
     mutating func load(_ record: LinkRecord) throws {
-        try flushEntities()
+        startDecoding()
         if current == nil || current!.relation != record.relation || current!.type != record.type {
             try finishLinks()
             current = (record.type, record.relation, linkLoader(type: record.type, relation: record.relation))
@@ -62,8 +88,8 @@ struct ContextLoader {
 
     /// Places what is still gathered; call once after the last row.
     mutating func flush() throws {
-        try flushEntities()
         try finishLinks()
+        try finishDecoding()
     }
 
     private mutating func finishLinks() throws {
@@ -132,9 +158,18 @@ struct ContextLoader {
     }
 }
 
-protocol RecordLoader {
-    /// Decodes (on every core) and stores entities of one type.
-    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws
+protocol RecordLoader: Sendable {
+    /// Decodes entities of one type (on every core); returns what stores them.
+    func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void
+}
+
+/// Decoding that runs beside the loading of links (entities and links go to different tables;
+/// the entities are stored once both are done).
+private final class DecodingJob: @unchecked Sendable {
+    let group = DispatchGroup()
+    // Written by the decoding thread before `group.leave()`, read after `group.wait()`.
+    var inserts: [@Sendable (inout Context) -> Void] = []
+    var error: (any Error)?
 }
 
 /// Places the links of one relation as their rows arrive (grouped by source).
@@ -150,7 +185,7 @@ class LinkRecordLoader {
 }
 
 private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
-    func loadEntities(_ records: [EntityRecord], into context: inout Context) throws {
+    func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
         let entities = try ParallelCoding.map(records, worker: { JSONDecoder() }) { decoder, record in
             do {
                 return try decoder.decode(Entity.self, from: record.payload)
@@ -162,9 +197,11 @@ private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
                 )
             }
         }
-        let table = context.mutableTable(Entity.self)
-        table.entities.reserveCapacity(table.entities.count + entities.count)
-        for entity in entities { table.entities[entity.id] = entity }
+        return { context in
+            let table = context.mutableTable(Entity.self)
+            table.entities.reserveCapacity(table.entities.count + entities.count)
+            for entity in entities { table.entities[entity.id] = entity }
+        }
     }
 }
 
@@ -198,9 +235,6 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
     private func tables(_ context: inout Context) -> LinkTable<Source.ID, Target.ID> {
         if let table { return table }
         let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
-        if !descriptor.key.toMany, table.one.isEmpty {
-            table.one.reserveCapacity(context.count(of: Source.self))
-        }
         if descriptor.inverse == nil { backlinks = context.backlinks(descriptor) }
         if side == .pair, let inverse = descriptor.inverse {
             inverseTable = context.mutableTable(Target.self).linkTable(inverse, Source.ID.self)
