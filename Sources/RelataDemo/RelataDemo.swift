@@ -51,6 +51,10 @@ struct RelataDemo: AsyncParsableCommand {
 
         let run = DemoRun(id: (runs.last?.id ?? 0) + 1, date: Date().formatted(.iso8601), summary: counts(store.context))
         try await store.save(run)
+        // Dynamic relationships (seed 000): made at run time between any two entities, persisted.
+        try await store.write { context in try run.relate(.free, Chat(id: "1"), in: &context) }
+        let related = Chat(id: "1").related(.free, DemoRun.self, in: store.context).map(\.id)
+        print("\n5. Dynamic relationships: chat 1 is freely related to run(s) \(related) (one more each run)")
         try store.context.checkInvariants()
         try await store.close()
         print("\nAll links consistent. Run \(run.id) recorded; run again to see the store reopened.")
