@@ -4,16 +4,13 @@
 struct ChangeRecorder: Sendable {
     @usableFromInline let replica: String
     @usableFromInline var counter: UInt64 = 0
-    /// The state recording started from (not recording itself); `nil` for a plain log of the
-    /// changes (a Store write), which is replayed but never merged.
-    var base: Context?
+    /// The state recording started from (not recording itself).
+    var base: Context
     /// Every change since `base`, own and merged, sorted by stamp.
     var operations: [any ChangeOperation] = []
     var stamps: Set<ChangeStamp> = []
-    /// Whether this is the log of a Store write (see `Context.beginLogging()`).
-    var isStoreLog = false
 
-    init(replica: String, base: Context?) {
+    init(replica: String, base: Context) {
         self.replica = replica
         self.base = base
     }

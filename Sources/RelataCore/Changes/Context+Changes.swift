@@ -51,13 +51,13 @@ extension Context {
         for operation in new { recorder.stamps.insert(operation.stamp) }
         var result: Context
         recorder.operations.append(contentsOf: new)
-        if !appendsOnly, let base = recorder.base {
+        if !appendsOnly {
             recorder.operations.sort { $0.stamp < $1.stamp }
-            result = base
+            result = recorder.base
             for operation in recorder.operations { result.replay(operation) }
         } else {
-            // Every new change is later than the known ones (or, for a log without a base, it
-            // cannot be rebuilt): replay the new changes onto the current state, in order.
+            // Every new change is later than the known ones: replay them onto the current state,
+            // in order.
             result = self
             self = Context(storage: Context.emptyStorage)  // keeps `result`'s storage unique
             result.detachRecorder()
@@ -72,25 +72,6 @@ extension Context {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         storage.generator = JitterGenerator(seed: operation.stamp.seed)
         operation.replay(into: &self)
-    }
-
-    /// Starts logging every change (no base kept: the log is for replaying onto an equal copy).
-    mutating func beginLogging() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        storage.recorder = ChangeRecorder(replica: "", base: nil)
-        storage.recorder!.isStoreLog = true
-    }
-
-    /// The changes logged since ``beginLogging()``, in order; stops logging.
-    mutating func takeLog() -> [any ChangeOperation] {
-        let operations = storage.recorder?.operations ?? []
-        detachRecorder()
-        return operations
-    }
-
-    /// Replays logged changes (see ``takeLog()``).
-    mutating func replay(_ operations: [any ChangeOperation]) {
-        for operation in operations { replay(operation) }
     }
 
     /// Drops the recorder (into a private copy of the storage when shared).

@@ -24,7 +24,7 @@ extension Context {
 struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _RelationVisitor {
     let context: Context
     let target: Target.ID
-    let except: Set<DenyChecker.EntityRef>
+    let except: Set<EntityReference>
     var found = false
 
     mutating func visit<S, T, D, C, K>(
@@ -43,7 +43,7 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
                 owners = Array(unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources[target] ?? [])
             }
         }
-        found = owners.contains { !except.contains(DenyChecker.EntityRef(type: ObjectIdentifier(S.self), id: AnyHashable($0))) }
+        found = owners.contains { !except.contains(EntityReference(S.self, id: $0)) }
     }
 }
 
@@ -52,15 +52,11 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
 struct DenyChecker {
     let context: Context
     /// Entities the walk erases, by type and id.
-    var erased: Set<EntityRef> = []
+    var erased: Set<EntityReference> = []
 
-    struct EntityRef: Hashable {
-        let type: ObjectIdentifier
-        let id: AnyHashable
-    }
 
     mutating func check<Entity: EntityModelProtocol>(_: Entity.Type, id: Entity.ID) throws {
-        guard erased.insert(EntityRef(type: ObjectIdentifier(Entity.self), id: AnyHashable(id))).inserted else { return }
+        guard erased.insert(EntityReference(Entity.self, id: id)).inserted else { return }
         var visitor = DenyVisitor<Entity>(checker: self, id: id)
         try Entity._relataVisitRelations(&visitor)
         self = visitor.checker
@@ -91,7 +87,7 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
         switch descriptor.deleteRule {
         case .deny:
             let blocking = targets.filter {
-                !checker.erased.contains(DenyChecker.EntityRef(type: ObjectIdentifier(T.self), id: AnyHashable($0)))
+                !checker.erased.contains(EntityReference(T.self, id: $0))
             }
             guard blocking.isEmpty else {
                 throw RelataError(
@@ -121,10 +117,8 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
 
 extension DenyChecker {
     /// Whether `id` has an owner that is not in `erased`.
-    func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID, besides erased: Set<EntityRef>) -> Bool {
-        (context.storage.dynamic?.owners[EntityReference(Target.self, id: id)] ?? []).contains {
-            !erased.contains(EntityRef(type: ObjectIdentifier($0.entityType), id: $0.key))
-        }
+    func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID, besides erased: Set<EntityReference>) -> Bool {
+        (context.storage.dynamic?.owners[EntityReference(Target.self, id: id)] ?? []).contains { !erased.contains($0) }
             || context.storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: context, except: erased) }
     }
 }

@@ -11,7 +11,7 @@ class AnyEntityTable: @unchecked Sendable {
     /// Whether an entity of this type owns `id` (links to it through a `.cascadeOrphans`
     /// relation), leaving out the owners in `except`.
     func ownsTarget<Target: EntityModelProtocol>(
-        _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
+        _: Target.Type, id: Target.ID, in context: Context, except: Set<EntityReference>
     ) -> Bool { false }
     /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
     func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
@@ -89,7 +89,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override func ownsTarget<Target: EntityModelProtocol>(
-        _: Target.Type, id: Target.ID, in context: Context, except: Set<DenyChecker.EntityRef>
+        _: Target.Type, id: Target.ID, in context: Context, except: Set<EntityReference>
     ) -> Bool {
         var finder = OwnerFinder<Entity, Target>(context: context, target: id, except: except)
         try? Entity._relataVisitRelations(&finder)

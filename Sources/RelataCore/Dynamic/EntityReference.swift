@@ -55,11 +55,6 @@ public struct EntityReference: Hashable, Sendable, CustomStringConvertible {
         combine(id)
     }
 
-    /// The id, hashable as a value of any type.
-    var key: AnyHashable {
-        let id: any Hashable = self.id
-        return AnyHashable(id)
-    }
 
     /// Whether the referenced entity is stored in `context`.
     public func exists(in context: Context) -> Bool {

@@ -189,16 +189,17 @@ extension LinkChangeCollector {
         let relation = descriptor.name
         for pair in pairs {
             let now = state(forward, backward, pair), before = state(oldForward, oldBackward, pair)
+            guard now.linked || before.linked else { continue }
+            if now.linked, before.linked, now.key == before.key, now.inverseKey == before.inverseKey { continue }
             let source = try IDText.encode(pair.source), target = try IDText.encode(pair.target)
             if now.linked {
-                guard !before.linked || now.key != before.key || now.inverseKey != before.inverseKey else { continue }
                 upserted.append(
                     LinkRecord(
                         type: type, relation: relation, source: source, target: target,
                         position: now.key?.description, inversePosition: now.inverseKey?.description
                     )
                 )
-            } else if before.linked {
+            } else {
                 deleted.append(LinkKey(type: type, relation: relation, source: source, target: target))
             }
         }
