@@ -127,6 +127,12 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
                 \((storageLookups + ["return nil"]).joined(separator: "\n    "))
             }
             """)
+        // Built here, in the model's module, so the store paths are specialized for this type.
+        members.append("""
+            \(access)static var _relataStoreSupport: Relata._EntityStoreSupport {
+                Relata._EntityStoreSupport(Self.self)
+            }
+            """)
         let checks = relations.compactMap { relation in
             relation.inverse.map {
                 "Relata._relataInverseMustBeMutual(\\\(typeName).$\(relation.name), \\\(typeName).__RelataTarget_\(relation.name).$\($0))"

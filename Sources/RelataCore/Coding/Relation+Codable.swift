@@ -192,10 +192,12 @@ extension KeyedEncodingContainer {
 }
 
 /// Whether the current thread is encoding a stored payload (see `KeyedEncodingContainer.encode`).
+@usableFromInline
 enum PayloadCoding {
-    @TaskLocal static var isEncodingPayload = false
+    @usableFromInline @TaskLocal static var isEncodingPayload = false
 
     /// Encodes `entity` as a stored payload: relations (all `.none` once normalized) left out.
+    @usableFromInline
     static func encode<Entity: Encodable>(_ entity: Entity, with encoder: JSONEncoder) throws -> Data {
         try $isEncodingPayload.withValue(true) { try encoder.encode(entity) }
     }

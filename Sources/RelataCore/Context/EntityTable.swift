@@ -75,6 +75,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The link table of the relation `key` and the pairs tracking marked in it, if any.
+    @inlinable
     func trackedLinks<TargetID: Hashable & Sendable>(
         _ key: _AnyRelationKey, _: TargetID.Type
     ) -> (links: LinkTable<Entity.ID, TargetID>, dirty: ContiguousArray<LinkPair<Entity.ID, TargetID>>)? {
@@ -114,10 +115,12 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
 
-    override func trackedCopier() -> ((inout Context) -> Void)? { makeTrackedCopier() }
+    override func trackedCopier() -> ((inout Context) -> Void)? {
+        Entity._relataStoreSupport.trackedCopier(self)
+    }
 
     override func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
-        try collectEntityChanges(in: context, base: base, into: &changes)
+        try Entity._relataStoreSupport.collectChanges(self, context, base, &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

@@ -15,7 +15,7 @@ public struct _AnyRelationKey: Sendable {
         self.toMany = toMany
     }
 
-    var nameString: String { name.description }
+    @inlinable var nameString: String { name.description }
 }
 
 /// Everything the runtime needs to know about one relation from `Source` to `Target`.
@@ -43,10 +43,10 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
         self.isUnique = isUnique
     }
 
-    var name: String { key.nameString }
+    @inlinable var name: String { key.nameString }
 
     /// How the links of this relation are stored (see ``LinkRecord``).
-    var storedSide: StoredSide {
+    @inlinable var storedSide: StoredSide {
         guard let inverse else { return .own }
         let this = (String(describing: Source.self), key.nameString)
         let other = (String(describing: Target.self), inverse.nameString)
@@ -56,6 +56,7 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
 }
 
 /// Which rows hold the links of a relation.
+@usableFromInline
 enum StoredSide {
     /// One row per link: one-way relations, and relations that are their own inverse.
     case own

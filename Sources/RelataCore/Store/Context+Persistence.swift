@@ -76,6 +76,7 @@ extension Context {
 }
 
 extension EntityTable {
+    @inlinable
     func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
         let old = base.table(Entity.self)
@@ -100,15 +101,26 @@ extension EntityTable {
 }
 
 /// Diffs the dirty sources of each relation of `Entity` against the table before the write.
+@usableFromInline
 struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
-    let context: Context
-    let base: Context
-    let table: EntityTable<Entity>
-    let old: EntityTable<Entity>?
-    let type: String
-    var upserted: [LinkRecord] = []
-    var deleted: [LinkKey] = []
+    @usableFromInline let context: Context
+    @usableFromInline let base: Context
+    @usableFromInline let table: EntityTable<Entity>
+    @usableFromInline let old: EntityTable<Entity>?
+    @usableFromInline let type: String
+    @usableFromInline var upserted: [LinkRecord] = []
+    @usableFromInline var deleted: [LinkKey] = []
 
+    @inlinable
+    init(context: Context, base: Context, table: EntityTable<Entity>, old: EntityTable<Entity>?, type: String) {
+        self.context = context
+        self.base = base
+        self.table = table
+        self.old = old
+        self.type = type
+    }
+
+    @inlinable
     mutating func visit<S, T, D, C, K>(
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
@@ -121,7 +133,8 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
     }
 
     /// One row per link of a one-way relation (or one that is its own inverse).
-    private mutating func collectOwn<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
+    @inlinable
+    mutating func collectOwn<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
         guard let (links, dirty) = table.trackedLinks(descriptor.key, T.ID.self) else { return }
         let before = old?.existingLinkTable(descriptor.key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
         let relation = descriptor.name
@@ -161,7 +174,8 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
 extension LinkChangeCollector {
     /// One row per linked pair of a mutual relation stored on this side: the pairs tracking marked
     /// on either side, written when their link or either position changed.
-    private mutating func collectPairs<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
+    @inlinable
+    mutating func collectPairs<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
         let inverse = descriptor.inverse!
         let key = descriptor.key
         let forward = table.existingLinkTable(key, T.ID.self) as LinkTable<Entity.ID, T.ID>?

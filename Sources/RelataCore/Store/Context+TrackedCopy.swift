@@ -29,6 +29,7 @@ extension Context {
 }
 
 extension EntityTable {
+    @inlinable
     func makeTrackedCopier() -> ((inout Context) -> Void)? {
         guard let ids = dirty else { return nil }
         var builder = TrackedLinkCopier<Entity>(table: self)
@@ -46,10 +47,17 @@ extension EntityTable {
 }
 
 /// One copy step per relation of `Entity` whose links changed.
-private struct TrackedLinkCopier<Entity: EntityModelProtocol>: _RelationVisitor {
-    let table: EntityTable<Entity>
-    var steps: [(inout Context) -> Void] = []
+@usableFromInline
+struct TrackedLinkCopier<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let table: EntityTable<Entity>
+    @usableFromInline var steps: [(inout Context) -> Void] = []
 
+    @inlinable
+    init(table: EntityTable<Entity>) {
+        self.table = table
+    }
+
+    @inlinable
     mutating func visit<S, T, D, C, K>(
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>

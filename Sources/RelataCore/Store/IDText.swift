@@ -2,7 +2,9 @@ import Foundation
 
 /// The text form of entity ids in storage: `String` ids as they are, `Int`s in decimal, `UUID`s
 /// upper-case, anything else as its JSON.
+@usableFromInline
 enum IDText {
+    @inlinable
     static func encode<ID: Encodable>(_ id: ID) throws -> String {
         // Type checks first: `as?` on a generic value is a dynamic cast, costly per row.
         if ID.self == String.self { return unsafeBitCast(id, to: String.self) }

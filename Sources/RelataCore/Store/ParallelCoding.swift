@@ -3,6 +3,7 @@ import Foundation
 
 /// Encodes or decodes many entity payloads on every core: JSON coding is most of the cost of a
 /// large Store write and of opening a store.
+@usableFromInline
 enum ParallelCoding {
     /// Below this many values, one thread does it all.
     static let threshold = 512
@@ -20,6 +21,7 @@ enum ParallelCoding {
     /// makes one `Worker` (an encoder, a decoder) and reuses it for all its elements.
     ///
     /// - Throws: The first error `transform` throws.
+    @usableFromInline
     static func map<Element: Sendable, Worker, Result: Sendable>(
         _ elements: [Element], worker makeWorker: @Sendable () -> Worker,
         _ transform: @Sendable (Worker, Element) throws -> Result

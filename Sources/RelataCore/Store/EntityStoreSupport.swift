@@ -1,0 +1,24 @@
+/// The store-side work of one entity type — the catch-up copy of a Store write and the rows the
+/// write changed — as closures built where the entity type is declared.
+///
+/// `@EntityModel` makes `_relataStoreSupport` return `_EntityStoreSupport(Self.self)` in the
+/// model's own module. There the compiler specializes these generic paths for the model's
+/// concrete id and relation types (a `String` id is hashed directly, not through witness tables
+/// and generic metadata looked up at run time). A type that conforms to ``EntityModelProtocol``
+/// by hand gets the default: the same work, unspecialized.
+@_documentation(visibility: private)
+public struct _EntityStoreSupport: Sendable {
+    @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> ((inout Context) -> Void)?
+    @usableFromInline let collectChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
+
+    /// The store-side work for `Entity`, compiled (specialized) where this initializer is called.
+    @inlinable
+    public init<Entity: EntityModelProtocol>(_: Entity.Type) {
+        trackedCopier = { table in
+            unsafeDowncast(table, to: EntityTable<Entity>.self).makeTrackedCopier()
+        }
+        collectChanges = { table, context, base, changes in
+            try unsafeDowncast(table, to: EntityTable<Entity>.self).collectEntityChanges(in: context, base: base, into: &changes)
+        }
+    }
+}
