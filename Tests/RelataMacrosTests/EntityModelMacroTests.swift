@@ -158,6 +158,10 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
+                }
+
                 private static func __relataCheckInverses() {
                     Relata._relataInverseMustBeMutual(\Message.$chat, \Message.__RelataTarget_chat.$messages)
                     Relata._relataInverseMustBeMutual(\Message.$attachments, \Message.__RelataTarget_attachments.$message)
@@ -211,6 +215,10 @@ struct EntityModelMacroTests {
 
                 public static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
                     return nil
+                }
+
+                public static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
                 }
             }
             """
@@ -369,6 +377,10 @@ struct EntityModelMacroTests {
                         return \Bare._user
                     }
                     return nil
+                }
+
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
                 }
             }
             """#

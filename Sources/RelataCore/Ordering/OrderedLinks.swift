@@ -64,7 +64,7 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     }
 
     /// The index at which an element with `key` and `id` sorts.
-    @usableFromInline
+    @inlinable
     func sortedIndex(for key: PositionKey, id: ID) -> Int {
         var index = firstIndex(notBelow: key)
         while index < keys.count, keys[index] == key, IDOrder.precedes(targets[index], id) { index += 1 }
@@ -102,7 +102,7 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Links `id` at `key`, or moves it there when already linked.
-    @usableFromInline
+    @inlinable
     mutating func place(_ id: ID, at key: PositionKey) {
         if let index = index(of: id) {
             if keys[index] == key { return }

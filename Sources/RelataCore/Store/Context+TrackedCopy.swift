@@ -66,23 +66,32 @@ struct TrackedLinkCopier<Entity: EntityModelProtocol>: _RelationVisitor {
         let key = descriptor.key
         let oneWay = descriptor.inverse == nil
         steps.append { context in
-            let sources = Set(dirty.lazy.map { $0.source })
             let target = context.mutableTable(Entity.self).linkTable(key, T.ID.self)
             if key.toMany {
-                for source in sources { target.many[source] = links.many[source] }
+                // Pair by pair: the other copy's lists are patched, not replaced, so the two
+                // copies never share a list buffer that the next write would copy whole.
+                for pair in dirty {
+                    if let position = links.many[pair.source]?.key(of: pair.target) {
+                        target.place(pair.target, in: pair.source, at: position)
+                    } else {
+                        target.remove(pair.target, from: pair.source, toMany: true)
+                    }
+                }
             } else {
-                for source in sources {
+                for pair in dirty {
+                    let source = pair.source
                     let old = target.one[source], new = links.one[source]
+                    guard old != new else { continue }
                     target.one[source] = new
                     // Replacing a one-way to-one target moves its backlink.
-                    if oneWay, old != new, let old {
+                    if oneWay, let old {
                         context.backlinks(descriptor).remove(unsafeBitCast(source, to: S.ID.self), for: old)
                     }
                 }
             }
             guard oneWay else { return }
             let backlinks = context.backlinks(descriptor)
-            for pair in Set(dirty) {
+            for pair in dirty {
                 let source = unsafeBitCast(pair.source, to: S.ID.self)
                 if links.contains(pair.target, in: pair.source, toMany: key.toMany) {
                     backlinks.insert(source, for: pair.target)
