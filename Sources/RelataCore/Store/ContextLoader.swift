@@ -10,7 +10,7 @@ struct ContextLoader {
     let schema: EntitySchema
     /// Rows skipped, by `Type` or `Type.relation`.
     private(set) var ignored: [String: Int] = [:]
-    private var entityLoaders: [String: (any RecordLoader)?] = [:]
+    private var entityLoaders: [String: EntityDecoder?] = [:]
     private var linkLoaders: [String: [String: LinkRecordLoader?]] = [:]
 
     init(schema: EntitySchema) {
@@ -30,13 +30,13 @@ struct ContextLoader {
     /// Starts decoding the pending entities in the background (on every core).
     private mutating func startDecoding() {
         guard !pendingEntities.isEmpty else { return }
-        var work: [(any RecordLoader, [EntityRecord])] = []
+        var work: [(EntityDecoder, [EntityRecord])] = []
         for (type, records) in pendingEntities.sorted(by: { $0.key < $1.key }) {
-            let loader: (any RecordLoader)?
+            let loader: EntityDecoder?
             if let cached = entityLoaders[type] {
                 loader = cached
             } else {
-                loader = schema.type(named: type).map { Self.entityLoader(for: $0) }
+                loader = schema.type(named: type).map { $0._relataStoreSupport.decodeEntities }
                 entityLoaders[type] = loader
             }
             guard let loader else {
@@ -53,7 +53,7 @@ struct ContextLoader {
         DispatchQueue.global().async {
             defer { job.group.leave() }
             do {
-                job.inserts = try batches.map { loader, records in try loader.decodeEntities(records) }
+                job.inserts = try batches.map { decode, records in try decode(records) }
             } catch {
                 job.error = error
             }
@@ -112,7 +112,7 @@ struct ContextLoader {
 
     private mutating func linkLoader(type: String, relation: String) -> LinkRecordLoader? {
         if let cached = linkLoaders[type]?[relation] { return cached }
-        let loader = schema.type(named: type).flatMap { Self.linkLoader(for: $0, relation: relation) }
+        let loader = schema.type(named: type).flatMap { $0._relataStoreSupport.linkLoader(relation) }
         linkLoaders[type, default: [:]][relation] = loader
         return loader
     }
@@ -147,21 +147,11 @@ struct ContextLoader {
         context.mutableDynamicLinks().insert(DynamicLink(kind, source, target))
     }
 
-    private static func entityLoader<Entity: EntityModelProtocol>(for _: Entity.Type) -> any RecordLoader {
-        EntityLoader<Entity>()
-    }
-
-    private static func linkLoader<Entity: EntityModelProtocol>(for _: Entity.Type, relation: String) -> LinkRecordLoader? {
-        var finder = LinkLoaderFinder<Entity>(relation: relation)
-        try? Entity._relataVisitRelations(&finder)
-        return finder.loader
-    }
 }
 
-protocol RecordLoader: Sendable {
-    /// Decodes entities of one type (on every core); returns what stores them.
-    func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void
-}
+/// Decodes entities of one type (on every core); returns what stores them.
+@usableFromInline
+typealias EntityDecoder = @Sendable ([EntityRecord]) throws -> @Sendable (inout Context) -> Void
 
 /// Decoding that runs beside the loading of links (entities and links go to different tables;
 /// the entities are stored once both are done).
@@ -173,19 +163,32 @@ private final class DecodingJob: @unchecked Sendable {
 }
 
 /// Places the links of one relation as their rows arrive (grouped by source).
+///
+/// The work is done by closures that ``LinkLoader`` sets when it is made, where the types are
+/// concrete (see ``_EntityStoreSupport``): an overridden method of a generic class would run
+/// unspecialized.
+@usableFromInline
 class LinkRecordLoader {
     /// Whether rows written before mutual relations were stored once per pair were met: the
     /// Store then rewrites the links in the current form.
-    var sawLegacyRows = false
+    @usableFromInline var sawLegacyRows = false
     /// The rows of the side of a mutual relation that is no longer stored, met while loading.
-    var legacyRows: [LinkKey] = []
-    func add(_ record: LinkRecord, into context: inout Context) throws { fatalError("abstract") }
+    @usableFromInline var legacyRows: [LinkKey] = []
+    @usableFromInline var addRow: (LinkRecord, inout Context) throws -> Void = { _, _ in }
+    @usableFromInline var finishRows: (inout Context) throws -> Void = { _ in }
+
+    @usableFromInline init() {}
+
+    func add(_ record: LinkRecord, into context: inout Context) throws { try addRow(record, &context) }
     /// Places what is gathered.
-    func finish(into context: inout Context) throws {}
+    func finish(into context: inout Context) throws { try finishRows(&context) }
 }
 
-private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
-    func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
+/// Entity payloads decoded into the table of their type.
+@usableFromInline
+enum EntityLoader<Entity: EntityModelProtocol> {
+    @inlinable
+    static func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
         let entities = try ParallelCoding.map(records, worker: { JSONDecoder() }) { decoder, record in
             do {
                 return try decoder.decode(Entity.self, from: record.payload)
@@ -205,34 +208,42 @@ private struct EntityLoader<Entity: EntityModelProtocol>: RecordLoader {
     }
 }
 
-private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: LinkRecordLoader {
-    let descriptor: RelationDescriptor<Source, Target>
-    let side: StoredSide
+@usableFromInline
+final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>: LinkRecordLoader {
+    @usableFromInline let descriptor: RelationDescriptor<Source, Target>
+    @usableFromInline let side: StoredSide
     /// The link table and backlink index being filled (the loader's context is not shared while
     /// it loads, so they stay the live ones).
-    private var table: LinkTable<Source.ID, Target.ID>?
-    private var inverseTable: LinkTable<Target.ID, Source.ID>?
-    private var backlinks: Backlinks<Source, Target>?
+    @usableFromInline var table: LinkTable<Source.ID, Target.ID>?
+    @usableFromInline var inverseTable: LinkTable<Target.ID, Source.ID>?
+    @usableFromInline var backlinks: Backlinks<Source, Target>?
     /// The to-many targets of `source` gathered so far, to be placed in one step.
-    private var source: Source.ID?
-    private var targets: [Target.ID] = []
-    private var keys: [PositionKey] = []
+    @usableFromInline var source: Source.ID?
+    @usableFromInline var targets: [Target.ID] = []
+    @usableFromInline var keys: [PositionKey] = []
     /// The to-many inverse sides gathered from pair rows, placed when the relation is done.
-    private var inverse: [Target.ID: (sources: [Source.ID], keys: [PositionKey])] = [:]
+    @usableFromInline var inverse: [Target.ID: (sources: [Source.ID], keys: [PositionKey])] = [:]
 
+    @inlinable
     init(descriptor: RelationDescriptor<Source, Target>) {
         self.descriptor = descriptor
         side = descriptor.storedSide
+        super.init()
+        // Made here, specialized for Source and Target; `self` owns the closures.
+        addRow = { [unowned(unsafe) self] record, context in try self.addLink(record, into: &context) }
+        finishRows = { [unowned(unsafe) self] context in try self.finishLinks(into: &context) }
     }
 
-    private func failure(_ record: LinkRecord, _ message: String) -> RelataError {
+    @usableFromInline
+    func failure(_ record: LinkRecord, _ message: String) -> RelataError {
         RelataError(
             code: .undecodableRecord, entityType: record.type, id: record.source, relation: record.relation,
             message: "the stored link to \"\(record.target)\" \(message)"
         )
     }
 
-    private func tables(_ context: inout Context) -> LinkTable<Source.ID, Target.ID> {
+    @inlinable
+    func tables(_ context: inout Context) -> LinkTable<Source.ID, Target.ID> {
         if let table { return table }
         let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
         if descriptor.inverse == nil { backlinks = context.backlinks(descriptor) }
@@ -243,7 +254,8 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
         return table
     }
 
-    override func add(_ record: LinkRecord, into context: inout Context) throws {
+    @inlinable
+    func addLink(_ record: LinkRecord, into context: inout Context) throws {
         guard let source = try? IDText.decode(record.source, as: Source.ID.self) else {
             throw failure(record, "has a source id that does not decode")
         }
@@ -282,7 +294,8 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
         keys.append(key)
     }
 
-    override func finish(into context: inout Context) throws {
+    @inlinable
+    func finishLinks(into context: inout Context) throws {
         finishSource(into: &context)
         guard let inverseTable, !inverse.isEmpty else { return }
         for (target, gathered) in inverse {
@@ -291,7 +304,8 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
         inverse = [:]
     }
 
-    private func finishSource(into context: inout Context) {
+    @inlinable
+    func finishSource(into context: inout Context) {
         guard let source else { return }
         defer {
             self.source = nil
@@ -305,7 +319,8 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
     }
 
     /// Places `targets` at `keys` in the list of `source`: one sorted build when the list is new.
-    private static func place<S: Hashable & Sendable, T: Hashable & Sendable>(
+    @inlinable
+    static func place<S: Hashable & Sendable, T: Hashable & Sendable>(
         _ targets: [T], _ keys: [PositionKey], for source: S, in table: LinkTable<S, T>
     ) {
         if table.many[source] == nil, Set(targets).count == targets.count {
@@ -319,10 +334,17 @@ private final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelP
     }
 }
 
-private struct LinkLoaderFinder<Entity: EntityModelProtocol>: _RelationVisitor {
-    let relation: String
-    var loader: LinkRecordLoader?
+@usableFromInline
+struct LinkLoaderFinder<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let relation: String
+    @usableFromInline var loader: LinkRecordLoader?
 
+    @inlinable
+    init(relation: String) {
+        self.relation = relation
+    }
+
+    @inlinable
     mutating func visit<S, T, D, C, K>(
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>

@@ -1,5 +1,6 @@
-/// The store-side work of one entity type — the catch-up copy of a Store write and the rows the
-/// write changed — as closures built where the entity type is declared.
+/// The store-side work of one entity type — the catch-up copy of a Store write, the rows the
+/// write changed, and loading rows when a store opens — as closures built where the entity type
+/// is declared.
 ///
 /// `@EntityModel` makes `_relataStoreSupport` return `_EntityStoreSupport(Self.self)` in the
 /// model's own module. There the compiler specializes these generic paths for the model's
@@ -10,6 +11,8 @@
 public struct _EntityStoreSupport: Sendable {
     @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> ((inout Context) -> Void)?
     @usableFromInline let collectChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
+    @usableFromInline let decodeEntities: EntityDecoder
+    @usableFromInline let linkLoader: @Sendable (String) -> LinkRecordLoader?
 
     /// The store-side work for `Entity`, compiled (specialized) where this initializer is called.
     @inlinable
@@ -19,6 +22,12 @@ public struct _EntityStoreSupport: Sendable {
         }
         collectChanges = { table, context, base, changes in
             try unsafeDowncast(table, to: EntityTable<Entity>.self).collectEntityChanges(in: context, base: base, into: &changes)
+        }
+        decodeEntities = { records in try EntityLoader<Entity>.decodeEntities(records) }
+        linkLoader = { relation in
+            var finder = LinkLoaderFinder<Entity>(relation: relation)
+            try? Entity._relataVisitRelations(&finder)
+            return finder.loader
         }
     }
 }

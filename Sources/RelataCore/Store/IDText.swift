@@ -13,6 +13,7 @@ enum IDText {
         return String(decoding: try JSONEncoder().encode(id), as: UTF8.self)
     }
 
+    @inlinable
     static func decode<ID: Decodable>(_ text: String, as _: ID.Type) throws -> ID {
         if ID.self == String.self { return unsafeBitCast(text, to: ID.self) }  // no dynamic cast
         if ID.self == Int.self, let value = Int(text) { return unsafeBitCast(value, to: ID.self) }
