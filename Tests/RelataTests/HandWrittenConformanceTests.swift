@@ -61,3 +61,38 @@ struct HandWrittenConformanceTests {
         try context.checkInvariants()
     }
 }
+
+@Suite("Hand-written conformance in a Store")
+struct HandWrittenConformanceStoreTests {
+    /// Without `@EntityModel` there is no specialized store support: the protocol's default
+    /// (the same code, unspecialized) collects the rows, catches up the spare copy and loads.
+    @Test("Writes persist and reopen through the default store support", arguments: BackendKind.allCases)
+    func throughStore(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let schema = EntitySchema(User.self, Label.self)
+        let store = try await harness.open(schema: schema)
+        try await store.write { context in
+            try Label(id: "l", title: "Urgent", owner: .relation(.bob)).save(to: &context)
+            try Label(id: "m", owner: .relation(.alice)).save(to: &context)
+        }
+        try await store.write { context in
+            try Label(id: "m", owner: .id("1")).save(to: &context, options: .fragment)
+        }
+        try await store.write { context in
+            try Label.delete(id: "l", from: &context)
+        }
+        let expected = store.context
+        #expect(expected.ids(of: Label.self) == ["m"])
+        #expect(expected.sources(linkingTo: "1", through: \Label.$owner) == ["m"])
+        try await store.close()
+
+        let reopened = try await harness.open(schema: schema)
+        #expect(reopened.context.ids(of: Label.self) == ["m"])
+        #expect(reopened.read { Label.query("m", in: $0).with(\.$owner).resolve()?.owner?.name } == "Bob")
+        #expect(reopened.context.sources(linkingTo: "1", through: \Label.$owner) == ["m"])
+        #expect(reopened.context.sources(linkingTo: "2", through: \Label.$owner).isEmpty)
+        try reopened.context.checkInvariants()
+        try await reopened.close()
+    }
+}
