@@ -51,6 +51,13 @@ struct RelataBench: AsyncParsableCommand {
                 for _ in 0..<runs { _ = try ReorderW1.run() }
                 return
             }
+            if probe == "related-loop" {
+                let context = try RelataW1.save(data)
+                var sum = 0
+                for _ in 0..<runs { sum += RelataW1.related(context, users: data.userCount) }
+                print("related: \(sum)")
+                return
+            }
             if probe == "relata-save-loop" {
                 for _ in 0..<runs { _ = try RelataW1.save(data) }
                 return

@@ -161,9 +161,11 @@ extension EntityModelProtocol {
     /// The relation key for a key path to a projected relation; a programmer error otherwise.
     @usableFromInline
     static func relationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey {
-        guard let key = _relataRelationKey(keyPath) else {
-            preconditionFailure("\(keyPath) is not a @Relationship of \(Self.self)")
+        RelationKeyCache.key(for: keyPath) {
+            guard let key = _relataRelationKey(keyPath) else {
+                preconditionFailure("\(keyPath) is not a @Relationship of \(Self.self)")
+            }
+            return key
         }
-        return key
     }
 }
