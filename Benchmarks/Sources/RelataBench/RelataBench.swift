@@ -219,14 +219,17 @@ struct RelataBench: AsyncParsableCommand {
 
         // 2. resolve
         var resolvedRelata = 0, resolvedFloor = 0
-        let relataResolve = median(runs: runs) { resolvedRelata = RelataW1.resolve(context, chats: resolveChats) }
-        let floorResolve = median(runs: runs) { resolvedFloor = floor.resolve(chats: resolveChats) }
+        // Operations of a few milliseconds or less: more runs, so one descheduling on a shared
+        // machine does not decide the median.
+        let quickRuns = max(runs, 15)
+        let relataResolve = median(runs: quickRuns) { resolvedRelata = RelataW1.resolve(context, chats: resolveChats) }
+        let floorResolve = median(runs: quickRuns) { resolvedFloor = floor.resolve(chats: resolveChats) }
         precondition(resolvedRelata == resolvedFloor, "resolve: Relata \(resolvedRelata) ≠ floor \(resolvedFloor)")
 
         // 3. related
         var relatedRelata = 0, relatedFloor = 0
-        let relataRelated = median(runs: runs) { relatedRelata = RelataW1.related(context, users: data.userCount) }
-        let floorRelated = median(runs: runs) { relatedFloor = floor.related(users: data.userCount) }
+        let relataRelated = median(runs: quickRuns) { relatedRelata = RelataW1.related(context, users: data.userCount) }
+        let floorRelated = median(runs: quickRuns) { relatedFloor = floor.related(users: data.userCount) }
         precondition(relatedRelata == relatedFloor, "related: Relata \(relatedRelata) ≠ floor \(relatedFloor)")
 
         // 4. delete (each run on a freshly saved, uniquely owned store; setup untimed)
@@ -245,7 +248,7 @@ struct RelataBench: AsyncParsableCommand {
         let relataMemory = probeMemory("relata", s)
         let floorMemory = probeMemory("floor", s)
 
-        print("W1 at S=\(s) (\(data.description)), median of \(runs) runs")
+        print("W1 at S=\(s) (\(data.description)), median of \(runs) runs (resolve and related: \(max(runs, 15)))")
         print("  \(pad("op", 9))\(pad("Relata", 12))\(pad("floor", 12))ratio")
         let rows: [(String, Duration, Duration, String)] = [
             ("save", relataSave, floorSave, ""),
