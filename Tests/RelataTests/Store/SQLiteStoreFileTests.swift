@@ -63,7 +63,7 @@ struct SQLiteStoreFileTests {
     func creates() async throws {
         let (directory, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try await Store(path: path, entities: User.self)
         try await store.save(User.bob)
         try await store.close()
