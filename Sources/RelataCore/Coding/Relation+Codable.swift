@@ -180,13 +180,15 @@ extension KeyedEncodingContainer {
     /// Encodes a relation property (used by synthesized `Encodable`). In a stored payload an
     /// unknown (`.none`) relation is left out: stored entities are normalized, so every relation
     /// is `.none`, and decoding reads a missing key as `.none`.
+    @inlinable
     public mutating func encode<Target, D, C>(_ value: Relationship<Target, D, C>, forKey key: Key) throws {
         if case .none = value.projectedValue.state, PayloadCoding.isEncodingPayload { return }
         try encodeValue(value, forKey: key)
     }
 
     /// The standard generic `encode(_:forKey:)` (not the overload above).
-    private mutating func encodeValue<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+    @inlinable
+    mutating func encodeValue<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         try encode(value, forKey: key)
     }
 }
