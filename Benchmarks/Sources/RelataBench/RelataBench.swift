@@ -76,6 +76,15 @@ struct RelataBench: AsyncParsableCommand {
                 print("\(probe): \(format(ContinuousClock.now - start))")
                 return
             }
+            if probe == "grdb-save" {
+                // Profiling aid: the GRDB baseline's save, to a file that is kept.
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-grdb.sqlite").path
+                removeDatabase(path)
+                let start = ContinuousClock.now
+                try GRDBBaselineW1.save(floorInput, path: path)
+                print("\(probe): \(format(ContinuousClock.now - start))")
+                return
+            }
             if probe == "store" {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-probe.sqlite").path
                 removeDatabase(path)

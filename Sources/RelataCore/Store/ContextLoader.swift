@@ -247,7 +247,7 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
         if let table { return table }
         let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
         if descriptor.inverse == nil { backlinks = context.backlinks(descriptor) }
-        if side == .pair, let inverse = descriptor.inverse {
+        if side != .own, let inverse = descriptor.inverse {
             inverseTable = context.mutableTable(Target.self).linkTable(inverse, Source.ID.self)
         }
         self.table = table
@@ -267,7 +267,9 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
             legacyRows.append(record.key)
         }
         let table = tables(&context)
-        if side == .pair, let inverse = descriptor.inverse {
+        // A row of either side of a mutual relation also sets the other side (a `.derived` row
+        // was written when that side stored the pairs, or both sides had rows).
+        if side != .own, let inverse = descriptor.inverse {
             if !inverse.toMany {
                 inverseTable!.setOne(source, for: target)
             } else if let text = record.inversePosition {

@@ -40,7 +40,10 @@ struct StoreLinkFormatTests {
         #expect(context.ids(of: "u1", \User.$chats) == ["c"] && context.ids(of: "u2", \User.$chats) == ["c"])
         #expect(context.ids(of: "m1", \Message.$chat) == ["c"] && context.ids(of: "c", \Chat.$messages) == ["m1"])
         try context.checkInvariants()
-        #expect(backend.rowCount.links == 3, "Chat.users twice and Chat.messages once; no User.chats or Message.chat rows")
+        #expect(
+            try await Self.linkRows(backend) == ["Chat.users c u1", "Chat.users c u2", "Message.chat m1 c"],
+            "one row per pair: Chat.users on the Chat side, one-to-many on the to-one side"
+        )
 
         // A later unlink must not come back from a stale row of the other side.
         try await store.set(\Chat.$users, of: "c", to: .ids(["u2"]))
@@ -48,6 +51,40 @@ struct StoreLinkFormatTests {
         let reopened = try await Store(backend: backend, schema: Self.schema)
         #expect(reopened.context.ids(of: "u1", \User.$chats).isEmpty)
         #expect(reopened.context.ids(of: "c", \Chat.$users) == ["u2"])
+        try reopened.context.checkInvariants()
+    }
+
+    /// The link rows of `backend`, as `Type.relation source target`, sorted.
+    static func linkRows(_ backend: InMemoryBackend) async throws -> [String] {
+        var rows: [String] = []
+        try await backend.load(entities: { _ in }, links: { rows.append("\($0.type).\($0.relation) \($0.source) \($0.target)") }, dynamicLinks: { _ in })
+        return rows.sorted()
+    }
+
+    @Test("A store that kept one-to-many pairs on the to-many side is read as before, then rewritten on the to-one side")
+    func movesOneToManyPairs() async throws {
+        let backend = InMemoryBackend()
+        var changes = StoreChanges()
+        changes.upsertedEntities = [
+            EntityRecord(type: "Chat", id: "c", payload: Data(#"{"id":"c"}"#.utf8)),
+            EntityRecord(type: "Message", id: "m1", payload: Data(#"{"id":"m1","text":"one"}"#.utf8)),
+            EntityRecord(type: "Message", id: "m2", payload: Data(#"{"id":"m2","text":"two"}"#.utf8)),
+        ]
+        // The previous form: Chat.messages pairs with the list positions, no Message.chat rows.
+        changes.upsertedLinks = [
+            LinkRecord(type: "Chat", relation: "messages", source: "c", target: "m2", position: "a0"),
+            LinkRecord(type: "Chat", relation: "messages", source: "c", target: "m1", position: "a1"),
+        ]
+        try await backend.persist(changes)
+        let store = try await Store(backend: backend, schema: Self.schema)
+        #expect(store.context.ids(of: "c", \Chat.$messages) == ["m2", "m1"])
+        #expect(store.context.ids(of: "m1", \Message.$chat) == ["c"])
+        try store.context.checkInvariants()
+        #expect(try await Self.linkRows(backend) == ["Message.chat m1 c", "Message.chat m2 c"])
+        try await store.close()
+
+        let reopened = try await Store(backend: backend, schema: Self.schema)
+        #expect(reopened.context.ids(of: "c", \Chat.$messages) == ["m2", "m1"], "the order survives the move")
         try reopened.context.checkInvariants()
     }
 
@@ -70,7 +107,8 @@ struct StoreLinkFormatTests {
         }
         let rows = try #require(backend.writes.last).upsertedLinks.map { "\($0.type).\($0.relation)" }.sorted()
         // users: 2 pairs; messages/chat: 1 pair; attachment/message: 1 pair; author and viewedBy: one-way.
-        #expect(rows == ["Attachment.message", "Chat.messages", "Chat.users", "Chat.users", "Message.author", "Message.viewedBy"])
+        // One-to-many pairs are stored on the to-one side (Message.chat, not Chat.messages).
+        #expect(rows == ["Attachment.message", "Chat.users", "Chat.users", "Message.author", "Message.chat", "Message.viewedBy"])
         try await store.close()
         let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
         #expect(reopened.context.ids(of: "m", \Message.$attachment) == ["a"])
