@@ -20,7 +20,7 @@ class AnyEntityTable: @unchecked Sendable {
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
     /// What tracking marked in this table, as a copy step (see `Context.trackedCopier()`).
-    func trackedCopier() -> ((inout Context) -> Void)? { nil }
+    func trackedCopier() -> CatchUpPreparation? { nil }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -115,7 +115,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
 
-    override func trackedCopier() -> ((inout Context) -> Void)? {
+    override func trackedCopier() -> CatchUpPreparation? {
         Entity._relataStoreSupport.trackedCopier(self)
     }
 

@@ -9,7 +9,7 @@
 /// by hand gets the default: the same work, unspecialized.
 @_documentation(visibility: private)
 public struct _EntityStoreSupport: Sendable {
-    @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> ((inout Context) -> Void)?
+    @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> CatchUpPreparation?
     @usableFromInline let collectChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
     @usableFromInline let decodeEntities: EntityDecoder
     @usableFromInline let linkLoader: @Sendable (String) -> LinkRecordLoader?

@@ -94,7 +94,7 @@ public actor Store {
         var working = spare
         spare = Context()  // `working` is now the only reference: mutated in place
         let result: T
-        let catchUp: (inout Context) -> Void
+        var catchUp: (inout Context) -> Void = { _ in }
         let changes: StoreChanges
         let intact: Bool
         do {
@@ -107,10 +107,19 @@ public actor Store {
                 working.markAllChanged(since: base!)
             }
             changes = try working.trackedChanges(since: base!)
-            catchUp = working.trackedCopier()
+            let prepareCatchUp = working.trackedCopier()
             working.endTracking()
             if !changes.isEmpty {
-                try await backend.persist(changes)
+                // What the other copy must receive is read from `working` (no longer mutated) on
+                // another thread while the changes are persisted.
+                let preparing = intact ? BackgroundJob(prepareCatchUp) : nil
+                do {
+                    try await backend.persist(changes)
+                } catch {
+                    _ = await preparing?.finished()
+                    throw error
+                }
+                if let preparing { catchUp = await preparing.finished().value }
             }
         } catch {
             // The spare is half-written: it becomes a copy of the published state again (the
