@@ -13,8 +13,12 @@ class AnyEntityTable: @unchecked Sendable {
     func ownsTarget<Target: EntityModelProtocol>(
         _: Target.Type, id: Target.ID, in context: Context, except: Set<EntityReference>
     ) -> Bool { false }
-    /// Adds the rows this table changed since tracking began to `changes` (see `Context+Persistence`).
-    func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
+    /// How many entities tracking marked (0 when not tracking).
+    var trackedEntityCount: Int { 0 }
+    /// Adds the entity rows this table changed since tracking began to `changes` (see `Context+Persistence`).
+    func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
+    /// Adds the link rows this table's relations changed since tracking began to `changes`.
+    func collectLinkChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
     /// Marks every entity and link of this table and of its counterpart in `base` as changed.
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
@@ -119,8 +123,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         Entity._relataStoreSupport.trackedCopier(self)
     }
 
-    override func collectChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
-        try Entity._relataStoreSupport.collectChanges(self, context, base, &changes)
+    override var trackedEntityCount: Int { dirty?.count ?? 0 }
+
+    override func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+        try Entity._relataStoreSupport.collectEntityChanges(self, context, base, &changes)
+    }
+
+    override func collectLinkChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+        try Entity._relataStoreSupport.collectLinkChanges(self, context, base, &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

@@ -1,42 +1,33 @@
 import Dispatch
-import Synchronization
 
-/// Work started on a global queue at once, whose result is awaited later: a Store write reads
-/// what the other copy must receive while the write is persisted.
+/// Work started on a global queue at once, whose result is taken later: a Store write reads what
+/// the other copy must receive while the write is persisted, and gathers link rows while entity
+/// payloads are encoded.
 final class BackgroundJob<Result>: @unchecked Sendable {
-    private enum State {
-        case running
-        case awaited(CheckedContinuation<Void, Never>)
-        case finished
-    }
-
-    private let state = Mutex<State>(.running)
-    /// Written once by the job before `state` becomes `.finished`; read only after.
+    private let group = DispatchGroup()
+    /// Written once by the job before it leaves `group`; read only after the group is done.
     private nonisolated(unsafe) var result: Result?
 
-    /// Starts `work`. It must be the only user of what it captures until ``finished()`` returns.
+    /// Starts `work`. It must be the only user of what it captures until the result is taken.
     init(_ work: @escaping () -> Result) {
         let work = UnsafeTransfer(work)
+        group.enter()
         DispatchQueue.global().async { [self] in
             result = work.value()
-            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state = .finished }
-                if case .awaited(let continuation) = state { return continuation }
-                return nil
-            }
-            waiting?.resume()
+            group.leave()
         }
     }
 
-    /// Waits for the work to finish and returns its result.
+    /// Blocks until the work is done, and returns its result.
+    func wait() -> Result {
+        group.wait()
+        return result!
+    }
+
+    /// Waits, without blocking a thread, for the work to finish, and returns its result.
     func finished() async -> UnsafeTransfer<Result> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                if case .finished = state { return true }
-                state = .awaited(continuation)
-                return false
-            }
-            if done { continuation.resume() }
+            group.notify(queue: .global()) { continuation.resume() }
         }
         return UnsafeTransfer(result!)
     }

@@ -55,10 +55,26 @@ extension Context {
     /// The rows changed since ``beginTracking()``: each changed entity's new value (or its erasure,
     /// if it existed in `base`), and each changed link (new, moved, or removed) of each side.
     func trackedChanges(since base: Context) throws -> StoreChanges {
-        var changes = StoreChanges()
-        for table in storage.tables {
-            try table.collectChanges(in: self, base: base, into: &changes)
+        let tables = storage.tables
+        let context = self
+        let collectLinks = { () -> Result<StoreChanges, any Error> in
+            Result {
+                var changes = StoreChanges()
+                for table in tables { try table.collectLinkChanges(in: context, base: base, into: &changes) }
+                return changes
+            }
         }
+        // In a large write, link rows are gathered on another thread while entity payloads are
+        // encoded (on every core).
+        let linkJob = tables.reduce(0) { $0 + $1.trackedEntityCount } >= ParallelCoding.threshold ? BackgroundJob(collectLinks) : nil
+        var changes = StoreChanges()
+        let entities = Result {
+            for table in tables { try table.collectEntityChanges(in: self, base: base, into: &changes) }
+        }
+        let links = try (linkJob?.wait() ?? collectLinks()).get()
+        try entities.get()
+        changes.upsertedLinks = links.upsertedLinks
+        changes.deletedLinks = links.deletedLinks
         if let dynamic = storage.dynamic, let dirty = dynamic.dirty {
             for link in dirty {
                 let now = dynamic.contains(link)
@@ -76,24 +92,30 @@ extension Context {
 }
 
 extension EntityTable {
+    /// The rows of the entities stored or erased since tracking began.
     @inlinable
-    func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+    func collectStoredEntities(in context: Context, base: Context, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
         let old = base.table(Entity.self)
-        if let dirty {
-            var stored: [Entity] = []
-            for id in dirty {
-                if let entity = entities[id] {
-                    stored.append(entity)
-                } else if old?.entities[id] != nil {
-                    changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
-                }
-            }
-            changes.upsertedEntities += try ParallelCoding.map(stored, worker: { JSONEncoder() }) { encoder, entity in
-                EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
+        guard let dirty else { return }
+        var stored: [Entity] = []
+        for id in dirty {
+            if let entity = entities[id] {
+                stored.append(entity)
+            } else if old?.entities[id] != nil {
+                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
             }
         }
-        var collector = LinkChangeCollector<Entity>(context: context, base: base, table: self, old: old, type: type)
+        changes.upsertedEntities += try ParallelCoding.map(stored, worker: { JSONEncoder() }) { encoder, entity in
+            EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
+        }
+    }
+
+    /// The rows of the links of this type's relations changed since tracking began.
+    @inlinable
+    func collectChangedLinks(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+        let type = String(describing: Entity.self)
+        var collector = LinkChangeCollector<Entity>(context: context, base: base, table: self, old: base.table(Entity.self), type: type)
         try Entity._relataVisitRelations(&collector)
         changes.upsertedLinks += collector.upserted
         changes.deletedLinks += collector.deleted

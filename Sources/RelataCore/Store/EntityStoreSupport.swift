@@ -10,7 +10,8 @@
 @_documentation(visibility: private)
 public struct _EntityStoreSupport: Sendable {
     @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> CatchUpPreparation?
-    @usableFromInline let collectChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
+    @usableFromInline let collectEntityChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
+    @usableFromInline let collectLinkChanges: @Sendable (AnyEntityTable, Context, Context, inout StoreChanges) throws -> Void
     @usableFromInline let decodeEntities: EntityDecoder
     @usableFromInline let linkLoader: @Sendable (String) -> LinkRecordLoader?
 
@@ -20,8 +21,11 @@ public struct _EntityStoreSupport: Sendable {
         trackedCopier = { table in
             unsafeDowncast(table, to: EntityTable<Entity>.self).makeTrackedCopier()
         }
-        collectChanges = { table, context, base, changes in
-            try unsafeDowncast(table, to: EntityTable<Entity>.self).collectEntityChanges(in: context, base: base, into: &changes)
+        collectEntityChanges = { table, context, base, changes in
+            try unsafeDowncast(table, to: EntityTable<Entity>.self).collectStoredEntities(in: context, base: base, into: &changes)
+        }
+        collectLinkChanges = { table, context, base, changes in
+            try unsafeDowncast(table, to: EntityTable<Entity>.self).collectChangedLinks(in: context, base: base, into: &changes)
         }
         decodeEntities = { records in try EntityLoader<Entity>.decodeEntities(records) }
         linkLoader = { relation in

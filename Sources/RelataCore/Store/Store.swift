@@ -112,14 +112,19 @@ public actor Store {
             if !changes.isEmpty {
                 // What the other copy must receive is read from `working` (no longer mutated) on
                 // another thread while the changes are persisted.
-                let preparing = intact ? BackgroundJob(prepareCatchUp) : nil
+                let large = changes.count >= ParallelCoding.threshold
+                let preparing = intact && large ? BackgroundJob(prepareCatchUp) : nil
                 do {
                     try await backend.persist(changes)
                 } catch {
                     _ = await preparing?.finished()
                     throw error
                 }
-                if let preparing { catchUp = await preparing.finished().value }
+                if let preparing {
+                    catchUp = await preparing.finished().value
+                } else if intact {
+                    catchUp = prepareCatchUp()
+                }
             }
         } catch {
             // The spare is half-written: it becomes a copy of the published state again (the
