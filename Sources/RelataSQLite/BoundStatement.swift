@@ -19,23 +19,56 @@ struct BoundStatement {
     ///
     /// - Throws: `DatabaseError` with SQLite's code and message.
     func run(_ values: Value...) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .text(let text): try bind(index, text)
+            case .blob(let data): try bind(index, data)
+            case .null: try bindNull(index)
+            }
+        }
+        try step()
+    }
+
+    /// Binds `text` to the parameter at `index` (from 1).
+    @inline(__always)
+    func bind(_ index: Int32, _ text: String) throws {
+        var text = text
+        let code = text.withUTF8 { bytes in
+            sqlite3_bind_text(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
+        }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Binds `text`, or NULL when it is `nil`, to the parameter at `index` (from 1).
+    @inline(__always)
+    func bind(_ index: Int32, _ text: String?) throws {
+        if let text { try bind(index, text) } else { try bindNull(index) }
+    }
+
+    /// Binds `data` to the parameter at `index` (from 1).
+    @inline(__always)
+    func bind(_ index: Int32, _ data: Data) throws {
+        let code = data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
+        }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Binds NULL to the parameter at `index` (from 1).
+    func bindNull(_ index: Int32) throws {
+        let code = sqlite3_bind_null(statement.sqliteStatement, index)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Runs the statement once with the values bound, then resets it and clears the bindings.
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message.
+    func step() throws {
         let handle = statement.sqliteStatement
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
-        }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32 =
-                switch value {
-                case .text(let text): sqlite3_bind_text(handle, index, text, -1, transient)
-                case .blob(let data):
-                    data.withUnsafeBytes { bytes in
-                        sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient)
-                    }
-                case .null: sqlite3_bind_null(handle, index)
-                }
-            guard code == SQLITE_OK else { throw error(code) }
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw error(code) }

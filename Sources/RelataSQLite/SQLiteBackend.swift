@@ -196,7 +196,10 @@ public final class SQLiteBackend: StorageBackend {
                 if !changes.upsertedEntities.isEmpty {
                     let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
                     for record in changes.upsertedEntities {
-                        try statement.run(.text(record.type), .text(record.id), .blob(record.payload))
+                        try statement.bind(1, record.type)
+                        try statement.bind(2, record.id)
+                        try statement.bind(3, record.payload)
+                        try statement.step()
                     }
                 }
                 if !changes.deletedLinks.isEmpty {
@@ -240,10 +243,13 @@ public final class SQLiteBackend: StorageBackend {
                             """
                     )
                     for r in changes.upsertedLinks {
-                        try statement.run(
-                            .text(r.type), .text(r.relation), .text(r.source), .text(r.target), .optional(r.position),
-                            .optional(r.inversePosition)
-                        )
+                        try statement.bind(1, r.type)
+                        try statement.bind(2, r.relation)
+                        try statement.bind(3, r.source)
+                        try statement.bind(4, r.target)
+                        try statement.bind(5, r.position)
+                        try statement.bind(6, r.inversePosition)
+                        try statement.step()
                     }
                 }
             }

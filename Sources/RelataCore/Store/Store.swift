@@ -94,7 +94,8 @@ public actor Store {
         var working = spare
         spare = Context()  // `working` is now the only reference: mutated in place
         let result: T
-        var catchUp: (inout Context) -> Void = { _ in }
+        var catchUp = CatchUp()
+        var large = false
         let changes: StoreChanges
         let intact: Bool
         do {
@@ -112,7 +113,7 @@ public actor Store {
             if !changes.isEmpty {
                 // What the other copy must receive is read from `working` (no longer mutated) on
                 // another thread while the changes are persisted.
-                let large = changes.count >= ParallelCoding.threshold
+                large = changes.count >= ParallelCoding.threshold
                 let preparing = intact && large ? BackgroundJob(prepareCatchUp) : nil
                 do {
                     try await backend.persist(changes)
@@ -150,7 +151,7 @@ public actor Store {
             return previous
         }
         working = Context()
-        catchUp(&previous)
+        catchUp.apply(to: &previous, inParallel: large)
         spare = previous
         return result
     }
