@@ -65,8 +65,10 @@ public struct EntityKey: Sendable, Hashable {
 
 /// One stored link: `source` (of type `type`) links to `target` through `relation`.
 ///
-/// A mutual relation is stored once per linked pair, on one side (the one whose type name, then
-/// relation name, comes first): the row carries the position of `target` among the targets of
+/// A mutual relation is stored once per linked pair, on one side: the to-one side of a
+/// one-to-many relation (keyed by the "many" entity, so the rows a write adds sit together),
+/// otherwise the side whose type name, then relation name, comes first. The row carries the
+/// position of `target` among the targets of
 /// `source` and, in `inversePosition`, the position of `source` among the targets of `target`
 /// when the inverse is to-many. One-way relations and relations that are their own inverse have
 /// one row per link.
