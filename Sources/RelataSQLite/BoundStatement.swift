@@ -14,19 +14,11 @@ struct BoundStatement {
         statement = try db.cachedStatement(sql: sql)
     }
 
-    /// Binds `values` (text, blob or NULL) to the parameters in order, runs the statement once,
-    /// and resets it.
+    /// Binds `texts` to the parameters in order, runs the statement once, and resets it.
     ///
     /// - Throws: `DatabaseError` with SQLite's code and message.
-    func run(_ values: Value...) throws {
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .text(let text): try bind(index, text)
-            case .blob(let data): try bind(index, data)
-            case .null: try bindNull(index)
-            }
-        }
+    func run(_ texts: String...) throws {
+        for (offset, text) in texts.enumerated() { try bind(Int32(offset + 1), text) }
         try step()
     }
 
@@ -72,14 +64,6 @@ struct BoundStatement {
         }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw error(code) }
-    }
-
-    enum Value {
-        case text(String)
-        case blob(Data)
-        case null
-
-        static func optional(_ text: String?) -> Value { text.map(Value.text) ?? .null }
     }
 
     private func error(_ code: Int32) -> DatabaseError {

@@ -191,7 +191,7 @@ public final class SQLiteBackend: StorageBackend {
             try queue.write { db in
                 if !changes.deletedEntities.isEmpty {
                     let statement = try BoundStatement(db, sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
-                    for key in changes.deletedEntities { try statement.run(.text(key.type), .text(key.id)) }
+                    for key in changes.deletedEntities { try statement.run(key.type, key.id) }
                 }
                 if !changes.upsertedEntities.isEmpty {
                     let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
@@ -207,7 +207,7 @@ public final class SQLiteBackend: StorageBackend {
                         db, sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?"
                     )
                     for key in changes.deletedLinks {
-                        try statement.run(.text(key.type), .text(key.relation), .text(key.source), .text(key.target))
+                        try statement.run(key.type, key.relation, key.source, key.target)
                     }
                 }
                 if !changes.deletedDynamicLinks.isEmpty {
@@ -219,7 +219,7 @@ public final class SQLiteBackend: StorageBackend {
                             """
                     )
                     for r in changes.deletedDynamicLinks {
-                        try statement.run(.text(r.kind), .text(r.sourceType), .text(r.source), .text(r.targetType), .text(r.target))
+                        try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target)
                     }
                 }
                 if !changes.insertedDynamicLinks.isEmpty {
@@ -231,7 +231,7 @@ public final class SQLiteBackend: StorageBackend {
                             """
                     )
                     for r in changes.insertedDynamicLinks {
-                        try statement.run(.text(r.kind), .text(r.sourceType), .text(r.source), .text(r.targetType), .text(r.target))
+                        try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target)
                     }
                 }
                 if !changes.upsertedLinks.isEmpty {

@@ -66,7 +66,8 @@ extension Context {
         }
         // In a large write, link rows are gathered on another thread while entity payloads are
         // encoded (on every core).
-        let linkJob = tables.reduce(0) { $0 + $1.trackedEntityCount } >= ParallelCoding.threshold ? BackgroundJob(collectLinks) : nil
+        let large = tables.reduce(0) { $0 + $1.trackedEntityCount } >= ParallelCoding.threshold
+        let linkJob = large ? BackgroundJob(collectLinks) : nil
         var changes = StoreChanges()
         let entities = Result {
             for table in tables { try table.collectEntityChanges(in: self, base: base, into: &changes) }
