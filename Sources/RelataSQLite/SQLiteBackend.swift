@@ -9,9 +9,9 @@ import RelataCore
 /// ```
 ///
 /// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id,
-/// JSON payload of the normalized entity), `relata_link` (type, relation, source, target,
+/// payload of the normalized entity, in a compact keyed binary form), `relata_link` (type, relation, source, target,
 /// position, inverse position: one row per link, one per linked pair for a mutual relation) and `relata_dynamic_link` (kind, source type
-/// and id, target type and id: one row per dynamic relationship). Payloads are JSON, so adding an optional
+/// and id, target type and id: one row per dynamic relationship). Payloads keep property names, like JSON, so adding an optional
 /// property or a relation to a model needs no migration; rows of a type or relation the model no
 /// longer has are kept but not loaded (``Store/ignoredRecords``).
 ///
@@ -26,8 +26,11 @@ public final class SQLiteBackend: StorageBackend {
     static let format = "relata"
     /// 2 added `relata_dynamic_link`; 3 stores a mutual relation once per linked pair, with the
     /// inverse position in `relata_link.inverse_position` (older files are upgraded when opened;
-    /// the Store rewrites their links in the new form).
-    static let version = 3
+    /// the Store rewrites their links in the new form); 4 writes payloads in the binary
+    /// `PayloadFormat` (JSON payloads of older files are still read, and rewritten when their
+    /// entity is next saved), so a library older than 4 refuses the file instead of failing on a
+    /// payload it cannot read.
+    static let version = 4
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -131,6 +134,9 @@ public final class SQLiteBackend: StorageBackend {
                     UPDATE relata_meta SET value = '3' WHERE key = 'version';
                     """
             )
+        }
+        migrator.registerMigration("relata-v4-binary-payloads") { db in
+            try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
         }
         return migrator
     }

@@ -198,9 +198,27 @@ extension KeyedEncodingContainer {
 enum PayloadCoding {
     @usableFromInline @TaskLocal static var isEncodingPayload = false
 
-    /// Encodes `entity` as a stored payload: relations (all `.none` once normalized) left out.
+    /// Encodes `entity` as a stored payload (``PayloadFormat``): relations (all `.none` once
+    /// normalized) left out.
     @usableFromInline
-    static func encode<Entity: Encodable>(_ entity: Entity, with encoder: JSONEncoder) throws -> Data {
+    static func encode<Entity: Encodable>(_ entity: Entity, with encoder: PayloadEncoder) throws -> Data {
         try $isEncodingPayload.withValue(true) { try encoder.encode(entity) }
+    }
+
+    /// Decodes a stored payload: ``PayloadFormat``, or JSON as written by versions before it.
+    @usableFromInline
+    static func decode<Entity: Decodable>(_ type: Entity.Type, from payload: Data, with decoders: Decoders) throws -> Entity {
+        if PayloadFormat.isBinary(payload) {
+            return try decoders.binary.decode(type, from: payload)
+        }
+        return try decoders.json.decode(type, from: payload)
+    }
+
+    /// The decoders of one thread.
+    @usableFromInline
+    struct Decoders {
+        @usableFromInline let binary = PayloadDecoder()
+        @usableFromInline let json = JSONDecoder()
+        @usableFromInline init() {}
     }
 }

@@ -107,7 +107,7 @@ extension EntityTable {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
             }
         }
-        changes.upsertedEntities += try ParallelCoding.map(stored, worker: { JSONEncoder() }) { encoder, entity in
+        changes.upsertedEntities += try ParallelCoding.map(stored, worker: { PayloadEncoder() }) { encoder, entity in
             EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
         }
     }

@@ -189,9 +189,9 @@ class LinkRecordLoader {
 enum EntityLoader<Entity: EntityModelProtocol> {
     @inlinable
     static func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
-        let entities = try ParallelCoding.map(records, worker: { JSONDecoder() }) { decoder, record in
+        let entities = try ParallelCoding.map(records, worker: { PayloadCoding.Decoders() }) { decoders, record in
             do {
-                return try decoder.decode(Entity.self, from: record.payload)
+                return try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
             } catch {
                 throw RelataError(
                     code: .undecodableRecord, entityType: record.type, id: record.id,

@@ -101,13 +101,24 @@ struct SQLiteStoreFileTests {
         try Self.writeVersion1Store(at: path)
         let store = try await Store(path: path, entities: Drawer.self, Sheet.self, Tombstone.self)
         #expect(store.context.entity(Sheet.self, id: 1)?.path == "/1")
-        try await store.write { try Drawer(id: "a").relate(.owns, Sheet(id: 1), in: &$0) }
+        try await store.write {
+            try Drawer(id: "a").relate(.owns, Sheet(id: 1), in: &$0)
+            try Drawer(id: "b", name: "B").save(to: &$0)
+        }
         try await store.close()
         let reopened = try await Store(path: path, entities: Drawer.self, Sheet.self, Tombstone.self)
         #expect(reopened.context.related(Drawer(id: "a").reference, .owns) == [Sheet(id: 1).reference])
+        #expect(reopened.context.entity(Drawer.self, id: "b")?.name == "B")
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "3")
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "4")
+        // The JSON payload written by version 1 is kept until its entity is saved again; new
+        // payloads are binary.
+        let payloads = try await queue.read {
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, payload FROM relata_entity").map { row -> (String, Data) in (row[0], row[1]) })
+        }
+        #expect(payloads["a"]?.first == UInt8(ascii: "{"))
+        #expect(payloads["b"]?.first == 0)
         try queue.close()
     }
 
