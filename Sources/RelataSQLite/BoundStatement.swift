@@ -42,9 +42,18 @@ struct BoundStatement {
     @inline(__always)
     func bind(_ index: Int32, _ data: Data) throws {
         let code = data.withUnsafeBytes { bytes in
-            sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
+            // An empty blob has no base address, and a null pointer would bind NULL.
+            bytes.isEmpty
+                ? sqlite3_bind_zeroblob(statement.sqliteStatement, index, 0)
+                : sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
         }
         guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Binds `data`, or NULL when it is `nil`, to the parameter at `index` (from 1).
+    @inline(__always)
+    func bind(_ index: Int32, _ data: Data?) throws {
+        if let data { try bind(index, data) } else { try bindNull(index) }
     }
 
     /// Binds NULL to the parameter at `index` (from 1).

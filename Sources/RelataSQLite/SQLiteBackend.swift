@@ -8,7 +8,7 @@ import RelataCore
 /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
 /// ```
 ///
-/// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id,
+/// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id, to-one links,
 /// payload of the normalized entity, in a compact keyed binary form), `relata_link` (type, relation, source, target,
 /// position, inverse position: one row per link, one per linked pair for a mutual relation) and `relata_dynamic_link` (kind, source type
 /// and id, target type and id: one row per dynamic relationship). Payloads keep property names, like JSON, so adding an optional
@@ -26,10 +26,10 @@ public final class SQLiteBackend: StorageBackend {
     static let format = "relata"
     /// 2 added `relata_dynamic_link`; 3 stores a mutual relation once per linked pair, with the
     /// inverse position in `relata_link.inverse_position` (older files are upgraded when opened;
-    /// the Store rewrites their links in the new form); 4 writes payloads in the binary
-    /// `PayloadFormat` (JSON payloads of older files are still read, and rewritten when their
-    /// entity is next saved), so a library older than 4 refuses the file instead of failing on a
-    /// payload it cannot read.
+    /// the Store rewrites their links in the new form); 4 writes payloads in a binary form (JSON
+    /// payloads of older files are still read, and rewritten when their entity is next saved) and
+    /// keeps to-one links in `relata_entity.links` (the Store moves older link rows there when it
+    /// opens the file). A library older than 4 refuses the file instead of misreading it.
     static let version = 4
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
@@ -135,8 +135,13 @@ public final class SQLiteBackend: StorageBackend {
                     """
             )
         }
-        migrator.registerMigration("relata-v4-binary-payloads") { db in
-            try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
+        migrator.registerMigration("relata-v4-binary-payloads-and-row-links") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE relata_entity ADD COLUMN links BLOB;
+                    UPDATE relata_meta SET value = '4' WHERE key = 'version';
+                    """
+            )
         }
         return migrator
     }
@@ -157,9 +162,9 @@ public final class SQLiteBackend: StorageBackend {
     ) throws {
         do {
             try queue.read { db in
-                let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload FROM relata_entity")
+                let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload, links FROM relata_entity")
                 while let row = try entities.next() {
-                    try entity(EntityRecord(type: row[0], id: row[1], payload: row[2]))
+                    try entity(EntityRecord(type: row[0], id: row[1], payload: row[2], links: row[3]))
                 }
                 // Primary-key order: the links of one source come together.
                 let links = try Row.fetchCursor(
@@ -200,11 +205,14 @@ public final class SQLiteBackend: StorageBackend {
                     for key in changes.deletedEntities { try statement.run(key.type, key.id) }
                 }
                 if !changes.upsertedEntities.isEmpty {
-                    let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload) VALUES (?, ?, ?)")
+                    let statement = try BoundStatement(
+                        db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload, links) VALUES (?, ?, ?, ?)"
+                    )
                     for record in changes.upsertedEntities {
                         try statement.bind(1, record.type)
                         try statement.bind(2, record.id)
                         try statement.bind(3, record.payload)
+                        try statement.bind(4, record.links)
                         try statement.step()
                     }
                 }

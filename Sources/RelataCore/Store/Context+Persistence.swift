@@ -93,22 +93,45 @@ extension Context {
 }
 
 extension EntityTable {
-    /// The rows of the entities stored or erased since tracking began.
+    /// The entity rows changed since tracking began: those of the entities stored or erased, and
+    /// those of the sources whose to-one links changed (a row holds both, see ``EntityRecord``).
     @inlinable
     func collectStoredEntities(in context: Context, base: Context, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
+        var reader = ToOneLinkReader<Entity>(context: context, table: self, tracked: true)
+        try Entity._relataVisitRelations(&reader)
+        guard dirty != nil || !reader.dirtySources.isEmpty else { return }
+        var sources = dirty ?? []
+        sources.formUnion(reader.dirtySources)
         let old = base.table(Entity.self)
-        guard let dirty else { return }
-        var stored: [Entity] = []
-        for id in dirty {
-            if let entity = entities[id] {
-                stored.append(entity)
-            } else if old?.entities[id] != nil {
+        var rows: [(id: Entity.ID, entity: Entity?)] = []
+        rows.reserveCapacity(sources.count)
+        var vanished: [Entity.ID] = []
+        for id in sources {
+            let entity = entities[id]
+            if entity == nil, !reader.hasLinks(id) {
+                vanished.append(id)
+            } else {
+                rows.append((id, entity))
+            }
+        }
+        if !vanished.isEmpty {
+            // A row goes when neither its entity nor any to-one link is left, if it was stored.
+            var before = ToOneLinkReader<Entity>(context: base, table: old, tracked: false)
+            try Entity._relataVisitRelations(&before)
+            for id in vanished where old?.entities[id] != nil || before.hasLinks(id) {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
             }
         }
-        changes.upsertedEntities += try ParallelCoding.map(stored, worker: { PayloadEncoder() }) { encoder, entity in
-            EntityRecord(type: type, id: try IDText.encode(entity.id), payload: try PayloadCoding.encode(entity, with: encoder))
+        let links = reader.readers
+        changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
+            var found: [ToOneLink] = []
+            for read in links { if let link = try read(row.id) { found.append(link) } }
+            return EntityRecord(
+                type: type, id: try IDText.encode(row.id),
+                payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
+                links: found.isEmpty ? nil : ToOneLinkColumn.encode(found)
+            )
         }
     }
 
@@ -148,6 +171,8 @@ struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
+        // To-one links are kept in the entity rows (``ToOneLinkReader``).
+        guard descriptor.key.toMany else { return }
         switch descriptor.storedSide {
         case .derived: return
         case .pair: try collectPairs(descriptor)
@@ -239,6 +264,59 @@ extension LinkChangeCollector {
             } else {
                 deleted.append(LinkKey(type: type, relation: relation, source: source, target: target))
             }
+        }
+    }
+}
+
+/// Reads the to-one links that `Entity` keeps in its entity rows: one reader per to-one relation
+/// stored on this side (one-way, or the side that stores a mutual pair), and, when `tracked`,
+/// the sources whose links tracking marked (on either side of a pair).
+@usableFromInline
+struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let context: Context
+    @usableFromInline let table: EntityTable<Entity>?
+    @usableFromInline let tracked: Bool
+    @usableFromInline var readers: [@Sendable (Entity.ID) throws -> ToOneLink?] = []
+    @usableFromInline var dirtySources = Set<Entity.ID>()
+
+    @inlinable
+    init(context: Context, table: EntityTable<Entity>?, tracked: Bool) {
+        self.context = context
+        self.table = table
+        self.tracked = tracked
+    }
+
+    /// Whether `source` has a to-one link kept in its row.
+    @inlinable
+    func hasLinks(_ source: Entity.ID) -> Bool {
+        readers.contains { (try? $0(source)) != nil }
+    }
+
+    @inlinable
+    mutating func visit<S, T, D, C, K>(
+        _ descriptor: RelationDescriptor<S, T>,
+        _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
+    ) throws {
+        let key = descriptor.key
+        guard !key.toMany, descriptor.storedSide != .derived else { return }
+        let links = table?.existingLinkTable(key, T.ID.self) as LinkTable<Entity.ID, T.ID>?
+        let inverse = descriptor.inverse.flatMap { inverse in
+            inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, Entity.ID.self) : nil
+        }
+        if tracked {
+            for pair in links?.dirty ?? [] { dirtySources.insert(pair.source) }
+            if let inverseKey = descriptor.inverse, let backward = context.table(T.self)?.existingLinkTable(inverseKey, Entity.ID.self) {
+                for pair in backward.dirty ?? [] { dirtySources.insert(pair.target) }
+            }
+        }
+        guard let links else { return }
+        let relation = descriptor.name
+        readers.append { source in
+            guard let target = links.one[source] else { return nil }
+            return ToOneLink(
+                relation: relation, target: try IDText.encode(target),
+                inversePosition: inverse?.many[target]?.key(of: source)?.description
+            )
         }
     }
 }

@@ -20,7 +20,32 @@ struct ContextLoader {
     /// Entity rows waiting to be decoded together (on every core), by type.
     private var pendingEntities: [String: [EntityRecord]] = [:]
 
+    /// The to-one links read from entity rows, by type and relation, placed once the link rows
+    /// are done.
+    private var rowLinks: [String: [String: [LinkRecord]]] = [:]
+
     mutating func load(_ record: EntityRecord) throws {
+        if let links = record.links {
+            let decoded: [ToOneLink]
+            do {
+                decoded = try ToOneLinkColumn.decode(links)
+            } catch {
+                throw RelataError(
+                    code: .undecodableRecord, entityType: record.type, id: record.id,
+                    message: "the stored links of \(record.type) \"\(record.id)\" are damaged", underlying: error
+                )
+            }
+            for link in decoded {
+                rowLinks[record.type, default: [:]][link.relation, default: []].append(
+                    LinkRecord(
+                        type: record.type, relation: link.relation, source: record.id, target: link.target,
+                        position: nil, inversePosition: link.inversePosition
+                    )
+                )
+            }
+        }
+        // An empty payload: a row that only holds links (its source was never saved).
+        guard !record.payload.isEmpty else { return }
         pendingEntities[record.type, default: []].append(record)
     }
 
@@ -89,7 +114,27 @@ struct ContextLoader {
     /// Places what is still gathered; call once after the last row.
     mutating func flush() throws {
         try finishLinks()
+        startDecoding()
+        try placeRowLinks()
         try finishDecoding()
+    }
+
+    /// Places the to-one links read from entity rows, one relation at a time.
+    private mutating func placeRowLinks() throws {
+        let gathered = rowLinks
+        rowLinks = [:]
+        for (type, relations) in gathered {
+            for (relation, records) in relations {
+                guard let loader = linkLoader(type: type, relation: relation) else {
+                    ignored["\(type).\(relation)", default: 0] += records.count
+                    continue
+                }
+                loader.readingEntityRows = true
+                defer { loader.readingEntityRows = false }
+                for record in records { try loader.add(record, into: &context) }
+                try loader.finish(into: &context)
+            }
+        }
     }
 
     private mutating func finishLinks() throws {
@@ -172,8 +217,12 @@ class LinkRecordLoader {
     /// Whether rows written before mutual relations were stored once per pair were met: the
     /// Store then rewrites the links in the current form.
     @usableFromInline var sawLegacyRows = false
-    /// The rows of the side of a mutual relation that is no longer stored, met while loading.
+    /// The rows of the side of a mutual relation that is no longer stored, and the link rows of
+    /// to-one links (now kept in entity rows), met while loading.
     @usableFromInline var legacyRows: [LinkKey] = []
+    /// Whether the links being added come from entity rows (where to-one links belong) rather
+    /// than from link rows.
+    @usableFromInline var readingEntityRows = false
     @usableFromInline var addRow: (LinkRecord, inout Context) throws -> Void = { _, _ in }
     @usableFromInline var finishRows: (inout Context) throws -> Void = { _ in }
 
@@ -262,7 +311,9 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
         guard let target = try? IDText.decode(record.target, as: Target.ID.self) else {
             throw failure(record, "has an id that does not decode")
         }
-        if side == .derived {
+        if side == .derived || (!descriptor.key.toMany && !readingEntityRows) {
+            // The other side stores this pair, or a to-one link in a link row (written before
+            // to-one links moved into entity rows).
             sawLegacyRows = true
             legacyRows.append(record.key)
         }

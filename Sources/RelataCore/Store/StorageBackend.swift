@@ -4,8 +4,8 @@ import Foundation
 /// in-memory backend for tests and previews (``InMemoryBackend``), or your own.
 ///
 /// A backend sees rows, never entity types: ``EntityRecord``s (type name, id as text, encoded
-/// value), ``LinkRecord``s (one row per link of each side of a relation, with the position key
-/// of to-many sides) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
+/// value, to-one links), ``LinkRecord``s (one row per to-many link or linked pair, with position
+/// keys) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
 /// expects it to persist that atomically.
 public protocol StorageBackend: Sendable {
     /// Streams every stored row: entities first, then links, then dynamic links.
@@ -32,20 +32,29 @@ public protocol StorageBackend: Sendable {
     func close() async throws
 }
 
-/// One stored entity.
+/// One stored entity row: the entity, and the links of its to-one relations.
+///
+/// A to-one link (a one-way to-one relation, or the to-one side that stores a mutual pair) lives
+/// in the row of its source, so saving an entity with its to-one links writes one row. A source
+/// that has such links but no entity (a link saved to an id never saved) has a row with an empty
+/// payload. Backends store both fields as they are and hand them back on load.
 public struct EntityRecord: Sendable, Hashable {
     /// The entity type's name (see ``EntitySchema``).
     public var type: String
     /// The id, as text (``EntityRecord/idText(_:)``).
     public var id: String
-    /// The normalized entity, JSON-encoded (relations are stored as links, not here).
+    /// The normalized entity in Relata's keyed binary form (rows written before version 4 of
+    /// the SQLite format hold JSON); empty when the row only holds links.
     public var payload: Data
+    /// The to-one links of this source, in Relata's own form; `nil` when it has none.
+    public var links: Data?
 
     /// A record.
-    public init(type: String, id: String, payload: Data) {
+    public init(type: String, id: String, payload: Data, links: Data? = nil) {
         self.type = type
         self.id = id
         self.payload = payload
+        self.links = links
     }
 }
 
@@ -72,6 +81,10 @@ public struct EntityKey: Sendable, Hashable {
 /// `source` and, in `inversePosition`, the position of `source` among the targets of `target`
 /// when the inverse is to-many. One-way relations and relations that are their own inverse have
 /// one row per link.
+///
+/// Link rows hold to-many links only: a to-one link is kept in its source's ``EntityRecord``
+/// (``EntityRecord/links``). Rows of to-one links written by earlier versions are read, then
+/// moved into the entity rows when the store opens.
 public struct LinkRecord: Sendable, Hashable {
     /// The source entity type's name.
     public var type: String

@@ -41,9 +41,10 @@ struct StoreLinkFormatTests {
         #expect(context.ids(of: "m1", \Message.$chat) == ["c"] && context.ids(of: "c", \Chat.$messages) == ["m1"])
         try context.checkInvariants()
         #expect(
-            try await Self.linkRows(backend) == ["Chat.users c u1", "Chat.users c u2", "Message.chat m1 c"],
-            "one row per pair: Chat.users on the Chat side, one-to-many on the to-one side"
+            try await Self.linkRows(backend) == ["Chat.users c u1", "Chat.users c u2"],
+            "one row per pair: Chat.users on the Chat side"
         )
+        #expect(try await Self.rowLinks(backend) == ["Message.chat m1 c"], "one-to-many: in the row of the to-one side")
 
         // A later unlink must not come back from a stale row of the other side.
         try await store.set(\Chat.$users, of: "c", to: .ids(["u2"]))
@@ -55,9 +56,33 @@ struct StoreLinkFormatTests {
     }
 
     /// The link rows of `backend`, as `Type.relation source target`, sorted.
-    static func linkRows(_ backend: InMemoryBackend) async throws -> [String] {
+    static func linkRows(_ backend: some StorageBackend) async throws -> [String] {
         var rows: [String] = []
         try await backend.load(entities: { _ in }, links: { rows.append("\($0.type).\($0.relation) \($0.source) \($0.target)") }, dynamicLinks: { _ in })
+        return rows.sorted()
+    }
+
+    /// The to-one links kept in the entity rows of `backend`, as `Type.relation source target`, sorted.
+    static func rowLinks(_ backend: some StorageBackend) async throws -> [String] {
+        var rows: [String] = []
+        try await backend.load(
+            entities: { record in
+                for link in try record.links.map(ToOneLinkColumn.decode) ?? [] {
+                    rows.append("\(record.type).\(link.relation) \(record.id) \(link.target)")
+                }
+            },
+            links: { _ in }, dynamicLinks: { _ in }
+        )
+        return rows.sorted()
+    }
+
+    /// The entity rows of `backend`, as `Type id` (`Type id (links only)` without payload), sorted.
+    static func entityRows(_ backend: some StorageBackend) async throws -> [String] {
+        var rows: [String] = []
+        try await backend.load(
+            entities: { rows.append("\($0.type) \($0.id)" + ($0.payload.isEmpty ? " (links only)" : "")) },
+            links: { _ in }, dynamicLinks: { _ in }
+        )
         return rows.sorted()
     }
 
@@ -80,7 +105,8 @@ struct StoreLinkFormatTests {
         #expect(store.context.ids(of: "c", \Chat.$messages) == ["m2", "m1"])
         #expect(store.context.ids(of: "m1", \Message.$chat) == ["c"])
         try store.context.checkInvariants()
-        #expect(try await Self.linkRows(backend) == ["Message.chat m1 c", "Message.chat m2 c"])
+        #expect(try await Self.linkRows(backend).isEmpty)
+        #expect(try await Self.rowLinks(backend) == ["Message.chat m1 c", "Message.chat m2 c"])
         try await store.close()
 
         let reopened = try await Store(backend: backend, schema: Self.schema)
@@ -105,15 +131,57 @@ struct StoreLinkFormatTests {
                 ])
             ).save(to: &context)
         }
-        let rows = try #require(backend.writes.last).upsertedLinks.map { "\($0.type).\($0.relation)" }.sorted()
-        // users: 2 pairs; messages/chat: 1 pair; attachment/message: 1 pair; author and viewedBy: one-way.
-        // One-to-many pairs are stored on the to-one side (Message.chat, not Chat.messages).
-        #expect(rows == ["Attachment.message", "Chat.users", "Chat.users", "Message.author", "Message.chat", "Message.viewedBy"])
+        let write = try #require(backend.writes.last)
+        let rows = write.upsertedLinks.map { "\($0.type).\($0.relation)" }.sorted()
+        // Link rows hold to-many links: users (2 pairs) and viewedBy (one-way).
+        #expect(rows == ["Chat.users", "Chat.users", "Message.viewedBy"])
+        // To-one links are in their source's entity row: author (one-way), chat (the to-one side of
+        // Chat.messages) and attachment/message (a one-to-one pair, stored on one side).
+        let rowLinks = try write.upsertedEntities.flatMap { record in
+            try (record.links.map(ToOneLinkColumn.decode) ?? []).map { "\(record.type).\($0.relation) \(record.id) \($0.target)" }
+        }
+        #expect(rowLinks.sorted() == ["Attachment.message a m", "Message.author m 1", "Message.chat m c"])
         try await store.close()
         let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
         #expect(reopened.context.ids(of: "m", \Message.$attachment) == ["a"])
         #expect(reopened.context.ids(of: "2", \User.$chats) == ["c"])
         #expect(reopened.context.sources(linkingTo: "2", through: \Message.$viewedBy) == ["m"])
         try reopened.context.checkInvariants()
+    }
+
+    @Test("A to-one link from an id never saved is kept in a row without payload, until the entity or the link comes or goes", arguments: BackendKind.allCases)
+    func linksOnlyRows(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
+        // m9 and m8 are linked from chats but never saved: their Message.chat links need rows.
+        try await store.save(Chat(id: "c", messages: .ids(["m9"])))
+        try await store.save(Chat(id: "d", messages: .ids(["m8"])))
+        try await store.close()
+        var backend = try harness.backend()
+        #expect(try await Self.entityRows(backend) == ["Chat c", "Chat d", "Message m8 (links only)", "Message m9 (links only)"])
+        var reopened = try await Store(backend: backend, schema: StoreHarness.schema)
+        #expect(reopened.context.ids(of: "c", \Chat.$messages) == ["m9"])
+        #expect(reopened.context.entity(Message.self, id: "m9") == nil)
+
+        // m9 is saved (its chat left unknown: the link stays); d's list is emptied (m8's row goes).
+        try await reopened.save(Message(id: "m9", text: "nine"))
+        try await reopened.set(\Chat.$messages, of: "d", to: .ids([]))
+        try await reopened.close()
+        backend = try harness.backend()
+        #expect(try await Self.entityRows(backend) == ["Chat c", "Chat d", "Message m9"])
+        #expect(try await Self.rowLinks(backend) == ["Message.chat m9 c"])
+        reopened = try await Store(backend: backend, schema: StoreHarness.schema)
+        #expect(reopened.context.entity(Message.self, id: "m9")?.text == "nine")
+        #expect(reopened.context.ids(of: "m9", \Message.$chat) == ["c"])
+
+        // A link-only change rewrites the row and keeps the entity: m9 moves to d.
+        try await reopened.set(\Chat.$messages, of: "d", to: .ids(["m9"]))
+        try await reopened.close()
+        reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
+        #expect(reopened.context.entity(Message.self, id: "m9")?.text == "nine")
+        #expect(reopened.context.ids(of: "d", \Chat.$messages) == ["m9"] && reopened.context.ids(of: "c", \Chat.$messages).isEmpty)
+        try reopened.context.checkInvariants()
+        try await reopened.close()
     }
 }
