@@ -98,11 +98,9 @@ public actor Store {
         var large = false
         let changes: StoreChanges
         let intact: Bool
-        let t0 = ContinuousClock.now
         do {
             working.beginTracking()
             result = try body(&working)
-            PhaseTimer.add(0, t0)
             intact = working.isIntactStoreWrite
             if !intact {
                 // The closure assigned a context built elsewhere (or began recording): compare
@@ -110,8 +108,6 @@ public actor Store {
                 working.markAllChanged(since: base!)
             }
             changes = try working.trackedChanges(since: base!)
-            PhaseTimer.add(1, t0)
-            if ProcessInfo.processInfo.environment["RELATA_COUNTS"] != nil { print("entities", changes.upsertedEntities.count, Dictionary(grouping: changes.upsertedEntities, by: \.type).mapValues(\.count), "links", changes.upsertedLinks.count, Dictionary(grouping: changes.upsertedLinks, by: { $0.type + "." + $0.relation }).mapValues(\.count), "deleted", changes.deletedLinks.count, changes.deletedEntities.count) }
             let prepareCatchUp = working.trackedCopier()
             working.endTracking()
             if !changes.isEmpty {
@@ -121,7 +117,6 @@ public actor Store {
                 let preparing = intact && large ? BackgroundJob(prepareCatchUp) : nil
                 do {
                     try await backend.persist(changes)
-                    PhaseTimer.add(2, t0)
                 } catch {
                     _ = await preparing?.finished()
                     throw error
@@ -131,7 +126,6 @@ public actor Store {
                 } else if intact {
                     catchUp = prepareCatchUp()
                 }
-                PhaseTimer.add(3, t0)
             }
         } catch {
             // The spare is half-written: it becomes a copy of the published state again (the
@@ -158,10 +152,7 @@ public actor Store {
         }
         working = Context()
         catchUp.apply(to: &previous, inParallel: large)
-        PhaseTimer.add(4, t0)
         spare = previous
-        catchUp = CatchUp()
-        PhaseTimer.add(5, t0)
         return result
     }
 
@@ -174,7 +165,6 @@ public actor Store {
         defer { writes.unlock() }
         guard !isClosed else { return }
         isClosed = true
-        PhaseTimer.report()
         try await backend.close()
     }
 }
@@ -195,20 +185,5 @@ final class PublishedContext: Sendable {
 
     func withLock<T>(_ body: (inout Context) -> T) -> T {
         mutex.withLock { body(&$0) }
-    }
-}
-
-import Foundation
-enum PhaseTimer {
-    nonisolated(unsafe) static var last = [Duration](repeating: .zero, count: 8)
-    nonisolated(unsafe) static var totals = [Duration](repeating: .zero, count: 8)
-    static func add(_ i: Int, _ t0: ContinuousClock.Instant) {
-        let d = ContinuousClock.now - t0
-        totals[i] += d - (i == 0 ? .zero : last[i-1])
-        last[i] = d
-    }
-    static func report() {
-        if ProcessInfo.processInfo.environment["RELATA_PHASES"] != nil { print("phases body/rows/commit/prep/apply/drop:", totals.prefix(6).map { $0.formatted(.units(allowed: [.milliseconds])) }) }
-        totals = [Duration](repeating: .zero, count: 8)
     }
 }
