@@ -8,12 +8,14 @@ import RelataCore
 /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
 /// ```
 ///
-/// The file holds four tables: `relata_meta` (format and version), `relata_entity` (type, id, to-one links,
-/// payload of the normalized entity, in a compact keyed binary form), `relata_link` (type, relation, source, target,
-/// position, inverse position: one row per link, one per linked pair for a mutual relation) and `relata_dynamic_link` (kind, source type
-/// and id, target type and id: one row per dynamic relationship). Payloads keep property names, like JSON, so adding an optional
-/// property or a relation to a model needs no migration; rows of a type or relation the model no
-/// longer has are kept but not loaded (``Store/ignoredRecords``).
+/// The file holds four tables: `relata_meta` (format and version); `relata_entity` (type, id,
+/// payload: the normalized entity in a compact keyed binary form, links: the entity's to-one
+/// links); `relata_link` (type, relation, source, target, position, inverse position: one row per
+/// to-many link, one per linked pair for a mutual relation); and `relata_dynamic_link` (kind,
+/// source type and id, target type and id: one row per dynamic relationship). Payloads keep
+/// property names, like JSON, so adding an optional property or a relation to a model needs no
+/// migration; rows of a type or relation the model no longer has are kept but not loaded
+/// (``Store/ignoredRecords``).
 ///
 /// Each ``persist(_:)`` is one transaction. With WAL and `synchronous = NORMAL`, a committed write
 /// survives a crash of the process; the last writes before a power loss may be lost (SQLite's WAL

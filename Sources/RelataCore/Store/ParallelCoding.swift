@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Encodes or decodes many entity payloads on every core: JSON coding is most of the cost of a
-/// large Store write and of opening a store.
+/// Encodes or decodes many entity payloads on every core: payload coding is a large part of the
+/// cost of a large Store write and of opening a store.
 @usableFromInline
 enum ParallelCoding {
     /// Below this many values, one thread does it all.
