@@ -44,24 +44,34 @@ public final class SQLiteBackend: StorageBackend {
     public init(path: String) throws {
         self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
+        var found: (version: Int, wal: Bool)?
         if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
-            try Self.validate(path: path)
+            found = try Self.validate(path: path)
         }
+        // A store of the current version, already in WAL mode, is not written to by opening it:
+        // setting WAL (GRDB then writes to make sure the WAL file exists) and the migrator (which
+        // writes even when it has nothing to do) are skipped, so a store that fails to load (a
+        // damaged row) is left exactly as it was.
+        let current = found.map { $0.version == Self.version && $0.wal } ?? false
         var configuration = Configuration()
-        configuration.journalMode = .wal
+        configuration.journalMode = current ? .default : .wal
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(queue)
+            if !current { try Self.migrator.migrate(queue) }
         } catch {
             throw Self.map(error, path: path, doing: "open")
         }
     }
 
     /// Checks, read-only, that the file at `path` is a Relata store.
-    static func validate(path: String) throws {
+    ///
+    /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
+    ///   empty database.
+    @discardableResult
+    static func validate(path: String) throws -> (version: Int, wal: Bool)? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "cannot read \(path)")
         }
@@ -75,9 +85,9 @@ public final class SQLiteBackend: StorageBackend {
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }
-            try reader.read { db in
+            return try reader.read { db -> (version: Int, wal: Bool)? in
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-                if tables.isEmpty { return }  // an empty database: becomes a store
+                if tables.isEmpty { return nil }  // an empty database: becomes a store
                 guard tables.contains("relata_meta"),
                     try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'format'") == format
                 else {
@@ -90,6 +100,7 @@ public final class SQLiteBackend: StorageBackend {
                         message: "\(path) is a Relata store of version \(version), newer than this library (\(Self.version))"
                     )
                 }
+                return (version, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal")
             }
         } catch let error as RelataError {
             throw error

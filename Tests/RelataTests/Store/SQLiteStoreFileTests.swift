@@ -69,6 +69,12 @@ struct SQLiteStoreFileTests {
         try await store.close()
         let reopened = try await Store(path: path, entities: User.self)
         #expect(reopened.context.entity(User.self, id: "1")?.name == "Bob")
+        try await reopened.save(User(id: "2", name: "Alice"))
+        try await reopened.close()
+        // Reopening a current store leaves its journal mode alone: it stays WAL.
+        let queue = try DatabaseQueue(path: path)
+        #expect(try await queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        try queue.close()
     }
 
     /// A file as version 1 of the library wrote it (before dynamic relationships).
@@ -223,5 +229,24 @@ struct StoreSchemaEvolutionTests {
         let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV3.Item.self) }
         #expect(error?.code == .undecodableRecord)
         #expect(error?.entityType == "Item" && error?.id == "x")
+    }
+
+    @Test("Damaged bytes in a stored payload or in a row's links are a clear error naming the type and id; the file is not modified")
+    func damagedRowBytes() async throws {
+        for (column, bytes) in [("payload", "0001FF"), ("links", "0205")] {
+            let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self)
+            try await store.save(ModelV1.Item(id: "x", title: "T", owner: .relation(ModelV1.Owner(id: "o"))))
+            try await store.close()
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { try $0.execute(sql: "UPDATE relata_entity SET \(column) = x'\(bytes)' WHERE id = 'x'") }
+            try queue.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self) }
+            #expect(error?.code == .undecodableRecord, "\(column)")
+            #expect(error?.entityType == "Item" && error?.id == "x", "\(column)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(column)")
+        }
     }
 }
