@@ -16,7 +16,7 @@ class AnyBacklinks: @unchecked Sendable {
 @usableFromInline
 final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
     @usableFromInline let descriptor: RelationDescriptor<Source, Target>
-    @usableFromInline var sources: [Target.ID: Set<Source.ID>]
+    @usableFromInline @exclusivity(unchecked) var sources: [Target.ID: Set<Source.ID>]
 
     @usableFromInline var key: _AnyRelationKey { descriptor.key }
 

@@ -35,7 +35,7 @@ public struct Context: Sendable {
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline var types: ContiguousArray<ObjectIdentifier> = []
-        @usableFromInline var tables: ContiguousArray<AnyEntityTable> = []
+        @usableFromInline @exclusivity(unchecked) var tables: ContiguousArray<AnyEntityTable> = []
         /// Jitter for new position keys; reseeded in every copy so copies draw different keys.
         @usableFromInline var generator = JitterGenerator()
 

@@ -16,14 +16,15 @@ class AnyLinkTable: @unchecked Sendable {
 /// The links of one relation: source id to its target (to-one) or its targets in position order
 /// (to-many, see ``OrderedLinks``).
 ///
-/// To-one relations use `one`, to-many relations `many`; a table never uses both.
+/// To-one relations use `one`, to-many relations `many`; a table never uses both. Hot properties
+/// are `@exclusivity(unchecked)`, like those of `EntityTable` (see there).
 @usableFromInline
 final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: AnyLinkTable, @unchecked Sendable {
-    @usableFromInline var one: [SourceID: TargetID] = [:]
-    @usableFromInline var many: [SourceID: OrderedLinks<TargetID>] = [:]
+    @usableFromInline @exclusivity(unchecked) var one: [SourceID: TargetID] = [:]
+    @usableFromInline @exclusivity(unchecked) var many: [SourceID: OrderedLinks<TargetID>] = [:]
     /// The links (source, target) written or removed since tracking began (a Store write), or
     /// `nil` when not tracking. Every mutator below appends what it touches; duplicates are fine.
-    @usableFromInline var dirty: ContiguousArray<LinkPair<SourceID, TargetID>>?
+    @usableFromInline @exclusivity(unchecked) var dirty: ContiguousArray<LinkPair<SourceID, TargetID>>?
 
     @usableFromInline override init() {}
 
