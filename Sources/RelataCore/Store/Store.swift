@@ -23,9 +23,14 @@ public actor Store {
     /// The entity types this store loads and decodes.
     public nonisolated let schema: EntitySchema
     private let backend: any StorageBackend
-    /// A copy of the published state that only writes touch (see ``write(_:)``).
-    private var spare: Context
+    /// The two copies of the state, published and spare (left-right, see ``write(_:)``).
     private nonisolated let state: PublishedContext
+    /// The catch-up of the spare copy after the last large write, if it may still be running.
+    private var catchUp: BackgroundJob<Void>?
+    /// Runs in a background catch-up before it finishes (tests use it to hold one back).
+    private var catchUpHook: (@Sendable () -> Void)?
+    /// How many writes took the published copy because the other was still catching up (tests).
+    private(set) var writesOnPublishedCopy = 0
     private nonisolated let writes = AsyncLock()
     private var isClosed = false
     /// Rows found in storage whose type or relation the schema does not have, by `Type` or
@@ -51,7 +56,6 @@ public actor Store {
         self.backend = backend
         self.schema = schema
         self.state = PublishedContext(loader.context)
-        self.spare = loader.context
         self.ignoredRecords = loader.ignored
     }
 
@@ -64,11 +68,15 @@ public actor Store {
     }
 
     /// The state as of the last completed write (a snapshot, O(1)).
+    ///
+    /// Just after a large write, when the next write has begun, this may wait for the other copy
+    /// of the state to catch up with the last write (see ``write(_:)``); it never waits for a
+    /// write or a commit.
     public nonisolated var context: Context {
-        state.withLock { $0 }
+        state.snapshot
     }
 
-    /// Runs `body` on a snapshot of the state. No lock is held while it runs.
+    /// Runs `body` on a snapshot of the state (see ``context``). No lock is held while it runs.
     ///
     /// - Returns: What `body` returns.
     public nonisolated func read<T>(_ body: (Context) throws -> T) rethrows -> T {
@@ -88,19 +96,33 @@ public actor Store {
         defer { writes.unlock() }
         guard !isClosed else { throw RelataError.storeClosed }
         // Two copies of the state (left-right): readers use the published one; the write mutates
-        // the spare in place (no copy of the tables it touches), then the two swap roles and the
-        // old published copy receives what the write changed (copied from the new state).
-        var base: Context? = context
-        var working = spare
-        spare = Context()  // `working` is now the only reference: mutated in place
+        // the other in place (no copy of the tables it touches); then the two swap roles, and the
+        // old published copy receives what the write changed (copied from the new state) — on
+        // another thread after a large write, while the caller goes on (see `PublishedContext`).
+        var working: Context
+        switch state.startWrite() {
+        case .spare(let spare):
+            working = spare
+        case .published(let published):
+            working = published
+            writesOnPublishedCopy += 1
+        case .wait:
+            await finishCatchUp()
+            guard case .spare(let spare) = state.startWrite() else { preconditionFailure("no spare after its catch-up") }
+            working = spare
+        }
         let result: T
         var catchUp = CatchUp()
         var large = false
         let changes: StoreChanges
         let intact: Bool
+        var base: Context?
         do {
             working.beginTracking()
             result = try body(&working)
+            // The state before the write, to compare with: the published copy once caught up.
+            await finishCatchUp()
+            base = state.snapshot
             intact = working.isIntactStoreWrite
             if !intact {
                 // The closure assigned a context built elsewhere (or began recording): compare
@@ -128,36 +150,62 @@ public actor Store {
                 }
             }
         } catch {
-            // The spare is half-written: it becomes a copy of the published state again (the
-            // next write copies the tables it touches, once).
-            spare = base!
+            // The write's copy is half-written and dropped: the published state becomes both
+            // copies (the next write copies the tables it touches, once).
+            await finishCatchUp()
+            state.reset()
             throw error
         }
+        base = nil
         guard intact else {
-            // No log to replay: both copies share the new state (the next write copies what it touches).
-            base = nil
-            state.withLock { $0 = working }
-            spare = working
+            // Nothing to catch up with: both copies share the new state (the next write copies
+            // what it touches).
+            state.reset(to: working)
             return result
         }
         guard !changes.isEmpty else {
-            spare = working
+            state.returnSpare(working)
             return result
         }
-        base = nil
-        var previous = state.withLock { published in
-            let previous = published
-            published = working
-            return previous
-        }
+        var previous = state.publish(working)
         working = Context()
-        catchUp.apply(to: &previous, inParallel: large)
-        spare = previous
+        guard large else {
+            catchUp.apply(to: &previous, inParallel: false)
+            state.returnSpare(previous)
+            return result
+        }
+        // A large catch-up runs on another thread, beside what the caller does next (the next
+        // write's closure, typically), and publishes or parks the copy when done.
+        let state = state, hook = catchUpHook, transfer = UnsafeTransfer((catchUp, previous))
+        state.beginCatchUp()
+        self.catchUp = BackgroundJob {
+            var (catchUp, copy) = transfer.value
+            catchUp.apply(to: &copy, inParallel: false)
+            hook?()
+            state.finishCatchUp(copy)
+        }
         return result
     }
 
+    /// Waits for the catch-up of the last large write, if one may be running.
+    private func finishCatchUp() async {
+        guard let job = catchUp else { return }
+        catchUp = nil
+        _ = await job.finished()
+    }
+
+    /// Sets what a background catch-up runs before it finishes, for tests.
+    func setCatchUpHook(_ hook: (@Sendable () -> Void)?) {
+        catchUpHook = hook
+    }
+
     /// The spare copy, for tests: it must always equal the published state.
-    var spareForTesting: Context { spare }
+    var spareForTesting: Context {
+        get async {
+            await finishCatchUp()
+            return state.spareForTesting!
+        }
+    }
 
     /// Waits for pending writes, then closes the backend. Later writes throw.
     public func close() async throws {
@@ -165,6 +213,7 @@ public actor Store {
         defer { writes.unlock() }
         guard !isClosed else { return }
         isClosed = true
+        await finishCatchUp()
         try await backend.close()
     }
 }
@@ -172,18 +221,5 @@ public actor Store {
 extension RelataError {
     static var storeClosed: RelataError {
         RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
-    }
-}
-
-/// The published state of a ``Store``, behind a lock held only to copy or swap it.
-final class PublishedContext: Sendable {
-    private let mutex: Mutex<Context>
-
-    init(_ context: Context) {
-        mutex = Mutex(context)
-    }
-
-    func withLock<T>(_ body: (inout Context) -> T) -> T {
-        mutex.withLock { body(&$0) }
     }
 }
