@@ -176,10 +176,13 @@ public actor Store {
         }
         // A large catch-up runs on another thread, beside what the caller does next (the next
         // write's closure, typically), and publishes or parks the copy when done.
-        let state = state, hook = catchUpHook, transfer = UnsafeTransfer((catchUp, previous))
+        // The copy is moved, never copied: a second reference would make every table it touches
+        // look shared, and the catch-up would copy each whole table.
+        let state = state, hook = catchUpHook, handOver = HandOver((catchUp, previous))
+        previous = Context()
         state.beginCatchUp()
         self.catchUp = BackgroundJob {
-            var (catchUp, copy) = transfer.value
+            var (catchUp, copy) = handOver.take()
             catchUp.apply(to: &copy, inParallel: false)
             hook?()
             state.finishCatchUp(copy)
@@ -223,3 +226,19 @@ extension RelataError {
         RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
     }
 }
+
+/// Moves a value to another thread, which takes it out: no reference to it stays behind.
+private final class HandOver<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// The value; called once.
+    func take() -> Value {
+        defer { value = nil }
+        return value!
+    }
+}
+
