@@ -20,11 +20,20 @@ struct StoreDeferredCatchUpTests {
         func open() { semaphore.signal() }
     }
 
-    static func seed(_ store: Store) async throws {
+    /// A store with users, chats and 600 messages, whose last (large) write's catch-up is held at
+    /// the returned gate, as is every later one until the gate opens for it.
+    static func storeWithHeldCatchUp(_ harness: StoreHarness) async throws -> (Store, Gate) {
+        let store = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
         try await store.write { context in
             for user in Large.users { try User(id: user, name: "name \(user)").save(to: &context) }
             for chat in Large.chats { try Chat(id: chat, users: .ids([Large.users[0]])).save(to: &context) }
         }
+        let gate = Gate()
+        await store.setCatchUpHook { gate.wait() }
+        try await store.write { context in
+            for j in 0..<600 { try Large.message(j).save(to: &context) }
+        }
+        return (store, gate)
     }
 
     static func messageCount(_ context: Context) -> Int {
@@ -35,13 +44,7 @@ struct StoreDeferredCatchUpTests {
     func writeDuringCatchUp(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
-        let store = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        try await Self.seed(store)
-        let gate = Gate()
-        await store.setCatchUpHook { gate.wait() }
-        try await store.write { context in
-            for j in 0..<600 { try Large.message(j).save(to: &context) }
-        }
+        let (store, gate) = try await Self.storeWithHeldCatchUp(harness)
         // The catch-up of that write now waits at the gate.
         let bodyRan = Mutex(false)
         let second = Task {
@@ -90,13 +93,7 @@ struct StoreDeferredCatchUpTests {
         struct Refused: Error {}
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
-        let store = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        try await Self.seed(store)
-        let gate = Gate()
-        await store.setCatchUpHook { gate.wait() }
-        try await store.write { context in
-            for j in 0..<600 { try Large.message(j).save(to: &context) }
-        }
+        let (store, gate) = try await Self.storeWithHeldCatchUp(harness)
         let before = Large.dumped(store.context)
         await #expect(throws: Refused.self) {
             try await store.write { context in
