@@ -32,8 +32,8 @@ class AnyEntityTable: @unchecked Sendable {
 ///
 /// Its hot properties are `@exclusivity(unchecked)`: they are reached through a class, so every
 /// access paid a run-time exclusivity check (~8% of an in-memory save). A table is only mutated
-/// by the one writer that owns its copy of the context (see `Context.mutableTable`), and the
-/// Store's parallel catch-up writes different tables on different threads.
+/// by the one writer that owns its copy of the context (see `Context.mutableTable`); the Store's
+/// background catch-up writes the other copy's tables only (see `PublishedContext`).
 @usableFromInline
 final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked Sendable {
     /// Normalized entities: every relation is `.none`.

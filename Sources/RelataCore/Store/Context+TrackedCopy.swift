@@ -1,5 +1,3 @@
-import Dispatch
-
 // A Store keeps two copies of its state (left-right). After a write, the copy that was published
 // must catch up with the write: it receives the entities and links the write changed, as tracked,
 // copied from the new state (no operation is re-derived).
@@ -8,8 +6,8 @@ import Dispatch
 /// what the write changed from the new state (it may run on another thread while the write is
 /// persisted, since nothing mutates that state any more). Each step it returns then finds, on the
 /// other copy, the tables it writes (making them unique to that copy), and returns the work that
-/// writes them: works write disjoint tables, so a large catch-up runs them on every core. A step
-/// must not retain an entity table (see `Context.mutableTable`).
+/// writes them: works write disjoint tables (so they could run on several threads). A step must
+/// not retain an entity table (see `Context.mutableTable`).
 @usableFromInline
 typealias CatchUpPreparation = () -> [CatchUpStep]
 
@@ -50,16 +48,11 @@ extension Context {
 struct CatchUp {
     var steps: [CatchUpStep] = []
 
-    /// Applies the catch-up to `context`. `inParallel` spreads the work over every core (for a
-    /// large write; for a small one, starting threads costs more than it saves).
-    func apply(to context: inout Context, inParallel: Bool) {
+    /// Applies the catch-up to `context`: binds every table the works write, then runs them (a
+    /// large write's catch-up runs on its own thread, beside the next write; see `Store.write`).
+    func apply(to context: inout Context) {
         let works = steps.map { $0(&context) }
-        if inParallel, works.count > 1 {
-            let shared = UnsafeTransfer(works)
-            DispatchQueue.concurrentPerform(iterations: works.count) { shared.value[$0]() }
-        } else {
-            for work in works { work() }
-        }
+        for work in works { work() }
     }
 }
 

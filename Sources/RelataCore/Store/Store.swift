@@ -26,7 +26,7 @@ public actor Store {
     /// The two copies of the state, published and spare (left-right, see ``write(_:)``).
     private nonisolated let state: PublishedContext
     /// The catch-up of the spare copy after the last large write, if it may still be running.
-    private var catchUp: BackgroundJob<Void>?
+    private var catchUpJob: BackgroundJob<Void>?
     /// Runs in a background catch-up before it finishes (tests use it to hold one back).
     private var catchUpHook: (@Sendable () -> Void)?
     /// How many writes took the published copy because the other was still catching up (tests).
@@ -170,7 +170,7 @@ public actor Store {
         var previous = state.publish(working)
         working = Context()
         guard large else {
-            catchUp.apply(to: &previous, inParallel: false)
+            catchUp.apply(to: &previous)
             state.returnSpare(previous)
             return result
         }
@@ -181,9 +181,9 @@ public actor Store {
         let state = state, hook = catchUpHook, handOver = HandOver((catchUp, previous))
         previous = Context()
         state.beginCatchUp()
-        self.catchUp = BackgroundJob {
+        catchUpJob = BackgroundJob {
             var (catchUp, copy) = handOver.take()
-            catchUp.apply(to: &copy, inParallel: false)
+            catchUp.apply(to: &copy)
             hook?()
             state.finishCatchUp(copy)
         }
@@ -192,8 +192,8 @@ public actor Store {
 
     /// Waits for the catch-up of the last large write, if one may be running.
     private func finishCatchUp() async {
-        guard let job = catchUp else { return }
-        catchUp = nil
+        guard let job = catchUpJob else { return }
+        catchUpJob = nil
         _ = await job.finished()
     }
 
