@@ -16,15 +16,17 @@ class AnyEntityTable: @unchecked Sendable {
     /// How many entities tracking marked (0 when not tracking).
     var trackedEntityCount: Int { 0 }
     /// Adds the entity rows this table changed since tracking began to `changes` (see `Context+Persistence`).
-    func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
+    func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {}
     /// Adds the link rows this table's relations changed since tracking began to `changes`.
-    func collectLinkChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {}
+    func collectLinkChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {}
     /// Marks every entity and link of this table and of its counterpart in `base` as changed.
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
     /// What tracking marked in this table, as a copy step (see `Context.trackedCopier()`).
     func trackedCopier() -> CatchUpPreparation? { nil }
+    /// Whether the rows tracking marked in this table need the state before the write.
+    func trackedChangesNeedBase(in context: Context) -> Bool { false }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -128,13 +130,17 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         Entity._relataStoreSupport.trackedCopier(self)
     }
 
+    override func trackedChangesNeedBase(in context: Context) -> Bool {
+        Entity._relataStoreSupport.changesNeedBase(self, context)
+    }
+
     override var trackedEntityCount: Int { dirty?.count ?? 0 }
 
-    override func collectEntityChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+    override func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
         try Entity._relataStoreSupport.collectEntityChanges(self, context, base, &changes)
     }
 
-    override func collectLinkChanges(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+    override func collectLinkChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
         try Entity._relataStoreSupport.collectLinkChanges(self, context, base, &changes)
     }
 

@@ -1,8 +1,11 @@
-import Dispatch
+import Foundation
 
-/// Work started on a global queue at once, whose result is taken later: a Store write reads what
-/// the other copy must receive while the write is persisted, and gathers link rows while entity
-/// payloads are encoded.
+/// Work started at once on a thread of its own, whose result is taken later: a Store write reads
+/// what the other copy must receive while the write is persisted, gathers link rows while entity
+/// payloads are encoded, and catches the other copy up beside the next write.
+///
+/// A dedicated thread, not a queue: callers may block on the result (``wait()``, or a reader
+/// waiting for a catch-up), and a job queued behind blocked threads would never start.
 final class BackgroundJob<Result>: @unchecked Sendable {
     private let group = DispatchGroup()
     /// Written once by the job before it leaves `group`; read only after the group is done.
@@ -12,10 +15,12 @@ final class BackgroundJob<Result>: @unchecked Sendable {
     init(_ work: @escaping () -> Result) {
         let work = UnsafeTransfer(work)
         group.enter()
-        DispatchQueue.global().async { [self] in
+        let thread = Thread { [self] in
             result = work.value()
             group.leave()
         }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// Blocks until the work is done, and returns its result.

@@ -54,7 +54,9 @@ extension Context {
 
     /// The rows changed since ``beginTracking()``: each changed entity's new value (or its erasure,
     /// if it existed in `base`), and each changed link (new, moved, or removed) of each side.
-    func trackedChanges(since base: Context) throws -> StoreChanges {
+    /// `base`, the state before the write, is asked for only when the write erased an entity or
+    /// changed a link stored in a link row (a write that only adds entities does not wait for it).
+    func trackedChanges(since base: LazyContext) throws -> StoreChanges {
         let tables = storage.tables
         let context = self
         let collectLinks = { () -> Result<StoreChanges, any Error> in
@@ -76,10 +78,11 @@ extension Context {
         try entities.get()
         changes.upsertedLinks = links.upsertedLinks
         changes.deletedLinks = links.deletedLinks
-        if let dynamic = storage.dynamic, let dirty = dynamic.dirty {
+        if let dynamic = storage.dynamic, let dirty = dynamic.dirty, !dirty.isEmpty {
+            let before = base.context.storage.dynamic
             for link in dirty {
                 let now = dynamic.contains(link)
-                guard now != (base.storage.dynamic?.contains(link) ?? false) else { continue }
+                guard now != (before?.contains(link) ?? false) else { continue }
                 let record = try link.record()
                 if now {
                     changes.insertedDynamicLinks.append(record)
@@ -96,14 +99,13 @@ extension EntityTable {
     /// The entity rows changed since tracking began: those of the entities stored or erased, and
     /// those of the sources whose to-one links changed (a row holds both, see ``EntityRecord``).
     @inlinable
-    func collectStoredEntities(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+    func collectStoredEntities(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
         var reader = ToOneLinkReader<Entity>(context: context, table: self, tracked: true)
         try Entity._relataVisitRelations(&reader)
         guard dirty != nil || !reader.dirtySources.isEmpty else { return }
         var sources = dirty ?? []
         sources.formUnion(reader.dirtySources)
-        let old = base.table(Entity.self)
         var rows: [(id: Entity.ID, entity: Entity?)] = []
         rows.reserveCapacity(sources.count)
         var vanished: [Entity.ID] = []
@@ -117,6 +119,8 @@ extension EntityTable {
         }
         if !vanished.isEmpty {
             // A row goes when neither its entity nor any to-one link is left, if it was stored.
+            let base = base.context
+            let old = base.table(Entity.self)
             var before = ToOneLinkReader<Entity>(context: base, table: old, tracked: false)
             try Entity._relataVisitRelations(&before)
             for id in vanished where old?.entities[id] != nil || before.hasLinks(id) {
@@ -137,9 +141,9 @@ extension EntityTable {
 
     /// The rows of the links of this type's relations changed since tracking began.
     @inlinable
-    func collectChangedLinks(in context: Context, base: Context, into changes: inout StoreChanges) throws {
+    func collectChangedLinks(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
         let type = String(describing: Entity.self)
-        var collector = LinkChangeCollector<Entity>(context: context, base: base, table: self, old: base.table(Entity.self), type: type)
+        var collector = LinkChangeCollector<Entity>(context: context, base: base, table: self, type: type)
         try Entity._relataVisitRelations(&collector)
         changes.upsertedLinks += collector.upserted
         changes.deletedLinks += collector.deleted
@@ -150,21 +154,26 @@ extension EntityTable {
 @usableFromInline
 struct LinkChangeCollector<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline let context: Context
-    @usableFromInline let base: Context
+    /// The state before the write, asked for only when a link row may have changed.
+    @usableFromInline let lazyBase: LazyContext
     @usableFromInline let table: EntityTable<Entity>
-    @usableFromInline let old: EntityTable<Entity>?
     @usableFromInline let type: String
     @usableFromInline var upserted: [LinkRecord] = []
     @usableFromInline var deleted: [LinkKey] = []
 
     @inlinable
-    init(context: Context, base: Context, table: EntityTable<Entity>, old: EntityTable<Entity>?, type: String) {
+    init(context: Context, base: LazyContext, table: EntityTable<Entity>, type: String) {
         self.context = context
-        self.base = base
+        self.lazyBase = base
         self.table = table
-        self.old = old
         self.type = type
     }
+
+    /// The state before the write.
+    @inlinable var base: Context { lazyBase.context }
+
+    /// This type's table before the write.
+    @inlinable var old: EntityTable<Entity>? { base.table(Entity.self) }
 
     @inlinable
     mutating func visit<S, T, D, C, K>(

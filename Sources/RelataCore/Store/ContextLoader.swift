@@ -150,7 +150,7 @@ struct ContextLoader {
         guard loaders.contains(where: { $0.sawLegacyRows }) else { return nil }
         var current = context
         current.markAllChanged(since: Context())
-        var changes = try current.trackedChanges(since: Context())
+        var changes = try current.trackedChanges(since: LazyContext(Context()))
         changes.deletedLinks = loaders.flatMap(\.legacyRows)
         return changes
     }

@@ -116,20 +116,34 @@ public actor Store {
         var large = false
         let changes: StoreChanges
         let intact: Bool
-        var base: Context?
         do {
             working.beginTracking()
             result = try body(&working)
-            // The state before the write, to compare with: the published copy once caught up.
-            await finishCatchUp()
-            base = state.snapshot
             intact = working.isIntactStoreWrite
-            if !intact {
+            // The state before the write, to compare with: the published copy, once caught up if
+            // this write took the other one. Only writes that may erase rows or change link rows
+            // need it, so one that only adds runs on beside the previous write's catch-up.
+            let base: LazyContext
+            if intact, !working.trackedChangesNeedBase() {
+                // Not asked for. If it were, it would still be found (waiting, if need be); debug
+                // builds stop there, so every Store test checks `trackedChangesNeedBase()`.
+                let state = state
+                base = LazyContext(resolving: {
+                    assertionFailure("the rows asked for the state before the write after all")
+                    return state.snapshot
+                })
+            } else if intact {
+                await finishCatchUp()
+                base = LazyContext(state.snapshot)
+            } else {
                 // The closure assigned a context built elsewhere (or began recording): compare
                 // everything with the state before the write.
-                working.markAllChanged(since: base!)
+                await finishCatchUp()
+                let before = state.snapshot
+                working.markAllChanged(since: before)
+                base = LazyContext(before)
             }
-            changes = try working.trackedChanges(since: base!)
+            changes = try working.trackedChanges(since: base)
             let prepareCatchUp = working.trackedCopier()
             working.endTracking()
             if !changes.isEmpty {
@@ -149,6 +163,8 @@ public actor Store {
                     catchUp = prepareCatchUp()
                 }
             }
+            // Publishing below needs the other copy caught up with the previous write.
+            await finishCatchUp()
         } catch {
             // The write's copy is half-written and dropped: the published state becomes both
             // copies (the next write copies the tables it touches, once).
@@ -156,7 +172,6 @@ public actor Store {
             state.reset()
             throw error
         }
-        base = nil
         guard intact else {
             // Nothing to catch up with: both copies share the new state (the next write copies
             // what it touches).
