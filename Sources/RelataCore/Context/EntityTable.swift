@@ -15,6 +15,8 @@ class AnyEntityTable: @unchecked Sendable {
     ) -> Bool { false }
     /// How many entities tracking marked (0 when not tracking).
     var trackedEntityCount: Int { 0 }
+    /// How many entities the table holds.
+    var entityCount: Int { 0 }
     /// Adds the entity rows this table changed since tracking began to `changes` (see `Context+Persistence`).
     func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {}
     /// Adds the link rows this table's relations changed since tracking began to `changes`.
@@ -135,6 +137,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override var trackedEntityCount: Int { dirty?.count ?? 0 }
+
+    override var entityCount: Int { entities.count }
 
     override func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
         try Entity._relataStoreSupport.collectEntityChanges(self, context, base, &changes)

@@ -25,12 +25,11 @@ public actor Store {
     private let backend: any StorageBackend
     /// The two copies of the state, published and spare (left-right, see ``write(_:)``).
     private nonisolated let state: PublishedContext
-    /// The catch-up of the spare copy after the last large write, if it may still be running.
-    private var catchUpJob: BackgroundJob<Void>?
-    /// Runs in a background catch-up before it finishes (tests use it to hold one back).
-    private var catchUpHook: (@Sendable () -> Void)?
     /// How many writes took the published copy because the other was still catching up (tests).
     private(set) var writesOnPublishedCopy = 0
+    /// Whether the last write compared its rows with the state before it: the next write in place
+    /// then starts the spare's catch-up at once, beside its closure.
+    private var lastWriteComparedRows = false
     private nonisolated let writes = AsyncLock()
     private var isClosed = false
     /// Rows found in storage whose type or relation the schema does not have, by `Type` or
@@ -95,36 +94,31 @@ public actor Store {
         await writes.lock()
         defer { writes.unlock() }
         guard !isClosed else { throw RelataError.storeClosed }
-        // Two copies of the state (left-right): readers use the published one; the write mutates
-        // the other in place (no copy of the tables it touches); then the two swap roles, and the
-        // old published copy receives what the write changed (copied from the new state) — on
-        // another thread after a large write, while the caller goes on (see `PublishedContext`).
-        var working: Context
-        switch state.startWrite() {
-        case .spare(let spare):
-            working = spare
-        case .published(let published):
-            working = published
-            writesOnPublishedCopy += 1
-        case .wait:
-            await finishCatchUp()
-            guard case .spare(let spare) = state.startWrite() else { preconditionFailure("no spare after its catch-up") }
-            working = spare
-        }
+        // Two copies of the state (left-right, see `PublishedContext`): the write mutates one in
+        // place (no copy of the tables it touches) — the published one if no reader holds it,
+        // else the spare, caught up first — then publishes it; the other copy keeps what the
+        // write changed (copied from the new state) to catch up with when it is next needed.
+        await state.settle()
+        var start = state.startWrite(prefetch: lastWriteComparedRows)
+        // Moved out, not copied: a second reference would make the write copy every table.
+        var working = Context()
+        swap(&working, &start.context)
+        if start.inPlace { writesOnPublishedCopy += 1 }
+        for catchUp in start.catchUps { catchUp.apply(to: &working) }
         let result: T
         var catchUp = CatchUp()
-        var large = false
         let changes: StoreChanges
         let intact: Bool
         do {
             working.beginTracking()
             result = try body(&working)
             intact = working.isIntactStoreWrite
-            // The state before the write, to compare with: the published copy, once caught up if
-            // this write took the other one. Only writes that may erase rows or change link rows
-            // need it, so one that only adds runs on beside the previous write's catch-up.
+            // The state before the write, to compare with: the published copy, or for a write in
+            // place, the spare once caught up. Only writes that may erase rows or change link
+            // rows need it, so one that only adds never waits for a catch-up.
             let base: LazyContext
-            if intact, !working.trackedChangesNeedBase() {
+            lastWriteComparedRows = !intact || working.trackedChangesNeedBase()
+            if !lastWriteComparedRows {
                 // Not asked for. If it were, it would still be found (waiting, if need be); debug
                 // builds stop there, so every Store test checks `trackedChangesNeedBase()`.
                 let state = state
@@ -133,13 +127,11 @@ public actor Store {
                     return state.snapshot
                 })
             } else if intact {
-                await finishCatchUp()
-                base = LazyContext(state.snapshot)
+                base = LazyContext(await state.committedState())
             } else {
                 // The closure assigned a context built elsewhere (or began recording): compare
                 // everything with the state before the write.
-                await finishCatchUp()
-                let before = state.snapshot
+                let before = await state.committedState()
                 working.markAllChanged(since: before)
                 base = LazyContext(before)
             }
@@ -149,7 +141,7 @@ public actor Store {
             if !changes.isEmpty {
                 // What the other copy must receive is read from `working` (no longer mutated) on
                 // another thread while the changes are persisted.
-                large = changes.count >= ParallelCoding.threshold
+                let large = changes.count >= ParallelCoding.threshold
                 let preparing = intact && large ? BackgroundJob(prepareCatchUp) : nil
                 do {
                     try await backend.persist(changes)
@@ -163,66 +155,54 @@ public actor Store {
                     catchUp = prepareCatchUp()
                 }
             }
-            // Publishing below needs the other copy caught up with the previous write.
-            await finishCatchUp()
         } catch {
-            // The write's copy is half-written and dropped: the published state becomes both
+            // The write's copy is half-written and dropped: the committed state becomes both
             // copies (the next write copies the tables it touches, once).
-            await finishCatchUp()
+            if start.inPlace { _ = await state.committedState() }
+            await state.settle()
             state.reset()
             throw error
         }
         guard intact else {
             // Nothing to catch up with: both copies share the new state (the next write copies
             // what it touches).
+            await state.settle()
             state.reset(to: working)
             return result
         }
         guard !changes.isEmpty else {
-            state.returnSpare(working)
+            state.returnUnchanged(working)
             return result
         }
-        var previous = state.publish(working)
-        working = Context()
-        guard large else {
-            catchUp.apply(to: &previous)
-            state.returnSpare(previous)
-            return result
-        }
-        // A large catch-up runs on another thread, beside what the caller does next (the next
-        // write's closure, typically), and publishes or parks the copy when done.
-        // The copy is moved, never copied: a second reference would make every table it touches
-        // look shared, and the catch-up would copy each whole table.
-        let state = state, hook = catchUpHook, handOver = HandOver((catchUp, previous))
-        previous = Context()
-        state.beginCatchUp()
-        catchUpJob = BackgroundJob {
-            var (catchUp, copy) = handOver.take()
-            catchUp.apply(to: &copy)
-            hook?()
-            state.finishCatchUp(copy)
-        }
+        state.publish(working, catchUp: catchUp, rows: changes.count)
         return result
-    }
-
-    /// Waits for the catch-up of the last large write, if one may be running.
-    private func finishCatchUp() async {
-        guard let job = catchUpJob else { return }
-        catchUpJob = nil
-        _ = await job.finished()
     }
 
     /// Sets what a background catch-up runs before it finishes, for tests.
     func setCatchUpHook(_ hook: (@Sendable () -> Void)?) {
-        catchUpHook = hook
+        state.setCatchUpHook(hook)
     }
 
-    /// The spare copy, for tests: it must always equal the published state.
+    /// The spare copy, caught up, for tests: it must always equal the published state.
     var spareForTesting: Context {
         get async {
-            await finishCatchUp()
-            return state.spareForTesting!
+            await state.caughtUpSpareForTesting()
         }
+    }
+
+    /// How many writes the spare copy lacks, for tests.
+    nonisolated var pendingCatchUps: Int {
+        state.pendingCountForTesting
+    }
+
+    /// How many times the spare copy was dropped for the published one, for tests.
+    nonisolated var droppedCatchUpLogs: Int {
+        state.droppedLogsForTesting
+    }
+
+    /// Whether the spare copy is catching up on another thread, for tests.
+    nonisolated var isCatchingUp: Bool {
+        state.isCatchingUpForTesting
     }
 
     /// Waits for pending writes, then closes the backend. Later writes throw.
@@ -231,7 +211,7 @@ public actor Store {
         defer { writes.unlock() }
         guard !isClosed else { return }
         isClosed = true
-        await finishCatchUp()
+        await state.settle()
         try await backend.close()
     }
 }
@@ -241,19 +221,3 @@ extension RelataError {
         RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
     }
 }
-
-/// Moves a value to another thread, which takes it out: no reference to it stays behind.
-private final class HandOver<Value>: @unchecked Sendable {
-    private var value: Value?
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    /// The value; called once.
-    func take() -> Value {
-        defer { value = nil }
-        return value!
-    }
-}
-
