@@ -25,7 +25,7 @@ public actor Store {
     private let backend: any StorageBackend
     /// The two copies of the state, published and spare (left-right, see ``write(_:)``).
     private nonisolated let state: PublishedContext
-    /// How many writes took the published copy because the other was still catching up (tests).
+    /// How many writes ran in place on the published copy (tests).
     private(set) var writesOnPublishedCopy = 0
     /// Whether the last write compared its rows with the state before it: the next write in place
     /// then starts the spare's catch-up at once, beside its closure.
@@ -68,9 +68,9 @@ public actor Store {
 
     /// The state as of the last completed write (a snapshot, O(1)).
     ///
-    /// Just after a large write, when the next write has begun, this may wait for the other copy
-    /// of the state to catch up with the last write (see ``write(_:)``); it never waits for a
-    /// write or a commit.
+    /// While a write runs in place on the published copy (no reader held it), this waits for the
+    /// store's other copy to catch up with the last committed write, or for that write's commit,
+    /// whichever comes first (see the *Stores* article); it never returns part of a write.
     public nonisolated var context: Context {
         state.snapshot
     }
