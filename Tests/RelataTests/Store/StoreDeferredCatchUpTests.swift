@@ -34,6 +34,14 @@ struct StoreDeferredCatchUpTests {
         return message
     }
 
+    /// Closes `store` and expects it to reopen to the same state.
+    static func expectReopensSame(_ store: Store, _ harness: StoreHarness) async throws {
+        let before = Large.dumped(store.context)
+        try await store.close()
+        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
+        #expect(Large.dumped(reopened.context) == before)
+    }
+
     static func messageCount(_ context: Context) -> Int {
         Message.query(in: context).resolve().count
     }
@@ -76,11 +84,8 @@ struct StoreDeferredCatchUpTests {
         // them, so the next write started the spare's catch-up; the four after it did not.
         #expect(store.pendingCatchUps == 4, "the spare lacks the writes since then, and nothing caught it up")
         #expect(Self.messageCount(store.context) == 1_600)
-        try await Large.expectCopiesAgree(store, "seven writes in place")
-        let before = Large.dumped(store.context)
-        try await store.close()
-        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        #expect(Large.dumped(reopened.context) == before)
+        try await Large.expectCopiesAgree(store, "writes in place")
+        try await Self.expectReopensSame(store, harness)
     }
 
     @Test("A reader that arrives during a write in place gets the last committed state before the write ends", arguments: BackendKind.allCases)
@@ -98,10 +103,7 @@ struct StoreDeferredCatchUpTests {
         #expect(await store.writesOnPublishedCopy == 2)
         #expect(Self.messageCount(store.context) == 1_200)
         try await Large.expectCopiesAgree(store, "a write in place with a reader")
-        let before = Large.dumped(store.context)
-        try await store.close()
-        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        #expect(Large.dumped(reopened.context) == before)
+        try await Self.expectReopensSame(store, harness)
     }
 
     @Test("A reader waiting for a held-back catch-up is woken by the write's commit, and sees the whole write", arguments: BackendKind.allCases)
@@ -147,10 +149,7 @@ struct StoreDeferredCatchUpTests {
         #expect(store.pendingCatchUps == 1, "the copy the reader holds lacks that write only")
         #expect(Large.dumped(held) == heldDump, "a snapshot never changes")
         try await Large.expectCopiesAgree(store, "a write beside a held snapshot")
-        let before = Large.dumped(store.context)
-        try await store.close()
-        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        #expect(Large.dumped(reopened.context) == before)
+        try await Self.expectReopensSame(store, harness)
     }
 
     @Test("When the spare lacks more rows than the state has entities, a write beside a reader shares the published copy instead", arguments: BackendKind.allCases)
@@ -203,9 +202,6 @@ struct StoreDeferredCatchUpTests {
             }
         }
         try await Large.expectCopiesAgree(store, "writes in place that erase")
-        let written = Large.dumped(store.context)
-        try await store.close()
-        let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
-        #expect(Large.dumped(reopened.context) == written)
+        try await Self.expectReopensSame(store, harness)
     }
 }
