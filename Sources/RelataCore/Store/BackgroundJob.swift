@@ -2,7 +2,7 @@ import Foundation
 
 /// Work started at once on a thread of its own, whose result is taken later: a Store write reads
 /// what the other copy must receive while the write is persisted, gathers link rows while entity
-/// payloads are encoded, and catches the other copy up beside the next write.
+/// payloads are encoded, and catches the other copy up when a reader or the write needs it.
 ///
 /// A dedicated thread, not a queue: callers may block on the result (``wait()``, or a reader
 /// waiting for a catch-up), and a job queued behind blocked threads would never start.

@@ -1,6 +1,6 @@
-// A Store keeps two copies of its state (left-right). After a write, the copy that was published
-// must catch up with the write: it receives the entities and links the write changed, as tracked,
-// copied from the new state (no operation is re-derived).
+// A Store keeps two copies of its state (left-right). After a write, the other copy must catch up
+// with it when next needed (see `PublishedContext`): it receives the entities and links the write
+// changed, as tracked, copied from the new state (no operation is re-derived).
 
 /// The catch-up of the other copy after a Store write, in phases. Calling a preparation reads
 /// what the write changed from the new state (it may run on another thread while the write is
@@ -48,8 +48,8 @@ extension Context {
 struct CatchUp {
     var steps: [CatchUpStep] = []
 
-    /// Applies the catch-up to `context`: binds every table the works write, then runs them (a
-    /// large write's catch-up runs on its own thread, beside the next write; see `Store.write`).
+    /// Applies the catch-up to `context`: binds every table the works write, then runs them (on
+    /// the writer's thread, or on a reader's background catch-up; see `PublishedContext`).
     func apply(to context: inout Context) {
         let works = steps.map { $0(&context) }
         for work in works { work() }

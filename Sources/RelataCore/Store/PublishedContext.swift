@@ -63,13 +63,9 @@ final class PublishedContext: @unchecked Sendable {
     /// Starts the background catch-up of the spare, unless one runs. Called under the lock, with
     /// no published copy.
     private func startCatchUpIfIdle() {
-        guard job == nil, var copy = spare else { return }
-        let steps = pending, hook = hook
+        guard job == nil, spare != nil else { return }
+        let handOver = HandOver(spare!), steps = takePending(), hook = hook
         spare = nil
-        pending = []
-        pendingRows = 0
-        let handOver = HandOver(copy)
-        copy = Context()
         job = BackgroundJob { [self] in
             var copy = handOver.take()
             for step in steps { step.apply(to: &copy) }
@@ -125,16 +121,20 @@ final class PublishedContext: @unchecked Sendable {
                 // Catching up would cost more than copying what the write touches.
                 droppedLogs += 1
                 spare = current
-                pending = []
-                pendingRows = 0
+                _ = takePending()
             }
-            defer {
-                spare = nil
-                pending = []
-                pendingRows = 0
-            }
-            return Start(context: spare!, inPlace: false, catchUps: pending)
+            defer { spare = nil }
+            return Start(context: spare!, inPlace: false, catchUps: takePending())
         }
+    }
+
+    /// What the spare lacks, which the caller applies to it or drops with it. Called under the lock.
+    private func takePending() -> [CatchUp] {
+        defer {
+            pending = []
+            pendingRows = 0
+        }
+        return pending
     }
 
     private func entityCount(_ context: Context) -> Int {
@@ -191,8 +191,7 @@ final class PublishedContext: @unchecked Sendable {
             precondition(job == nil && current != nil, "resetting while the other copy is catching up")
             if let context { current = context }
             spare = current
-            pending = []
-            pendingRows = 0
+            _ = takePending()
         }
     }
 
@@ -206,9 +205,7 @@ final class PublishedContext: @unchecked Sendable {
     func caughtUpSpareForTesting() async -> Context {
         await settle()
         return locked {
-            for step in pending { step.apply(to: &spare!) }
-            pending = []
-            pendingRows = 0
+            for step in takePending() { step.apply(to: &spare!) }
             return spare!
         }
     }

@@ -34,8 +34,9 @@ struct StoreDeferredCatchUpTests {
         return message
     }
 
-    /// Closes `store` and expects it to reopen to the same state.
-    static func expectReopensSame(_ store: Store, _ harness: StoreHarness) async throws {
+    /// Expects both copies of `store` to agree, then closes it and expects it to reopen the same.
+    static func expectAgreesAndReopens(_ store: Store, _ harness: StoreHarness, after step: String) async throws {
+        try await Large.expectCopiesAgree(store, step)
         let before = Large.dumped(store.context)
         try await store.close()
         let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
@@ -84,8 +85,7 @@ struct StoreDeferredCatchUpTests {
         // them, so the next write started the spare's catch-up; the four after it did not.
         #expect(store.pendingCatchUps == 4, "the spare lacks the writes since then, and nothing caught it up")
         #expect(Self.messageCount(store.context) == 1_600)
-        try await Large.expectCopiesAgree(store, "writes in place")
-        try await Self.expectReopensSame(store, harness)
+        try await Self.expectAgreesAndReopens(store, harness, after: "writes in place")
     }
 
     @Test("A reader that arrives during a write in place gets the last committed state before the write ends", arguments: BackendKind.allCases)
@@ -102,8 +102,7 @@ struct StoreDeferredCatchUpTests {
         #expect(readDuringClosure == 600, "the reader saw the committed state (the spare caught up), not part of the write")
         #expect(await store.writesOnPublishedCopy == 2)
         #expect(Self.messageCount(store.context) == 1_200)
-        try await Large.expectCopiesAgree(store, "a write in place with a reader")
-        try await Self.expectReopensSame(store, harness)
+        try await Self.expectAgreesAndReopens(store, harness, after: "a write in place with a reader")
     }
 
     @Test("A reader waiting for a held-back catch-up is woken by the write's commit, and sees the whole write", arguments: BackendKind.allCases)
@@ -148,8 +147,7 @@ struct StoreDeferredCatchUpTests {
         #expect(await store.writesOnPublishedCopy == inPlaceBefore, "the write ran on the spare")
         #expect(store.pendingCatchUps == 1, "the copy the reader holds lacks that write only")
         #expect(Large.dumped(held) == heldDump, "a snapshot never changes")
-        try await Large.expectCopiesAgree(store, "a write beside a held snapshot")
-        try await Self.expectReopensSame(store, harness)
+        try await Self.expectAgreesAndReopens(store, harness, after: "a write beside a held snapshot")
     }
 
     @Test("When the spare lacks more rows than the state has entities, a write beside a reader shares the published copy instead", arguments: BackendKind.allCases)
@@ -201,7 +199,6 @@ struct StoreDeferredCatchUpTests {
                 try Chat.delete(id: "c\(start / 600 + 1)", from: &context)
             }
         }
-        try await Large.expectCopiesAgree(store, "writes in place that erase")
-        try await Self.expectReopensSame(store, harness)
+        try await Self.expectAgreesAndReopens(store, harness, after: "writes in place that erase")
     }
 }
