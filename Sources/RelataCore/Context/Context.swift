@@ -122,7 +122,7 @@ extension Context {
 
     /// The ids of every stored entity of this type, in no particular order.
     public func ids<Entity: EntityModelProtocol>(of type: Entity.Type) -> [Entity.ID] {
-        table(Entity.self).map { Array($0.entities.keys) } ?? []
+        table(Entity.self).map { Array($0.entities.ids) } ?? []
     }
 
     /// The number of stored entities of this type.

@@ -41,7 +41,7 @@ class AnyEntityTable: @unchecked Sendable {
 @usableFromInline
 final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked Sendable {
     /// Normalized entities: every relation is `.none`.
-    @usableFromInline @exclusivity(unchecked) var entities: [Entity.ID: Entity] = [:]
+    @usableFromInline @exclusivity(unchecked) var entities = EntityStorage<Entity.ID, Entity>()
     /// Link tables by relation ordinal (`LinkTable<Entity.ID, Target.ID>`), created on first use.
     @usableFromInline @exclusivity(unchecked) var links: ContiguousArray<AnyLinkTable?> = []
     /// Sources of one-way relations of other types that point to entities of this type.
@@ -112,8 +112,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override func markAllDirty(comparedTo base: Context) {
         let old = base.table(Entity.self)
-        var ids = Set(entities.keys)
-        if let old { ids.formUnion(old.entities.keys) }
+        var ids = Set(entities.ids)
+        if let old { ids.formUnion(old.entities.ids) }
         dirty = ids
         let oldLinks = old?.links ?? []
         if oldLinks.count > links.count {
