@@ -48,6 +48,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @usableFromInline @exclusivity(unchecked) var backlinks: [BacklinkKey: AnyBacklinks] = [:]
     /// The ids whose entity was stored or erased since tracking began, or `nil` when not tracking.
     @usableFromInline @exclusivity(unchecked) var dirty: Set<Entity.ID>?
+    /// How many ids the last tracked write marked: the next one starts with room for as many (a
+    /// bulk load's writes are alike, and growing the set from empty rehashes it a dozen times).
+    private var lastDirtyCount = 0
 
     @usableFromInline override init() {}
 
@@ -58,7 +61,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     @usableFromInline override func setTracking(_ on: Bool) {
-        dirty = on ? [] : nil
+        if let dirty { lastDirtyCount = dirty.count }
+        dirty = on ? Set(minimumCapacity: lastDirtyCount) : nil
         for table in links { table?.setTracking(on) }
     }
 

@@ -313,10 +313,11 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, Entity.ID.self) : nil
         }
         if tracked {
-            for pair in links?.dirty ?? [] { dirtySources.insert(pair.source) }
-            if let inverseKey = descriptor.inverse, let backward = context.table(T.self)?.existingLinkTable(inverseKey, Entity.ID.self) {
-                for pair in backward.dirty ?? [] { dirtySources.insert(pair.target) }
-            }
+            let forward = links?.dirty ?? []
+            let backward = descriptor.inverse.flatMap { context.table(T.self)?.existingLinkTable($0, Entity.ID.self) }?.dirty ?? []
+            dirtySources.reserveCapacity(dirtySources.count + forward.count + backward.count)
+            for pair in forward { dirtySources.insert(pair.source) }
+            for pair in backward { dirtySources.insert(pair.target) }
         }
         guard let links else { return }
         let relation = descriptor.name
