@@ -53,6 +53,10 @@ final class PayloadNode {
             bytes.appendText(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if Value.self == Date.self {
             bytes.appendDouble(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate)
+        } else if let value = value as? any PayloadNullValue, value.encodesAsPayloadNull {
+            // A relation left `.none` (every relation of a stored entity): the null its
+            // `encode(to:)` would write, without a nested encoder and node for it.
+            bytes.appendTag(.null)
         } else {
             let node = child()
             let path = key.map { encoder.codingPath + [$0] } ?? encoder.codingPath
@@ -136,5 +140,17 @@ final class PayloadEncoding: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         PayloadSingleValueEncoder(encoder: self)
+    }
+}
+
+/// A value that may encode as a single null, which ``PayloadEncoder`` then writes directly.
+protocol PayloadNullValue {
+    /// Whether `encode(to:)` would write a single null.
+    var encodesAsPayloadNull: Bool { get }
+}
+
+extension Relation: PayloadNullValue {
+    var encodesAsPayloadNull: Bool {
+        if case .none = state { true } else { false }
     }
 }

@@ -245,4 +245,39 @@ struct PayloadFormatTests {
             #expect((try? Self.roundTrip(tree)) == tree)
         }
     }
+
+    typealias Link = Relation<User, Relations.OneWay, Relations.ToOne, Relations.Optional>
+
+    /// Relations in every shape a container holds them: keyed, in an array, alone.
+    struct Linked: Encodable {
+        var name = "n"
+        var link: Link
+        var list: [Link]
+    }
+
+    /// What `Linked` with `.none` relations wrote before relations had a shortcut: a null each.
+    struct Nulls: Encodable {
+        enum CodingKeys: String, CodingKey { case name, link, list }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("n", forKey: .name)
+            try container.encodeNil(forKey: .link)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try list.encodeNil()
+            try list.encodeNil()
+        }
+    }
+
+    @Test("A relation left .none is written as the same null as before, in a keyed or an unkeyed container and alone")
+    func noneRelationsAreNulls() throws {
+        let none = Link(state: .none)
+        let linked = Linked(link: none, list: [none, none])
+        #expect(try PayloadEncoder().encode(linked) == PayloadEncoder().encode(Nulls()))
+        #expect(try PayloadEncoder().encode(none) == PayloadEncoder().encode(String?.none))
+        // Any other state still encodes in full.
+        let null = Link(state: .null)
+        let decoded = try PayloadDecoder().decode(Link.self, from: PayloadEncoder().encode(null))
+        #expect(decoded.isNull)
+    }
 }
