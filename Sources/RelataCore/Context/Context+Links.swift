@@ -105,13 +105,11 @@ extension Context {
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        if let previous = table.one[source] {
-            guard previous != target else { return }
-            table.setOne(target, for: source)
-            removeOtherSide(d, target: previous, source: source)
-        } else {
-            table.setOne(target, for: source)
-        }
+        // One lookup: the old target comes back from the update.
+        let previous = table.one.updateValue(target, forKey: source)
+        guard previous != target else { return }
+        table.touch(source, target)
+        if let previous { removeOtherSide(d, target: previous, source: source) }
         let writtenKey = addOtherSide(d, target: target, source: source, key: inverseKey)
         recordLink(d, source: source, target: target, key: nil, inverseKey: writtenKey)
     }

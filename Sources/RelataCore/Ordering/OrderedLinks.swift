@@ -95,10 +95,28 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     /// - Returns: The new key, or `nil` when `id` was already linked.
     @inlinable
     mutating func appendIfAbsent(_ id: ID, using generator: inout JitterGenerator) -> PositionKey? {
-        guard !contains(id) else { return nil }
-        let key = PositionKey.after(keys.last, using: &generator)
-        insert(id, key: key, at: targets.count)
+        guard lookup != nil else {
+            guard !targets.contains(id) else { return nil }
+            let key = PositionKey.after(keys.last, using: &generator)
+            insert(id, key: key, at: targets.count)
+            return key
+        }
+        // One lookup: the key goes in the slot found empty.
+        guard let key = Self.fillIfEmpty(&lookup![id], with: PositionKey.after(keys.last, using: &generator)) else {
+            return nil
+        }
+        targets.append(id)
+        keys.append(key)
         return key
+    }
+
+    /// Puts `value()` in `slot` if it is empty, and returns it; `nil` when the slot was taken.
+    @inlinable
+    static func fillIfEmpty(_ slot: inout PositionKey?, with value: @autoclosure () -> PositionKey) -> PositionKey? {
+        guard slot == nil else { return nil }
+        let filled = value()
+        slot = filled
+        return filled
     }
 
     /// Links `id` at `key`, or moves it there when already linked.
