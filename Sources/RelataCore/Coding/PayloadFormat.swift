@@ -35,7 +35,7 @@ enum PayloadFormat {
 // MARK: - Writing
 
 extension Array where Element == UInt8 {
-    @inline(__always)
+    @inlinable
     mutating func appendVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
@@ -50,6 +50,7 @@ extension Array where Element == UInt8 {
         append(tag.rawValue)
     }
 
+    @inlinable
     mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in

@@ -57,15 +57,26 @@ public struct PositionKey: Hashable, Sendable {
     var bytes: [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(16 + tail.count)
-        for word in [high, low] {
-            for shift in stride(from: 56, through: 0, by: -8) {
-                let byte = UInt8(truncatingIfNeeded: word >> UInt64(shift))
-                guard byte != 0 else { return result }
-                result.append(byte)
-            }
-        }
-        result.append(contentsOf: tail)
+        appendBytes(to: &result)
         return result
+    }
+
+    /// Appends the ASCII bytes of the key to `out`.
+    @inlinable
+    func appendBytes(to out: inout [UInt8]) {
+        guard Self.appendPacked(high, to: &out), Self.appendPacked(low, to: &out) else { return }
+        out.append(contentsOf: tail)
+    }
+
+    /// Appends the bytes packed in `word` up to its zero padding; returns whether it was full.
+    @inlinable
+    static func appendPacked(_ word: UInt64, to out: inout [UInt8]) -> Bool {
+        for shift in stride(from: 56, through: 0, by: -8) {
+            let byte = UInt8(truncatingIfNeeded: word >> UInt64(shift))
+            guard byte != 0 else { return false }
+            out.append(byte)
+        }
+        return true
     }
 
     /// The number of characters of the key.

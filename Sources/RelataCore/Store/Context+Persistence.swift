@@ -127,14 +127,16 @@ extension EntityTable {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
             }
         }
-        let links = reader.readers
+        let writers = reader.writers
         changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
-            var found: [ToOneLink] = []
-            for read in links { if let link = try read(row.id) { found.append(link) } }
-            return EntityRecord(
+            EntityRecord(
                 type: type, id: try IDText.encode(row.id),
                 payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
-                links: found.isEmpty ? nil : ToOneLinkColumn.encode(found)
+                links: try ToOneLinkColumn.encode { bytes in
+                    var count = 0
+                    for write in writers where try write(row.id, &bytes) { count += 1 }
+                    return count
+                }
             )
         }
     }
@@ -285,7 +287,9 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline let context: Context
     @usableFromInline let table: EntityTable<Entity>?
     @usableFromInline let tracked: Bool
-    @usableFromInline var readers: [@Sendable (Entity.ID) throws -> ToOneLink?] = []
+    /// One per relation: appends the link of a source in ``ToOneLinkColumn``'s form to the bytes,
+    /// and returns whether the source has one.
+    @usableFromInline var writers: [@Sendable (Entity.ID, inout [UInt8]) throws -> Bool] = []
     @usableFromInline var dirtySources = Set<Entity.ID>()
 
     @inlinable
@@ -298,8 +302,10 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// Whether `source` has a to-one link kept in its row.
     @inlinable
     func hasLinks(_ source: Entity.ID) -> Bool {
-        readers.contains { (try? $0(source)) != nil }
+        var scratch: [UInt8] = []
+        return writers.contains { (try? $0(source, &scratch)) == true }
     }
+
 
     @inlinable
     mutating func visit<S, T, D, C, K>(
@@ -321,12 +327,18 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         guard let links else { return }
         let relation = descriptor.name
-        readers.append { source in
-            guard let target = links.one[source] else { return nil }
-            return ToOneLink(
-                relation: relation, target: try IDText.encode(target),
-                inversePosition: inverse?.many[target]?.key(of: source)?.description
-            )
+        writers.append { source, bytes in
+            guard let target = links.one[source] else { return false }
+            bytes.appendText(relation)
+            bytes.appendText(try IDText.encode(target))
+            if let position = inverse?.many[target]?.key(of: source) {
+                bytes.append(1)
+                bytes.appendVarint(UInt64(position.length))
+                position.appendBytes(to: &bytes)
+            } else {
+                bytes.append(0)
+            }
+            return true
         }
     }
 }

@@ -21,20 +21,20 @@ struct ToOneLink: Equatable, Sendable {
 /// present: a 1 byte and the text), each text a varint byte count and UTF-8.
 @usableFromInline
 enum ToOneLinkColumn {
-    @usableFromInline
-    static func encode(_ links: [ToOneLink]) -> Data {
-        var bytes: [UInt8] = [1]
-        bytes.appendVarint(UInt64(links.count))
-        for link in links {
-            bytes.appendText(link.relation)
-            bytes.appendText(link.target)
-            if let position = link.inversePosition {
-                bytes.append(1)
-                bytes.appendText(position)
-            } else {
-                bytes.append(0)
-            }
+    /// The column `write` fills: it appends each link's relation, target and inverse position,
+    /// and returns how many it appended; `nil` when none.
+    @inlinable
+    static func encode(_ write: (inout [UInt8]) throws -> Int) rethrows -> Data? {
+        var bytes: [UInt8] = [1, 0]  // the version, and a count patched below
+        let count = try write(&bytes)
+        guard count > 0 else { return nil }
+        guard count < 0x80 else {
+            // A count of two varint bytes or more (128 to-one relations on one type).
+            var head: [UInt8] = [1]
+            head.appendVarint(UInt64(count))
+            return Data(head + bytes[2...])
         }
+        bytes[1] = UInt8(count)
         return Data(bytes)
     }
 
