@@ -27,8 +27,6 @@ class AnyEntityTable: @unchecked Sendable {
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
     /// What tracking marked in this table, as a copy step (see `Context.trackedCopier()`).
     func trackedCopier() -> CatchUpPreparation? { nil }
-    /// Whether the rows tracking marked in this table need the state before the write.
-    func trackedChangesNeedBase(in context: Context) -> Bool { false }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -136,9 +134,6 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         Entity._relataStoreSupport.trackedCopier(self)
     }
 
-    override func trackedChangesNeedBase(in context: Context) -> Bool {
-        Entity._relataStoreSupport.changesNeedBase(self, context)
-    }
 
     override var trackedEntityCount: Int { dirty?.count ?? 0 }
 

@@ -12,7 +12,6 @@ public struct _EntityStoreSupport: Sendable {
     @usableFromInline let trackedCopier: @Sendable (AnyEntityTable) -> CatchUpPreparation?
     @usableFromInline let collectEntityChanges: @Sendable (AnyEntityTable, Context, LazyContext, inout StoreChanges) throws -> Void
     @usableFromInline let collectLinkChanges: @Sendable (AnyEntityTable, Context, LazyContext, inout StoreChanges) throws -> Void
-    @usableFromInline let changesNeedBase: @Sendable (AnyEntityTable, Context) -> Bool
     @usableFromInline let decodeEntities: EntityDecoder
     @usableFromInline let linkLoader: @Sendable (String) -> LinkRecordLoader?
 
@@ -27,9 +26,6 @@ public struct _EntityStoreSupport: Sendable {
         }
         collectLinkChanges = { table, context, base, changes in
             try unsafeDowncast(table, to: EntityTable<Entity>.self).collectChangedLinks(in: context, base: base, into: &changes)
-        }
-        changesNeedBase = { table, context in
-            unsafeDowncast(table, to: EntityTable<Entity>.self).changesNeedBase(in: context)
         }
         decodeEntities = { records in try EntityLoader<Entity>.decodeEntities(records) }
         linkLoader = { relation in

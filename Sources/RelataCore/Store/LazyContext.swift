@@ -20,6 +20,11 @@ final class LazyContext: @unchecked Sendable {
         self.resolve = resolve
     }
 
+    /// Whether the context was asked for (or given).
+    var isResolved: Bool {
+        lock.withLock { value != nil }
+    }
+
     /// The context, found on first use.
     @usableFromInline var context: Context {
         lock.withLock {

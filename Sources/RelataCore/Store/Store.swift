@@ -114,20 +114,14 @@ public actor Store {
             result = try body(&working)
             intact = working.isIntactStoreWrite
             // The state before the write, to compare with: the published copy, or for a write in
-            // place, the spare once caught up. Only writes that may erase rows or change link
-            // rows need it, so one that only adds never waits for a catch-up.
+            // place, the spare once caught up. Only rows that may go or link rows that may have
+            // moved ask for it, so a write that only adds never waits for a catch-up.
             let base: LazyContext
-            lastWriteComparedRows = !intact || working.trackedChangesNeedBase()
-            if !lastWriteComparedRows {
-                // Not asked for. If it were, it would still be found (waiting, if need be); debug
-                // builds stop there, so every Store test checks `trackedChangesNeedBase()`.
+            if intact {
+                // Found when first asked for, on the thread that asks (waiting, if need be, for the
+                // spare's catch-up, which runs on a thread of its own).
                 let state = state
-                base = LazyContext(resolving: {
-                    assertionFailure("the rows asked for the state before the write after all")
-                    return state.snapshot
-                })
-            } else if intact {
-                base = LazyContext(await state.committedState())
+                base = LazyContext(resolving: { state.snapshot })
             } else {
                 // The closure assigned a context built elsewhere (or began recording): compare
                 // everything with the state before the write.
@@ -136,6 +130,7 @@ public actor Store {
                 base = LazyContext(before)
             }
             changes = try working.trackedChanges(since: base)
+            lastWriteComparedRows = base.isResolved
             let prepareCatchUp = working.trackedCopier()
             working.endTracking()
             if !changes.isEmpty {
