@@ -4,6 +4,10 @@ import Foundation
 /// thread at a time.
 @usableFromInline
 final class PayloadEncoder {
+    /// The bytes of the last payload, kept for their capacity: encoding many values of one type
+    /// allocates once.
+    private var scratch: [UInt8] = []
+
     @usableFromInline init() {}
 
     /// The payload of `value`.
@@ -14,10 +18,10 @@ final class PayloadEncoder {
         let encoder = PayloadEncoding(node: root, codingPath: [])
         try root.encodeValue(value, encoder: encoder, key: nil)
         if let error = encoder.failure.error { throw error }
-        var bytes = PayloadFormat.magic
-        bytes.reserveCapacity(root.bytes.count + 8)
-        root.write(into: &bytes)
-        return Data(bytes)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: PayloadFormat.magic)
+        root.write(into: &scratch)
+        return Data(scratch)
     }
 }
 
@@ -37,6 +41,7 @@ final class PayloadNode {
     func child(kind: Kind = .unset) -> PayloadNode {
         let node = PayloadNode()
         node.kind = kind
+        node.bytes.reserveCapacity(48)  // most values fit: one allocation, not three
         children.append((bytes.count, node))
         return node
     }
