@@ -134,7 +134,6 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         Entity._relataStoreSupport.trackedCopier(self)
     }
 
-
     override var trackedEntityCount: Int { dirty?.count ?? 0 }
 
     override var entityCount: Int { entities.count }

@@ -306,7 +306,6 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         return writers.contains { (try? $0(source, &scratch)) == true }
     }
 
-
     @inlinable
     mutating func visit<S, T, D, C, K>(
         _ descriptor: RelationDescriptor<S, T>,
@@ -329,15 +328,10 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         let relation = descriptor.name
         writers.append { source, bytes in
             guard let target = links.one[source] else { return false }
-            bytes.appendText(relation)
-            bytes.appendText(try IDText.encode(target))
-            if let position = inverse?.many[target]?.key(of: source) {
-                bytes.append(1)
-                bytes.appendVarint(UInt64(position.length))
-                position.appendBytes(to: &bytes)
-            } else {
-                bytes.append(0)
-            }
+            ToOneLinkColumn.append(
+                relation: relation, target: try IDText.encode(target),
+                inversePosition: inverse?.many[target]?.key(of: source), to: &bytes
+            )
             return true
         }
     }

@@ -38,6 +38,20 @@ enum ToOneLinkColumn {
         return Data(bytes)
     }
 
+    /// Appends one link to a column being written (see ``encode(_:)``).
+    @inlinable
+    static func append(relation: String, target: String, inversePosition: PositionKey?, to bytes: inout [UInt8]) {
+        bytes.appendText(relation)
+        bytes.appendText(target)
+        if let position = inversePosition {
+            bytes.append(1)
+            bytes.appendVarint(UInt64(position.length))
+            position.appendBytes(to: &bytes)
+        } else {
+            bytes.append(0)
+        }
+    }
+
     /// The links in `data`.
     ///
     /// - Throws: `DecodingError` when the bytes are damaged.

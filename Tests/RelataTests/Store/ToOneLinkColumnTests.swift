@@ -6,15 +6,10 @@ import Testing
 struct ToOneLinkColumnTests {
     /// Appends one link as the Store's row writer does.
     static func write(_ link: ToOneLink, to bytes: inout [UInt8]) {
-        bytes.appendText(link.relation)
-        bytes.appendText(link.target)
-        if let text = link.inversePosition, let position = PositionKey(text) {
-            bytes.append(1)
-            bytes.appendVarint(UInt64(position.length))
-            position.appendBytes(to: &bytes)
-        } else {
-            bytes.append(0)
-        }
+        ToOneLinkColumn.append(
+            relation: link.relation, target: link.target,
+            inversePosition: link.inversePosition.flatMap(PositionKey.init), to: &bytes
+        )
     }
 
     @Test("Links written into a column read back the same, positions included; no link writes no column")
