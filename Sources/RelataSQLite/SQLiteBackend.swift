@@ -163,15 +163,6 @@ public final class SQLiteBackend: StorageBackend {
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) async throws {
-        try loadSynchronously(entities: entity, links: link, dynamicLinks: dynamicLink)
-    }
-
-    // GRDB's synchronous API (the async overloads would need Sendable closures).
-    private func loadSynchronously(
-        entities entity: (EntityRecord) throws -> Void,
-        links link: (LinkRecord) throws -> Void,
-        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws {
         do {
             try queue.read { db in
@@ -206,11 +197,7 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    public func persist(_ changes: StoreChanges) async throws {
-        try persistSynchronously(changes)
-    }
-
-    private func persistSynchronously(_ changes: StoreChanges) throws {
+    public func persist(_ changes: StoreChanges) throws {
         do {
             try queue.write { db in
                 if !changes.deletedEntities.isEmpty {
@@ -285,11 +272,7 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    public func close() async throws {
-        try closeSynchronously()
-    }
-
-    private func closeSynchronously() throws {
+    public func close() throws {
         do {
             try queue.close()
         } catch {
@@ -324,7 +307,7 @@ extension Store {
     /// ```
     ///
     /// - Throws: ``RelataError`` when the file is not a Relata store, is damaged, or cannot be read.
-    public init(path: String, entities: any EntityModelProtocol.Type...) async throws {
+    public convenience init(path: String, entities: any EntityModelProtocol.Type...) async throws {
         try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
     }
 }

@@ -43,8 +43,8 @@ public struct Context: Sendable {
 
         /// Changes recorded since ``Context/beginRecordingChanges(replica:)``, if recording.
         @usableFromInline var recorder: ChangeRecorder?
-        /// Whether tables mark what changes (see `Context.beginTracking()`).
-        @usableFromInline var tracking = false
+        /// The Store write whose changes the tables mark, if any (see `Context.beginTracking(_:)`).
+        @usableFromInline var tracker: ChangeTracker?
         /// Dynamic relationships, once one is made (see `Context.relate(_:_:_:)`).
         var dynamic: DynamicLinks?
 
@@ -55,9 +55,15 @@ public struct Context: Sendable {
             copy.types = types
             copy.tables = tables
             copy.recorder = recorder
-            copy.tracking = tracking
+            // A copy made after its write ended stops tracking (see `ChangeTracker`).
+            copy.tracker = tracker?.isActive == true ? tracker : nil
             copy.dynamic = dynamic
             return copy
+        }
+
+        /// Whether a running Store write tracks this storage's changes.
+        @inlinable var isTracking: Bool {
+            tracker?.isActive == true
         }
 
         @inlinable
@@ -84,10 +90,12 @@ public struct Context: Sendable {
         if !isKnownUniquelyReferenced(&storage) {
             storage = storage.copy()
         }
+        // A copy that escaped a write which has ended: it no longer tracks (see `ChangeTracker`).
+        if let tracker = storage.tracker, !tracker.isActive { storage.tracker = nil }
         let key = ObjectIdentifier(Entity.self)
         guard let index = storage.index(of: key) else {
             let table = EntityTable<Entity>()
-            if storage.tracking { table.setTracking(true) }
+            if storage.tracker != nil { table.setTracking(true) }
             storage.types.append(key)
             storage.tables.append(table)
             return table
@@ -95,7 +103,10 @@ public struct Context: Sendable {
         if !isKnownUniquelyReferenced(&storage.tables[index]) {
             storage.tables[index] = storage.tables[index].clone()
         }
-        return unsafeDowncast(storage.tables[index], to: EntityTable<Entity>.self)
+        let table = unsafeDowncast(storage.tables[index], to: EntityTable<Entity>.self)
+        // Marks left by a write that has ended (this is a copy that escaped it): stop marking.
+        if table.dirty != nil, storage.tracker == nil { table.setTracking(false) }
+        return table
     }
 }
 

@@ -13,20 +13,19 @@ class AnyEntityTable: @unchecked Sendable {
     func ownsTarget<Target: EntityModelProtocol>(
         _: Target.Type, id: Target.ID, in context: Context, except: Set<EntityReference>
     ) -> Bool { false }
-    /// How many entities tracking marked (0 when not tracking).
-    var trackedEntityCount: Int { 0 }
     /// How many entities the table holds.
     var entityCount: Int { 0 }
-    /// Adds the entity rows this table changed since tracking began to `changes` (see `Context+Persistence`).
-    func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {}
-    /// Adds the link rows this table's relations changed since tracking began to `changes`.
-    func collectLinkChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {}
+    /// This table's part of a Store write's delta: what tracking marked in `context`, with its
+    /// values in `values` (see `Context.trackedDelta(valuesFrom:)`).
+    func trackedDelta(in context: Context, values: Context) -> TableChange? { nil }
+    /// Adds the entity rows of `delta` for this type to `changes` (see `StoreRows`).
+    func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {}
+    /// Adds the link rows of `delta` for this type's relations to `changes`.
+    func collectLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {}
     /// Marks every entity and link of this table and of its counterpart in `base` as changed.
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
-    /// What tracking marked in this table, as a copy step (see `Context.trackedCopier()`).
-    func trackedCopier() -> CatchUpPreparation? { nil }
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -130,20 +129,18 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
 
-    override func trackedCopier() -> CatchUpPreparation? {
-        Entity._relataStoreSupport.trackedCopier(self)
-    }
-
-    override var trackedEntityCount: Int { dirty?.count ?? 0 }
-
     override var entityCount: Int { entities.count }
 
-    override func collectEntityChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
-        try Entity._relataStoreSupport.collectEntityChanges(self, context, base, &changes)
+    override func trackedDelta(in context: Context, values: Context) -> TableChange? {
+        Entity._relataStoreSupport.trackedDelta(self, context, values)
     }
 
-    override func collectLinkChanges(in context: Context, base: LazyContext, into changes: inout StoreChanges) throws {
-        try Entity._relataStoreSupport.collectLinkChanges(self, context, base, &changes)
+    override func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        try Entity._relataStoreSupport.collectEntityRows(self, delta, after, before, &changes)
+    }
+
+    override func collectLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        try Entity._relataStoreSupport.collectLinkRows(self, delta, after, before, &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

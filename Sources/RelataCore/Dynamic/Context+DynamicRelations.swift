@@ -88,12 +88,15 @@ extension Context {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         guard storage.dynamic != nil else {
             let links = DynamicLinks()
-            if storage.tracking { links.dirty = [] }
+            if storage.isTracking { links.dirty = [] }
             storage.dynamic = links
             return links
         }
         if !isKnownUniquelyReferenced(&storage.dynamic!) { storage.dynamic = storage.dynamic!.clone() }
-        return storage.dynamic!
+        let links = storage.dynamic!
+        // Marks left by a write that has ended (this is a copy that escaped it): stop marking.
+        if links.dirty != nil, !storage.isTracking { links.dirty = nil }
+        return links
     }
 
     /// Removes the dynamic links of the erased entity `id`, cascading when `cascade` (see below).

@@ -4,7 +4,7 @@ extension Store {
     /// Saves `entity` (and the related entities it carries) in one write.
     ///
     /// - Throws: What saving throws, or a ``RelataError`` when persisting fails.
-    public func save<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity> = .default) async throws {
+    public func save<Entity: EntityModelProtocol>(_ entity: Entity, options: sending MergeStrategy<Entity> = .default) async throws {
         try await write { context in try entity.save(to: &context, options: options) }
     }
 

@@ -37,7 +37,21 @@ struct StoreLeftRightPropertyTests {
         }
     }
 
-    @Test("After every write both copies equal the plain context that made the same changes")
+    /// How a batch's closure treats its context.
+    enum ClosureKind: Int, CaseIterable {
+        /// Mutates it.
+        case plain
+        /// Mutates a copy of it and assigns that back.
+        case ownCopy
+        /// Assigns a context kept from an earlier write, then mutates it.
+        case keptCopy
+        /// Mutates it, then throws.
+        case throwing
+    }
+
+    struct Midway: Error {}
+
+    @Test("After every write both copies equal the plain context that made the same changes, whatever the closure does")
     func copiesAgree() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
             let backend = InMemoryBackend()
@@ -47,14 +61,40 @@ struct StoreLeftRightPropertyTests {
                 return
             }
             var plain = Context()
+            var kept = Context()
             var rest = codes[...]
             while !rest.isEmpty {
                 let batch = Array(rest.prefix(1 + rest.first! % 7))
                 rest = rest.dropFirst(batch.count)
-                _ = try? await store.write { context in
-                    for code in batch { Self.apply(code, to: &context) }
+                let kind = ClosureKind(rawValue: batch.last! % ClosureKind.allCases.count)!
+                let stale = kept
+                let result = try? await store.write { context in
+                    switch kind {
+                    case .plain:
+                        for code in batch { Self.apply(code, to: &context) }
+                    case .ownCopy:
+                        var copy = context
+                        for code in batch { Self.apply(code, to: &copy) }
+                        context = copy
+                    case .keptCopy:
+                        context = stale
+                        for code in batch { Self.apply(code, to: &context) }
+                    case .throwing:
+                        for code in batch { Self.apply(code, to: &context) }
+                        throw Midway()
+                    }
+                    return context
                 }
-                for code in batch { Self.apply(code, to: &plain) }
+                switch kind {
+                case .plain, .ownCopy:
+                    for code in batch { Self.apply(code, to: &plain) }
+                case .keptCopy:
+                    plain = stale
+                    for code in batch { Self.apply(code, to: &plain) }
+                case .throwing:
+                    #expect(result == nil)
+                }
+                if let result { kept = result }
                 let published = store.context, spare = await store.spareForTesting
                 let now = Self.dumped(published)
                 #expect(Self.dumped(spare) == now, "the copies, position keys included")

@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+@testable import RelataCore
 
 /// The backends every Store conformance test runs against.
 enum BackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -57,18 +58,26 @@ final class RecordingBackend: StorageBackend, @unchecked Sendable {
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) async throws {
-        try await wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    ) throws {
+        try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
     }
 
-    func persist(_ changes: StoreChanges) async throws {
+    func persist(_ changes: StoreChanges) throws {
         if lock.withLock({ failNext }) {
             lock.withLock { failNext = false }
             throw RelataError(code: .storageFailed, entityType: "Store", message: "injected failure")
         }
-        try await wrapped.persist(changes)
+        try wrapped.persist(changes)
         lock.withLock { _writes.append(changes) }
     }
 
-    func close() async throws { try await wrapped.close() }
+    func close() throws { try wrapped.close() }
+}
+
+extension Store {
+    /// The store's second copy of the state, caught up: after every write it must equal the
+    /// published state.
+    var spareForTesting: Context {
+        get async { await writer.caughtUpSpare() ?? context }
+    }
 }

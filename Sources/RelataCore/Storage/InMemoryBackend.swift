@@ -18,7 +18,7 @@ public final class InMemoryBackend: StorageBackend {
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) async throws {
+    ) throws {
         let (entities, links, dynamicLinks) = rows.withLock {
             (Array($0.entities.values), Array($0.links.values), Array($0.dynamicLinks))
         }
@@ -27,7 +27,7 @@ public final class InMemoryBackend: StorageBackend {
         for record in dynamicLinks { try dynamicLink(record) }
     }
 
-    public func persist(_ changes: StoreChanges) async throws {
+    public func persist(_ changes: StoreChanges) throws {
         rows.withLock { rows in
             for key in changes.deletedEntities { rows.entities[key] = nil }
             for record in changes.upsertedEntities { rows.entities[EntityKey(type: record.type, id: record.id)] = record }
@@ -38,7 +38,7 @@ public final class InMemoryBackend: StorageBackend {
         }
     }
 
-    public func close() async throws {}
+    public func close() throws {}
 
     /// The number of stored entity, link and dynamic link rows.
     public var rowCount: (entities: Int, links: Int, dynamicLinks: Int) {

@@ -149,8 +149,10 @@ struct ContextLoader {
         let loaders = linkLoaders.values.flatMap { $0.values.compactMap { $0 } }
         guard loaders.contains(where: { $0.sawLegacyRows }) else { return nil }
         var current = context
-        current.markAllChanged(since: Context())
-        var changes = try current.trackedChanges(since: LazyContext(Context()))
+        let tracker = ChangeTracker()
+        current.markAllChanged(since: Context(), tracker: tracker)
+        var changes = try current.trackedDelta().rows(after: current, before: Context())
+        tracker.end()
         changes.deletedLinks = loaders.flatMap(\.legacyRows)
         return changes
     }

@@ -5,8 +5,13 @@ import Foundation
 ///
 /// A backend sees rows, never entity types: ``EntityRecord``s (type name, id as text, encoded
 /// value, to-one links), ``LinkRecord``s (one row per to-many link or linked pair, with position
-/// keys) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it exactly what each write changed (``StoreChanges``) and
-/// expects it to persist that atomically.
+/// keys) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it
+/// exactly what each write changed (``StoreChanges``, the rows of the write's ``StoreDelta``)
+/// and expects it to persist that atomically.
+///
+/// A store calls these methods one at a time, on its writer queue: a thread of its own, never
+/// one of Swift's cooperative pool, so a backend may block (wait for a lock, for I/O, for a
+/// database driver) inside them.
 public protocol StorageBackend: Sendable {
     /// Streams every stored row: entities first, then links, then dynamic links.
     ///
@@ -20,16 +25,16 @@ public protocol StorageBackend: Sendable {
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) async throws
+    ) throws
 
     /// Persists one write: all of `changes` or, when it throws, none of them.
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/storageFailed``; the stored data is
     ///   then exactly as before the call.
-    func persist(_ changes: StoreChanges) async throws
+    func persist(_ changes: StoreChanges) throws
 
     /// Releases the storage. The backend is not used afterwards.
-    func close() async throws
+    func close() throws
 }
 
 /// One stored entity row: the entity, and the links of its to-one relations.

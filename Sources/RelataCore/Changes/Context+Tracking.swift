@@ -1,0 +1,186 @@
+// A Store write tracks what its closure changes (see `ChangeTracker`) and reads the write's
+// `StoreDelta` from the marks: the new values at every place marked, never a diff of the state.
+
+extension Context {
+    /// Starts marking every entity and link that changes, for the write that owns `tracker`.
+    /// The context must be the write's own copy (nothing else mutates it).
+    mutating func beginTracking(_ tracker: ChangeTracker) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.tracker = tracker
+        for index in storage.tables.indices {
+            if !isKnownUniquelyReferenced(&storage.tables[index]) {
+                storage.tables[index] = storage.tables[index].clone()
+            }
+            storage.tables[index].setTracking(true)
+        }
+        if storage.dynamic != nil { mutableDynamicLinks().dirty = [] }
+    }
+
+    /// Whether this context is the one `tracker`'s write began tracking, or derived from it by
+    /// mutation during that write (its marks then say exactly what differs from the state the
+    /// write started from). A closure may instead assign a context built elsewhere, or a copy
+    /// kept from an earlier write.
+    func isTracked(by tracker: ChangeTracker) -> Bool {
+        storage.tracker === tracker
+    }
+
+    /// Ends `tracker`'s write and stops marking here. Copies of this context that escaped the
+    /// write stop marking when they are next mutated (see ``ChangeTracker``); tables shared with
+    /// them are not touched, so they may be used on other threads meanwhile.
+    mutating func endTracking(_ tracker: ChangeTracker) {
+        tracker.end()
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.tracker = nil
+        for index in storage.tables.indices {
+            if !isKnownUniquelyReferenced(&storage.tables[index]) {
+                storage.tables[index] = storage.tables[index].clone()
+            }
+            storage.tables[index].setTracking(false)
+        }
+        if storage.dynamic != nil {
+            if !isKnownUniquelyReferenced(&storage.dynamic!) { storage.dynamic = storage.dynamic!.clone() }
+            storage.dynamic!.dirty = nil
+        }
+    }
+
+    /// Marks, for `tracker`'s write, everything that differs from `base`: every entity and link
+    /// of either context. For a write whose closure replaced the context. O(size of both).
+    mutating func markAllChanged(since base: Context, tracker: ChangeTracker) {
+        beginTracking(tracker)
+        for (index, type) in base.storage.types.enumerated() where storage.index(of: type) == nil {
+            // A type the new context lacks: an empty table, so its erased entities are found.
+            let table = base.storage.tables[index].emptyCopy()
+            table.setTracking(true)
+            storage.types.append(type)
+            storage.tables.append(table)
+        }
+        for table in storage.tables { table.markAllDirty(comparedTo: base) }
+        if storage.dynamic != nil || base.storage.dynamic != nil {
+            let links = mutableDynamicLinks()
+            links.dirty = links.allLinks.union(base.storage.dynamic?.allLinks ?? [])
+        }
+    }
+
+    /// The write's delta: for every place tracking marked, its value in this context — or in
+    /// `source`, the state before the write, to undo it.
+    ///
+    /// - Complexity: O(marks).
+    func trackedDelta(valuesFrom source: Context? = nil) -> StoreDelta {
+        let values = source ?? self
+        var delta = StoreDelta()
+        for table in storage.tables {
+            if let change = table.trackedDelta(in: self, values: values) { delta.tables.append(change) }
+        }
+        if let dirty = storage.dynamic?.dirty {
+            let dynamic = values.storage.dynamic
+            delta.dynamicLinks = dirty.map { ($0, dynamic?.contains($0) ?? false) }
+        }
+        return delta
+    }
+}
+
+extension EntityTable {
+    /// This table's part of the write's delta (see ``Context/trackedDelta(valuesFrom:)``): the
+    /// places marked in `context` (whose table this is), with their values in `values`.
+    @inlinable
+    func makeTrackedDelta(in context: Context, values: Context) -> TableChange? {
+        guard let ids = dirty else { return nil }
+        var builder = RelationDeltaBuilder(context: context, values: values)
+        try? Entity._relataVisitRelations(&builder)
+        guard !ids.isEmpty || !builder.relations.isEmpty else { return nil }
+        var entries = ContiguousArray<(id: Entity.ID, value: Entity?)>()
+        entries.reserveCapacity(ids.count)
+        let source = values.table(Entity.self)
+        for id in ids { entries.append((id, source?.entities[id])) }
+        let stored = entries
+        return TableChange(
+            type: ObjectIdentifier(Entity.self), changes: TableDelta<Entity>(entities: stored),
+            relations: builder.relations,
+            bindEntities: { context in
+                guard !stored.isEmpty else { return {} }
+                let table = context.mutableTable(Entity.self)
+                return {
+                    table.entities.reserveCapacity(table.entities.count + stored.count)
+                    for (id, value) in stored { table.entities[id] = value }
+                }
+            },
+            count: stored.count + builder.count
+        )
+    }
+}
+
+/// Reads the marked links of each relation of one entity type into ``RelationDelta``s: the
+/// pairs marked in `context`, with their values in `values`.
+@usableFromInline
+struct RelationDeltaBuilder: _RelationVisitor {
+    @usableFromInline let context: Context
+    @usableFromInline let values: Context
+    @usableFromInline var relations: [RelationChange] = []
+    @usableFromInline var count = 0
+
+    @inlinable
+    init(context: Context, values: Context) {
+        self.context = context
+        self.values = values
+    }
+
+    @inlinable
+    mutating func visit<S, T, D, C, K>(
+        _ descriptor: RelationDescriptor<S, T>,
+        _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
+    ) throws {
+        let key = descriptor.key
+        guard let (marked, dirty) = context.table(S.self)?.trackedLinks(key, T.ID.self) else { return }
+        let links = values.storage === context.storage ? marked : values.table(S.self)?.existingLinkTable(key, T.ID.self)
+        var delta = RelationDelta(descriptor: descriptor)
+        if key.toMany {
+            delta.toMany.reserveCapacity(dirty.count)
+            for pair in dirty { delta.toMany.append((pair.source, pair.target, links?.many[pair.source]?.key(of: pair.target))) }
+        } else {
+            delta.toOne.reserveCapacity(dirty.count)
+            for pair in dirty { delta.toOne.append((pair.source, links?.one[pair.source])) }
+        }
+        let changes = delta
+        count += changes.count
+        relations.append(
+            RelationChange(
+                key: key, changes: changes,
+                bind: { context in
+                    let links = context.mutableTable(S.self).linkTable(key, T.ID.self)
+                    // A one-way relation's backlinks live in the target type's table.
+                    let backlinks = descriptor.inverse == nil ? context.backlinks(descriptor) : nil
+                    return { changes.apply(to: links, backlinks: backlinks) }
+                },
+                count: changes.count
+            )
+        )
+    }
+}
+
+extension RelationDelta {
+    /// Writes the entries into `links` (the relation's table in the copy being brought up to
+    /// date) and, for a one-way relation, the targets' `backlinks`.
+    @inlinable
+    func apply(to links: LinkTable<Source.ID, Target.ID>, backlinks: Backlinks<Source, Target>?) {
+        for (source, target, key) in toMany {
+            // Pair by pair: lists are patched, not replaced, so two copies of the state never
+            // share a list buffer that the next write would copy whole.
+            if let key {
+                links.place(target, in: source, at: key)
+                backlinks?.insert(source, for: target)
+            } else {
+                links.remove(target, from: source, toMany: true)
+                backlinks?.remove(source, for: target)
+            }
+        }
+        for (source, new) in toOne {
+            let old = links.one[source]
+            guard old != new else { continue }
+            links.one[source] = new
+            guard let backlinks else { continue }
+            // Replacing a one-way to-one target moves its backlink.
+            if let old { backlinks.remove(source, for: old) }
+            if let new { backlinks.insert(source, for: new) }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+
+// A write's `StoreDelta` as rows (`StoreChanges`): the rows of the places the delta names, with
+// their values in the state after the write. The state before the write is asked only whether a
+// row that goes was stored, and whether a link row's positions changed.
+
+extension StoreDelta {
+    /// The rows this delta changes: each touched entity's row (its value and to-one links) or its
+    /// erasure, each changed to-many link row, each dynamic relationship made or removed.
+    ///
+    /// - Parameters:
+    ///   - after: The state the write made.
+    ///   - before: The state it started from.
+    /// - Complexity: O(entries).
+    func rows(after: Context, before: Context) throws -> StoreChanges {
+        let tables = after.storage.tables
+        let delta = self
+        let collectLinks = { @Sendable () -> Result<StoreChanges, any Error> in
+            Result {
+                var changes = StoreChanges()
+                for table in tables { try table.collectLinkRows(of: delta, after: after, before: before, into: &changes) }
+                return changes
+            }
+        }
+        // In a large write, link rows are gathered on another thread while entity payloads are
+        // encoded (on every core). This runs on the store's writer queue, never on Swift's
+        // cooperative pool, so it may wait for that thread.
+        let linkJob = count >= ParallelCoding.threshold ? BackgroundJob(collectLinks) : nil
+        var changes = StoreChanges()
+        let entities = Result {
+            for table in tables { try table.collectEntityRows(of: delta, after: after, before: before, into: &changes) }
+        }
+        let links = try (linkJob?.wait() ?? collectLinks()).get()
+        try entities.get()
+        changes.upsertedLinks = links.upsertedLinks
+        changes.deletedLinks = links.deletedLinks
+        let dynamicBefore = before.storage.dynamic
+        for (link, present) in dynamicLinks where present != (dynamicBefore?.contains(link) ?? false) {
+            let record = try link.record()
+            if present {
+                changes.insertedDynamicLinks.append(record)
+            } else {
+                changes.deletedDynamicLinks.append(record)
+            }
+        }
+        return changes
+    }
+
+    /// The delta's entries for the relation `key` of `Source`, if the write touched it.
+    @inlinable
+    func relation<Source, Target>(_ key: _AnyRelationKey, of: Source.Type, to: Target.Type) -> RelationDelta<Source, Target>? {
+        for table in tables where table.type == ObjectIdentifier(Source.self) {
+            for relation in table.relations where relation.key.ordinal == key.ordinal {
+                return relation.changes as? RelationDelta<Source, Target>
+            }
+        }
+        return nil
+    }
+}
+
+extension EntityTable {
+    /// The entity rows of `delta` for this type: those of the entities stored or erased, and
+    /// those of the sources whose to-one links changed (a row holds both, see ``EntityRecord``).
+    @inlinable
+    func gatherEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        let type = String(describing: Entity.self)
+        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta)
+        try Entity._relataVisitRelations(&reader)
+        var sources = reader.touchedSources
+        for (id, _) in delta.entities(of: Entity.self) { sources.insert(id) }
+        guard !sources.isEmpty else { return }
+        var rows: [(id: Entity.ID, entity: Entity?)] = []
+        rows.reserveCapacity(sources.count)
+        var vanished: [Entity.ID] = []
+        for id in sources {
+            let entity = entities[id]
+            if entity == nil, !reader.hasLinks(id) {
+                vanished.append(id)
+            } else {
+                rows.append((id, entity))
+            }
+        }
+        if !vanished.isEmpty {
+            // A row goes when neither its entity nor any to-one link is left, if it was stored.
+            let old = before.table(Entity.self)
+            var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
+            try Entity._relataVisitRelations(&previous)
+            for id in vanished where old?.entities[id] != nil || previous.hasLinks(id) {
+                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
+            }
+        }
+        let writers = reader.writers
+        changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
+            EntityRecord(
+                type: type, id: try IDText.encode(row.id),
+                payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
+                links: try ToOneLinkColumn.encode { bytes in
+                    var count = 0
+                    for write in writers where try write(row.id, &bytes) { count += 1 }
+                    return count
+                }
+            )
+        }
+    }
+
+    /// The link rows of `delta` for this type's to-many relations.
+    @inlinable
+    func gatherLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        var collector = LinkRowCollector<Entity>(delta: delta, after: after, before: before)
+        try Entity._relataVisitRelations(&collector)
+        changes.upsertedLinks += collector.upserted
+        changes.deletedLinks += collector.deleted
+    }
+}
+
+/// The link rows of each to-many relation of `Entity` that a delta touched, compared with the
+/// state before the write: a row is written when its link or a position changed.
+@usableFromInline
+struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let delta: StoreDelta
+    @usableFromInline let after: Context
+    @usableFromInline let before: Context
+    @usableFromInline let type: String
+    @usableFromInline var upserted: [LinkRecord] = []
+    @usableFromInline var deleted: [LinkKey] = []
+
+    @inlinable
+    init(delta: StoreDelta, after: Context, before: Context) {
+        self.delta = delta
+        self.after = after
+        self.before = before
+        self.type = String(describing: Entity.self)
+    }
+
+    @inlinable
+    mutating func visit<S, T, D, C, K>(
+        _ descriptor: RelationDescriptor<S, T>,
+        _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
+    ) throws {
+        // To-one links are kept in the entity rows (``ToOneLinkReader``).
+        guard descriptor.key.toMany else { return }
+        switch descriptor.storedSide {
+        case .derived: return
+        case .pair: try collectPairs(descriptor)
+        case .own: try collectOwn(descriptor)
+        }
+    }
+
+    /// One row per link of a one-way to-many relation (or one that is its own inverse).
+    @inlinable
+    mutating func collectOwn<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
+        guard let entries = delta.relation(descriptor.key, of: S.self, to: T.self)?.toMany else { return }
+        let key = descriptor.key
+        let now = after.table(S.self)?.existingLinkTable(key, T.ID.self)
+        let old = before.table(S.self)?.existingLinkTable(key, T.ID.self)
+        var pairs = Set<LinkPair<S.ID, T.ID>>(minimumCapacity: entries.count)
+        for (source, target, _) in entries { pairs.insert(LinkPair(source: source, target: target)) }
+        for pair in pairs {
+            let new = now?.many[pair.source]?.key(of: pair.target)
+            let previous = old?.many[pair.source]?.key(of: pair.target)
+            try write(descriptor.name, pair.source, pair.target, linked: new != nil, wasLinked: previous != nil,
+                      changed: new != previous, position: new, inversePosition: nil)
+        }
+    }
+
+    /// One row per linked pair of a many-to-many relation stored on this side: the pairs the
+    /// delta touched on either side, written when their link or either position changed.
+    @inlinable
+    mutating func collectPairs<S, T>(_ descriptor: RelationDescriptor<S, T>) throws {
+        let key = descriptor.key, inverse = descriptor.inverse!
+        var pairs = Set<LinkPair<S.ID, T.ID>>()
+        for (source, target, _) in delta.relation(key, of: S.self, to: T.self)?.toMany ?? [] {
+            pairs.insert(LinkPair(source: source, target: target))
+        }
+        for (source, target, _) in delta.relation(inverse, of: T.self, to: S.self)?.toMany ?? [] {
+            pairs.insert(LinkPair(source: target, target: source))
+        }
+        guard !pairs.isEmpty else { return }
+        typealias State = (linked: Bool, key: PositionKey?, inverseKey: PositionKey?)
+        func state(in context: Context, _ pair: LinkPair<S.ID, T.ID>) -> State {
+            let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.many[pair.source]?.key(of: pair.target)
+            let backward = inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
+            return (position != nil, position, backward?.many[pair.target]?.key(of: pair.source))
+        }
+        for pair in pairs {
+            let now = state(in: after, pair), previous = state(in: before, pair)
+            try write(descriptor.name, pair.source, pair.target, linked: now.linked, wasLinked: previous.linked,
+                      changed: now.key != previous.key || now.inverseKey != previous.inverseKey,
+                      position: now.key, inversePosition: now.inverseKey)
+        }
+    }
+
+    /// Appends the row of one link: written when it is linked and new or moved, removed when it
+    /// was linked and is no more.
+    @inlinable
+    mutating func write<SourceID: Encodable, TargetID: Encodable>(
+        _ relation: String, _ source: SourceID, _ target: TargetID, linked: Bool, wasLinked: Bool, changed: Bool,
+        position: PositionKey?, inversePosition: PositionKey?
+    ) throws {
+        if linked {
+            guard changed || !wasLinked else { return }
+            upserted.append(
+                LinkRecord(
+                    type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target),
+                    position: position?.description, inversePosition: inversePosition?.description
+                )
+            )
+        } else if wasLinked {
+            deleted.append(LinkKey(type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target)))
+        }
+    }
+}
+
+/// Reads the to-one links that `Entity` keeps in its entity rows: one reader per to-one relation
+/// stored on this side (one-way, or the side that stores a mutual pair), and, given a delta,
+/// the sources whose row it touches (a to-one link set or removed, or a position in the inverse
+/// to-many list moved).
+@usableFromInline
+struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let context: Context
+    @usableFromInline let table: EntityTable<Entity>?
+    @usableFromInline let delta: StoreDelta?
+    /// One per relation: appends the link of a source in ``ToOneLinkColumn``'s form to the bytes,
+    /// and returns whether the source has one.
+    @usableFromInline var writers: [@Sendable (Entity.ID, inout [UInt8]) throws -> Bool] = []
+    @usableFromInline var touchedSources = Set<Entity.ID>()
+
+    @inlinable
+    init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?) {
+        self.context = context
+        self.table = table
+        self.delta = delta
+    }
+
+    /// Whether `source` has a to-one link kept in its row.
+    @inlinable
+    func hasLinks(_ source: Entity.ID) -> Bool {
+        var scratch: [UInt8] = []
+        return writers.contains { (try? $0(source, &scratch)) == true }
+    }
+
+    @inlinable
+    mutating func visit<S, T, D, C, K>(
+        _ descriptor: RelationDescriptor<S, T>,
+        _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
+    ) throws {
+        let key = descriptor.key
+        guard !key.toMany, descriptor.storedSide != .derived else { return }
+        let links = context.table(S.self)?.existingLinkTable(key, T.ID.self)
+        let inverse = descriptor.inverse.flatMap { inverse in
+            inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
+        }
+        if let delta {
+            var touched = Set<S.ID>()
+            let forward = delta.relation(key, of: S.self, to: T.self)?.toOne ?? []
+            touched.reserveCapacity(forward.count)
+            for (source, _) in forward { touched.insert(source) }
+            if let inverseKey = descriptor.inverse, let backward = delta.relation(inverseKey, of: T.self, to: S.self) {
+                // A moved position in the inverse list is kept in this side's row.
+                for (_, source, _) in backward.toMany { touched.insert(source) }
+                for case (_, let source?) in backward.toOne { touched.insert(source) }
+            }
+            if let touched = touched as? Set<Entity.ID> { touchedSources.formUnion(touched) }
+        }
+        guard let links else { return }
+        let relation = descriptor.name
+        let writer: @Sendable (S.ID, inout [UInt8]) throws -> Bool = { source, bytes in
+            guard let target = links.one[source] else { return false }
+            ToOneLinkColumn.append(
+                relation: relation, target: try IDText.encode(target),
+                inversePosition: inverse?.many[target]?.key(of: source), to: &bytes
+            )
+            return true
+        }
+        if let writer = writer as? @Sendable (Entity.ID, inout [UInt8]) throws -> Bool { writers.append(writer) }
+    }
+}
