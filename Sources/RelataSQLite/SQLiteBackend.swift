@@ -43,6 +43,7 @@ public final class SQLiteBackend: StorageBackend {
     ///   ``RelataError/Code/corruptedStore`` or ``RelataError/Code/storageFailed``.
     public init(path: String) throws {
         self.path = path
+        try Self.checkPath(path)
         let exists = FileManager.default.fileExists(atPath: path)
         var found: (version: Int, wal: Bool)?
         if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
@@ -66,6 +67,26 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
+    /// Refuses a path that cannot hold a store before anything is created: a directory, a path in
+    /// a folder that does not exist, a file this process may not read and write.
+    static func checkPath(_ path: String) throws {
+        func refuse(_ reason: String) -> RelataError {
+            RelataError(code: .storageFailed, entityType: "Store", message: "cannot open \(path): \(reason)")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw refuse("it is a directory, not a store file") }
+            guard access(path, R_OK | W_OK) == 0 else { throw refuse("permission denied (the file must be readable and writable)") }
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
+        else { throw refuse("there is no folder \(folder) to create it in") }
+        guard folder.isEmpty || access(folder, W_OK) == 0 else {
+            throw refuse("permission denied (cannot create files in \(folder))")
+        }
+    }
+
     /// Checks, read-only, that the file at `path` is a Relata store.
     ///
     /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
@@ -80,8 +101,14 @@ public final class SQLiteBackend: StorageBackend {
         guard header == Data("SQLite format 3\0".utf8) else {
             throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is not a SQLite database, so not a Relata store")
         }
+        // Nothing is written either way. Read-only when the database has -wal or -shm files
+        // beside it (another connection uses it, or one crashed; they are left as they are);
+        // otherwise a read-write connection, because a read-only one makes those files for a
+        // WAL database and leaves them behind, where the last read-write connection removes them
+        // as it closes (SQLite knows whether it is the last).
+        let companions = [path + "-wal", path + "-shm"].contains { FileManager.default.fileExists(atPath: $0) }
         var configuration = Configuration()
-        configuration.readonly = true
+        configuration.readonly = companions
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }

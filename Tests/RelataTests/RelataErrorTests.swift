@@ -32,6 +32,20 @@ struct RelataErrorTests {
         #expect(custom.description == "custom: m [entity Chat, id c, relation users]")
     }
 
+    @Test("print(error), interpolation and localizedDescription name the code, type, id and relation")
+    func printedForms() throws {
+        var context = Context()
+        try Account(id: "t", invoices: .relation([Invoice(id: "i")])).save(to: &context)
+        let error = #expect(throws: RelataError.self) { try Account.delete(id: "t", from: &context) }
+        let thrown = try #require(error as (any Error)?)
+        for text in [thrown.localizedDescription, "\(thrown)", String(describing: thrown)] {
+            #expect(text.contains("deleteDenied"), "\(text)")
+            #expect(text.contains("entity Account, id t"), "\(text)")
+            #expect(text.contains("invoices"), "\(text)")
+            #expect(!text.contains("RelataError error"), "\(text)")
+        }
+    }
+
     @Test("Errors thrown by hooks reach the caller unchanged")
     func hookErrors() throws {
         var context = Context()

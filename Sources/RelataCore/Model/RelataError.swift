@@ -1,15 +1,20 @@
+import Foundation
+
 /// The error Relata throws: a stable ``code``, and the entity type, id and relation involved.
 ///
 /// ```swift
 /// do {
 ///     let user = try context.find(User.self, id: "42")
 /// } catch let error as RelataError where error.code == .entityNotFound {
-///     print(error)   // entity User with id "42" not found
+///     print(error)   // entityNotFound: entity User with id "42" not found [entity User, id 42]
 /// }
 /// ```
 ///
+/// `print(error)`, `"\(error)"` and `error.localizedDescription` all say the code, the message,
+/// the entity type, id and relation, and the underlying error. Row values are never included.
+///
 /// New codes may be added without breaking clients: ``Code`` is a struct of static values.
-public struct RelataError: Error, Sendable, CustomStringConvertible {
+public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// A stable identifier of the kind of error.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The raw identifier, stable across versions.
@@ -72,6 +77,7 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// The code, the message, the entity type, id and relation, and the underlying error.
     public var description: String {
         var text = "\(code): \(message) [entity \(entityType)"
         if let id { text += ", id \(id)" }
@@ -79,6 +85,11 @@ public struct RelataError: Error, Sendable, CustomStringConvertible {
         text += "]"
         if let underlying { text += " (\(underlying))" }
         return text
+    }
+
+    /// The same text as ``description``, for `localizedDescription`.
+    public var errorDescription: String? {
+        description
     }
 
     static func entityNotFound<Entity>(_: Entity.Type, id: some Sendable) -> RelataError {

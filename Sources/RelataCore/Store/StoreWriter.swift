@@ -42,13 +42,20 @@ actor StoreWriter {
     /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``).
     func open(schema: EntitySchema) throws -> [String: Int] {
         var loader = ContextLoader(schema: schema)
-        try backend.load(
-            entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
-        )
-        try loader.flush()
-        if let upgrade = try loader.linkUpgrade() {
-            // Written by an older version: rewrite every row in the current form, once.
-            try backend.persist(upgrade)
+        do {
+            try backend.load(
+                entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
+            )
+            try loader.flush()
+            if let upgrade = try loader.linkUpgrade() {
+                // Written by an older version: rewrite every row in the current form, once.
+                try backend.persist(upgrade)
+            }
+        } catch {
+            // Nothing stays open (a SQLite file then keeps no -wal or -shm beside it).
+            isClosed = true
+            try? backend.close()
+            throw error
         }
         _ = published.swap(loader.context)
         spare = published.snapshot
