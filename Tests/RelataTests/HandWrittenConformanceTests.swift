@@ -96,3 +96,41 @@ struct HandWrittenConformanceStoreTests {
         try await reopened.close()
     }
 }
+
+/// A hand-written conformance with a bug: it hands over another type's relation (`Label.owner`)
+/// as its own, and its ids (`Int`) are not that type's (`String`).
+struct Badge: EntityModelProtocol, Equatable {
+    let id: Int
+
+    func save(to context: inout Context, options: MergeStrategy<Badge>) throws {
+        context._upsert(self, options: options)
+    }
+
+    func delete(from context: inout Context) throws {
+        try context._delete(self)
+    }
+
+    mutating func normalize() {}
+
+    static func _relataVisitRelations<V: _RelationVisitor>(_ visitor: inout V) throws {
+        try visitor.visit(Label.ownerRelation, \Label.$owner)
+    }
+
+    static var patch: MergeStrategy<Badge> { .replace }
+
+    static func _relataRelationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey? { nil }
+}
+
+@Suite("Hand-written conformance: misuse")
+struct HandWrittenConformanceMisuseTests {
+    @Test("Visiting another type's relation stops the program with a message; memory is never reinterpreted")
+    func foreignRelation() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var context = Context()
+            try Badge(id: 7).save(to: &context)
+            try Badge.delete(id: 7, from: &context)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Int is not String in relation owner"), "\(message)")
+    }
+}

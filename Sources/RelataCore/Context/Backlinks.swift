@@ -55,7 +55,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     override func checkInvariants(in context: Context) throws {
         let forward = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)
         for (target, sources) in sources {
-            for source in sources where forward?.targets(of: source, toMany: key.toMany).contains(target) != true {
+            for source in sources where forward?.contains(target, in: source, toMany: key.toMany) != true {
                 throw RelataError(
                     code: .invalidRelation, entityType: "\(Source.self)", id: "\(source)", relation: key.nameString,
                     message: "backlink from \(Target.self) \"\(target)\" has no forward link"

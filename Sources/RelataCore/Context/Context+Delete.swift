@@ -84,7 +84,7 @@ struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
     ) throws {
-        let source = unsafeBitCast(id, to: Source.ID.self)
+        let source = checkedCast(id, to: Source.ID.self, in: descriptor.key.name)
         let targets = context.unlinkAll(descriptor, source: source)
         guard cascade else { return }
         switch descriptor.deleteRule {

@@ -32,7 +32,7 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
         guard !found, descriptor.deleteRule == .cascadeOrphans, T.self == Target.self else { return }
-        let target = unsafeBitCast(self.target, to: T.ID.self)
+        let target = checkedCast(self.target, to: T.ID.self, in: descriptor.key.name)
         var owners: [S.ID] = []
         if let inverse = descriptor.inverse {
             owners = context.table(T.self)?.existingLinkTable(inverse, S.ID.self)?
@@ -80,7 +80,7 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<S, T>,
         _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>
     ) throws {
-        let source = unsafeBitCast(id, to: S.ID.self)
+        let source = checkedCast(id, to: S.ID.self, in: descriptor.key.name)
         let targets = checker.context.table(S.self)?.existingLinkTable(descriptor.key, T.ID.self)?
             .targets(of: source, toMany: descriptor.key.toMany) ?? []
         guard !targets.isEmpty else { return }

@@ -88,8 +88,8 @@ enum RelationAction {
             // The ordinal names exactly one relation of `Entity`, whose types are `S == Entity`
             // and `T == Target` (the key path the caller passed has those types).
             guard descriptor.key.ordinal == ordinal, S.self == Entity.self, T.self == Target.self else { return }
-            let targets = context.unlinkAll(descriptor, source: unsafeBitCast(id, to: S.ID.self))
-            removed = unsafeBitCast(targets, to: [Target.ID].self)
+            let targets = context.unlinkAll(descriptor, source: checkedCast(id, to: S.ID.self, in: descriptor.key.name))
+            removed = checkedCast(targets, to: [Target.ID].self, in: descriptor.key.name)
         }
     }
 }

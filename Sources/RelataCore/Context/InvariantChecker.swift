@@ -1,7 +1,7 @@
 extension Context {
     /// Checks that every link has its other side: each mutual link its inverse, each one-way link
     /// its backlink, and the reverse; each dynamic relationship joins two stored entities and is
-    /// indexed from both ends. Meant for tests; O(links).
+    /// indexed from both ends. O(links): each link's other side is a hash lookup.
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
     ///   type, id and relation of the first broken link.
@@ -47,7 +47,7 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
             let targets = inverse.toMany ? Array(back.many.keys) : Array(back.one.keys)
             for target in targets {
                 for source in back.targets(of: target, toMany: inverse.toMany)
-                where !forward.targets(of: source, toMany: descriptor.key.toMany).contains(target) {
+                where !forward.contains(target, in: source, toMany: descriptor.key.toMany) {
                     throw RelataError(
                         code: .invalidRelation, entityType: "\(Target.self)", id: "\(target)",
                         relation: inverse.nameString,
@@ -63,8 +63,7 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
     ) -> Bool {
         guard let table = context.table(T.self) else { return false }
         if let inverse = d.inverse {
-            return table.existingLinkTable(inverse, S.ID.self)?.targets(of: target, toMany: inverse.toMany)
-                .contains(source) ?? false
+            return table.existingLinkTable(inverse, S.ID.self)?.contains(source, in: target, toMany: inverse.toMany) ?? false
         }
         let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         guard let backlinks = table.backlinks[key] else { return false }

@@ -225,14 +225,14 @@ class LinkRecordLoader {
     /// Whether the links being added come from entity rows (where to-one links belong) rather
     /// than from link rows.
     @usableFromInline var readingEntityRows = false
-    @usableFromInline var addRow: (LinkRecord, inout Context) throws -> Void = { _, _ in }
-    @usableFromInline var finishRows: (inout Context) throws -> Void = { _ in }
+    @usableFromInline var addRow: (LinkRecordLoader, LinkRecord, inout Context) throws -> Void = { _, _, _ in }
+    @usableFromInline var finishRows: (LinkRecordLoader, inout Context) throws -> Void = { _, _ in }
 
     @usableFromInline init() {}
 
-    func add(_ record: LinkRecord, into context: inout Context) throws { try addRow(record, &context) }
+    func add(_ record: LinkRecord, into context: inout Context) throws { try addRow(self, record, &context) }
     /// Places what is gathered.
-    func finish(into context: inout Context) throws { try finishRows(&context) }
+    func finish(into context: inout Context) throws { try finishRows(self, &context) }
 }
 
 /// Entity payloads decoded into the table of their type.
@@ -280,9 +280,14 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
         self.descriptor = descriptor
         side = descriptor.storedSide
         super.init()
-        // Made here, specialized for Source and Target; `self` owns the closures.
-        addRow = { [unowned(unsafe) self] record, context in try self.addLink(record, into: &context) }
-        finishRows = { [unowned(unsafe) self] context in try self.finishLinks(into: &context) }
+        // Made here, specialized for Source and Target. They capture nothing: the loader that
+        // owns them is handed to them.
+        addRow = { loader, record, context in
+            try unsafeDowncast(loader, to: LinkLoader.self).addLink(record, into: &context)
+        }
+        finishRows = { loader, context in
+            try unsafeDowncast(loader, to: LinkLoader.self).finishLinks(into: &context)
+        }
     }
 
     @usableFromInline
