@@ -8,8 +8,10 @@ let package = Package(
     products: [
         .library(name: "Relata", targets: ["Relata"]),
         .library(name: "RelataSQLite", targets: ["RelataSQLite"]),
+        // The behaviour every storage backend must have, for backend authors' tests.
+        .library(name: "RelataStoreConformance", targets: ["RelataStoreConformance"]),
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
-        // The chat models of seed 003 / workload W1, shared by the demo and the benchmarks.
+        // The chat models of SwiftletModel's README / workload W1, shared by the demo and the benchmarks.
         .library(name: "ChatExample", targets: ["ChatExample"]),
     ],
     dependencies: [
@@ -42,6 +44,7 @@ let package = Package(
             ]
         ),
         .target(name: "Relata", dependencies: ["RelataCore", "RelataSQLite", "RelataMacros"]),
+        .target(name: "RelataStoreConformance", dependencies: ["Relata"]),
         .target(name: "ChatExample", dependencies: ["Relata"]),
         // A child process for the crash-safety test: writes to a store in a loop until killed.
         .executableTarget(name: "RelataCrashWriter", dependencies: ["Relata", "ChatExample"]),
@@ -57,6 +60,7 @@ let package = Package(
                 "RelataSQLite",
                 "ChatExample",
                 "RelataCrashWriter",
+                "RelataStoreConformance",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -31,8 +31,10 @@ public final class SQLiteBackend: StorageBackend {
     /// the Store rewrites their links in the new form); 4 writes payloads in a binary form (JSON
     /// payloads of older files are still read, and rewritten when their entity is next saved) and
     /// keeps to-one links in `relata_entity.links` (the Store moves older link rows there when it
-    /// opens the file). A library older than 4 refuses the file instead of misreading it.
-    static let version = 4
+    /// opens the file); 5 stores entity types under their module-qualified names (the Store
+    /// rewrites the rows of older files once when it opens them). A library older than a file's
+    /// version refuses the file instead of misreading it.
+    static let version = 5
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -182,6 +184,11 @@ public final class SQLiteBackend: StorageBackend {
                     UPDATE relata_meta SET value = '4' WHERE key = 'version';
                     """
             )
+        }
+        migrator.registerMigration("relata-v5-qualified-type-names") { db in
+            // The rows keep the names they have; the Store rewrites them under module-qualified
+            // names when it loads them.
+            try db.execute(sql: "UPDATE relata_meta SET value = '5' WHERE key = 'version'")
         }
         return migrator
     }

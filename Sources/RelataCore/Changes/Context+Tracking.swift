@@ -99,8 +99,9 @@ extension EntityTable {
             bindEntities: { context in
                 guard !stored.isEmpty else { return {} }
                 let table = context.mutableTable(Entity.self)
+                // No `reserveCapacity`: reserving a little more at every write reallocates the
+                // whole table each time, where growing by itself doubles it.
                 return {
-                    table.entities.reserveCapacity(table.entities.count + stored.count)
                     for (id, value) in stored { table.entities[id] = value }
                 }
             },

@@ -7,20 +7,32 @@
 /// let changes = try decoder.decode(ChangeSet.self, from: data)
 /// ```
 ///
-/// A type is known by its name without module (`String(describing:)`); two types with the same
-/// name in one schema are a programmer error.
+/// A store keeps each type under its ``EntityModelProtocol/storedTypeName``, by default the
+/// module-qualified name (`ChatApp.User`), so types of the same name in two modules share one store. A ``ChangeSet``
+/// names types without their module. Either name finds the type: the qualified one exactly, the
+/// short one when one type of the schema has it (stores written before names were qualified are
+/// read that way, then rewritten under the qualified names once).
 public struct EntitySchema: Sendable {
+    /// The types by module-qualified name.
     let types: [String: any EntityModelProtocol.Type]
+    /// The types by name without module, when one type has that name.
+    let shortNames: [String: any EntityModelProtocol.Type]
 
     /// A schema of these entity types.
+    ///
+    /// - Precondition: No two types have the same module-qualified name.
     public init(_ types: [any EntityModelProtocol.Type]) {
         var byName: [String: any EntityModelProtocol.Type] = [:]
+        var byShortName: [String: [any EntityModelProtocol.Type]] = [:]
         for type in types {
-            let name = String(describing: type)
+            let name = Self.storageName(of: type)
             precondition(byName[name] == nil || byName[name]! == type, "two entity types are named \(name)")
+            guard byName[name] == nil else { continue }
             byName[name] = type
+            byShortName[String(describing: type), default: []].append(type)
         }
         self.types = byName
+        self.shortNames = byShortName.compactMapValues { $0.count == 1 ? $0[0] : nil }
     }
 
     /// A schema of these entity types.
@@ -28,9 +40,30 @@ public struct EntitySchema: Sendable {
         self.init(types)
     }
 
-    /// The type with this name, if the schema has it.
+    /// The type with this name — module-qualified, or without module when one type of the
+    /// schema has it — if the schema has it.
     public func type(named name: String) -> (any EntityModelProtocol.Type)? {
-        types[name]
+        types[name] ?? shortNames[name]
+    }
+
+    /// Whether `name` is a type's name without its module (as stores written before names were
+    /// qualified have it), rather than its stored name.
+    func isShortName(_ name: String) -> Bool {
+        types[name] == nil && shortNames[name] != nil
+    }
+
+    /// The name a store keeps `type` under: its ``EntityModelProtocol/storedTypeName``.
+    public static func storageName(of type: any EntityModelProtocol.Type) -> String {
+        type.storedTypeName
+    }
+
+    /// The module-qualified name of `type` (`ChatApp.User`, nested types `ChatApp.Outer.User`),
+    /// without the part Swift adds for a private or local type (`(unknown context at $…)`),
+    /// which changes from build to build.
+    public static func qualifiedName(of type: Any.Type) -> String {
+        let reflected = String(reflecting: type)
+        guard reflected.contains("(unknown context at ") else { return reflected }
+        return reflected.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
     }
 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What one ``Store`` write changed, as values: the entities stored or erased per type, the links
 /// set or removed per relation (with their positions), and the dynamic relationships made or
 /// removed.
@@ -66,6 +68,13 @@ public struct StoreDelta: Sendable {
     ///
     /// - Complexity: O(entries · log n), n the size of the longest link list touched.
     public func apply(to context: inout Context) {
+        apply(to: &context, onEveryCore: false)
+    }
+
+    /// Applies the delta; with `onEveryCore`, a large delta's tables and relations are written
+    /// on several threads at once (each writes objects of its own), and the caller waits: call
+    /// it so only off Swift's cooperative pool (the store's writer queue does).
+    func apply(to context: inout Context, onEveryCore: Bool) {
         // Every table the works write is bound first (made unique to `context`), then the works
         // run: the works of link tables first, those of entity tables last, because an entity
         // work holds its table, which would make a later bind copy it.
@@ -80,7 +89,12 @@ public struct StoreDelta: Sendable {
                 if present { links.insert(link) } else { links.remove(link) }
             }
         }
-        for work in works { work() }
+        if onEveryCore, works.count > 1, count >= ParallelCoding.threshold {
+            let all = works
+            DispatchQueue.concurrentPerform(iterations: all.count) { all[$0]() }
+        } else {
+            for work in works { work() }
+        }
     }
 }
 

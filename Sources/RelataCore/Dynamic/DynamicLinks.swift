@@ -128,8 +128,8 @@ extension DynamicLink {
     /// The stored row of this link.
     func record() throws -> DynamicLinkRecord {
         DynamicLinkRecord(
-            kind: kind.rawValue, sourceType: source.typeName, source: try source.idText(),
-            targetType: target.typeName, target: try target.idText()
+            kind: kind.rawValue, sourceType: EntitySchema.storageName(of: source.entityType), source: try source.idText(),
+            targetType: EntitySchema.storageName(of: target.entityType), target: try target.idText()
         )
     }
 }

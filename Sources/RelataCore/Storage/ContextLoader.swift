@@ -24,7 +24,14 @@ struct ContextLoader {
     /// are done.
     private var rowLinks: [String: [String: [LinkRecord]]] = [:]
 
+    /// Rows stored under a type's name without its module (before names were qualified): they
+    /// are rewritten under the qualified name, once, at open (see ``upgrade()``).
+    private var legacyEntityKeys: [EntityKey] = []
+    private var legacyLinkKeys: [LinkKey] = []
+    private var legacyDynamicLinks: [DynamicLinkRecord] = []
+
     mutating func load(_ record: EntityRecord) throws {
+        if schema.isShortName(record.type) { legacyEntityKeys.append(EntityKey(type: record.type, id: record.id)) }
         if let links = record.links {
             let decoded: [ToOneLink]
             do {
@@ -104,6 +111,7 @@ struct ContextLoader {
             try finishLinks()
             current = (record.type, record.relation, linkLoader(type: record.type, relation: record.relation))
         }
+        if schema.isShortName(record.type) { legacyLinkKeys.append(record.key) }
         guard let loader = current!.loader else {
             ignored["\(record.type).\(record.relation)", default: 0] += 1
             return
@@ -143,17 +151,22 @@ struct ContextLoader {
         current = nil
     }
 
-    /// The rows to rewrite when links were stored before mutual relations were stored once per
-    /// pair (see ``LinkRecord``): `nil` when there are none.
-    func linkUpgrade() throws -> StoreChanges? {
+    /// The rows to rewrite when the store was written by an older version — links stored before
+    /// mutual relations were stored once per pair (see ``LinkRecord``), or types stored under
+    /// their names without module — every row in the current form, and the old rows removed:
+    /// `nil` when there are none.
+    func upgrade() throws -> StoreChanges? {
         let loaders = linkLoaders.values.flatMap { $0.values.compactMap { $0 } }
-        guard loaders.contains(where: { $0.sawLegacyRows }) else { return nil }
+        let legacyNames = !legacyEntityKeys.isEmpty || !legacyLinkKeys.isEmpty || !legacyDynamicLinks.isEmpty
+        guard legacyNames || loaders.contains(where: { $0.sawLegacyRows }) else { return nil }
         var current = context
         let tracker = ChangeTracker()
         current.markAllChanged(since: Context(), tracker: tracker)
         var changes = try current.trackedDelta().rows(after: current, before: Context())
         tracker.end()
-        changes.deletedLinks = loaders.flatMap(\.legacyRows)
+        changes.deletedLinks = Array(Set(loaders.flatMap(\.legacyRows) + legacyLinkKeys))
+        changes.deletedEntities += legacyEntityKeys
+        changes.deletedDynamicLinks += legacyDynamicLinks
         return changes
     }
 
@@ -168,6 +181,9 @@ struct ContextLoader {
     /// not stored, is skipped and counted under `"dynamic links"`.
     mutating func load(_ record: DynamicLinkRecord) throws {
         try flush()
+        if schema.isShortName(record.sourceType) || schema.isShortName(record.targetType) {
+            legacyDynamicLinks.append(record)
+        }
         guard let kind = DynamicLink.Kind(rawValue: record.kind),
             let sourceType = schema.type(named: record.sourceType),
             let targetType = schema.type(named: record.targetType)

@@ -63,7 +63,7 @@ extension EntityTable {
     /// those of the sources whose to-one links changed (a row holds both, see ``EntityRecord``).
     @inlinable
     func gatherEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
-        let type = String(describing: Entity.self)
+        let type = EntitySchema.storageName(of: Entity.self)
         var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta)
         try Entity._relataVisitRelations(&reader)
         var sources = reader.touchedSources
@@ -129,7 +129,7 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         self.delta = delta
         self.after = after
         self.before = before
-        self.type = String(describing: Entity.self)
+        self.type = EntitySchema.storageName(of: Entity.self)
     }
 
     @inlinable

@@ -47,7 +47,7 @@ actor StoreWriter {
                 entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
             )
             try loader.flush()
-            if let upgrade = try loader.linkUpgrade() {
+            if let upgrade = try loader.upgrade() {
                 // Written by an older version: rewrite every row in the current form, once.
                 try backend.persist(upgrade)
             }
@@ -126,7 +126,7 @@ actor StoreWriter {
         pending = nil
         guard var copy = spare else { return }
         spare = nil
-        delta.apply(to: &copy)
+        delta.apply(to: &copy, onEveryCore: true)
         spare = copy
     }
 
@@ -184,3 +184,4 @@ final class QueueExecutor: SerialExecutor {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 }
+

@@ -117,13 +117,13 @@ struct SQLiteStoreFileTests {
         #expect(reopened.context.entity(Drawer.self, id: "b")?.name == "B")
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "4")
-        // The JSON payload written by version 1 is kept until its entity is saved again; new
-        // payloads are binary.
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "5")
+        // Version 1 kept types under names without module: the upgrade to version 5 rewrote every
+        // row under its qualified name, so the JSON payload it wrote is now in the binary form.
         let payloads = try await queue.read {
             try Dictionary(uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, payload FROM relata_entity").map { row -> (String, Data) in (row[0], row[1]) })
         }
-        #expect(payloads["a"]?.first == UInt8(ascii: "{"))
+        #expect(payloads["a"]?.first == 0)
         #expect(payloads["b"]?.first == 0)
         try queue.close()
     }
@@ -141,10 +141,12 @@ struct SQLiteStoreFileTests {
 }
 
 /// Version 1 and 2 of a model: version 2 adds an optional property and a relation, and drops the
-/// type `Tag`.
+/// type `Tag`. Each version keeps its types under the same stored names (as one app's types keep
+/// theirs from one release to the next).
 enum ModelV1 {
     @EntityModel
     struct Item: Codable {
+        static var storedTypeName: String { "Evolving.Item" }
         let id: String
         var title: String
         @Relationship(inverse: \.items) var owner: Owner?
@@ -152,12 +154,14 @@ enum ModelV1 {
 
     @EntityModel
     struct Owner: Codable {
+        static var storedTypeName: String { "Evolving.Owner" }
         let id: String
         @Relationship(inverse: \.owner) var items: [Item]?
     }
 
     @EntityModel
     struct Tag: Codable {
+        static var storedTypeName: String { "Evolving.Tag" }
         let id: String
     }
 }
@@ -165,6 +169,7 @@ enum ModelV1 {
 enum ModelV2 {
     @EntityModel
     struct Item: Codable {
+        static var storedTypeName: String { "Evolving.Item" }
         let id: String
         var title: String
         var note: String?
@@ -174,6 +179,7 @@ enum ModelV2 {
 
     @EntityModel
     struct Owner: Codable {
+        static var storedTypeName: String { "Evolving.Owner" }
         let id: String
         @Relationship(inverse: \.owner) var items: [Item]?
     }
@@ -183,6 +189,7 @@ enum ModelV2 {
 enum ModelV3 {
     @EntityModel
     struct Item: Codable {
+        static var storedTypeName: String { "Evolving.Item" }
         let id: String
         var count: Int
     }
@@ -203,7 +210,7 @@ struct StoreSchemaEvolutionTests {
         try await v1.close()
 
         let v2 = try await Store(path: path, entities: ModelV2.Item.self, ModelV2.Owner.self)
-        #expect(v2.ignoredRecords == ["Tag": 1])
+        #expect(v2.ignoredRecords == ["Evolving.Tag": 1])
         let item = try #require(v2.context.entity(ModelV2.Item.self, id: "a"))
         #expect(item.title == "A" && item.note == nil)
         #expect(v2.context.ids(of: "o", \ModelV2.Owner.$items) == ["b", "a"])
@@ -215,7 +222,7 @@ struct StoreSchemaEvolutionTests {
         // The removed type's rows are still there for version 1.
         let again = try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self, ModelV1.Tag.self)
         #expect(again.context.entity(ModelV1.Tag.self, id: "t") != nil)
-        #expect(again.ignoredRecords == ["Item.related": 1])
+        #expect(again.ignoredRecords == ["Evolving.Item.related": 1])
         #expect(again.context.entity(ModelV1.Item.self, id: "a")?.title == "A")
     }
 
@@ -228,7 +235,7 @@ struct StoreSchemaEvolutionTests {
         try await old.close()
         let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV3.Item.self) }
         #expect(error?.code == .undecodableRecord)
-        #expect(error?.entityType == "Item" && error?.id == "x")
+        #expect(error?.entityType == "Evolving.Item" && error?.id == "x")
     }
 
     @Test("Damaged bytes in a stored payload or in a row's links are a clear error naming the type and id; the file is not modified")
@@ -245,7 +252,7 @@ struct StoreSchemaEvolutionTests {
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self) }
             #expect(error?.code == .undecodableRecord, "\(column)")
-            #expect(error?.entityType == "Item" && error?.id == "x", "\(column)")
+            #expect(error?.entityType == "Evolving.Item" && error?.id == "x", "\(column)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(column)")
         }
     }

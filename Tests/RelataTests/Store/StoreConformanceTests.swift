@@ -4,7 +4,7 @@ import Relata
 import Testing
 
 /// The behaviour every storage backend must have, run against each (in memory, SQLite).
-@Suite("Store conformance")
+@Suite("Store: behaviour on each backend")
 struct StoreConformanceTests {
     static let users = ["1", "2", "3"], chats = ["c", "d"], attachments = ["a1"]
     static let messages = ["m1", "m2", "m3", "m4"]
@@ -55,7 +55,7 @@ struct StoreConformanceTests {
         // One row for the mutual pair c.users → 4 / 4.chats → c, with both positions; no entity.
         #expect(last.upsertedLinks.count == 1 && last.deletedLinks.isEmpty && last.upsertedEntities.isEmpty)
         let row = try #require(last.upsertedLinks.first)
-        #expect("\(row.type).\(row.relation) \(row.source) \(row.target)" == "Chat.users c 4")
+        #expect("\(row.type).\(row.relation) \(row.source) \(row.target)" == "RelataTests.Chat.users c 4")
         #expect(row.position == store.context.table(Chat.self)?.existingLinkTable(Chat.relationKey(\Chat.$users), String.self)?
             .many["c"]?.key(of: "4")?.description)
         #expect(row.inversePosition != nil && row.inversePosition == User(id: "4", name: "").positions(of: \.$chats, in: store.context).first?.key.description)
@@ -65,7 +65,7 @@ struct StoreConformanceTests {
         try await store.write { context in try Chat(id: "e", users: .ids(["1"])).save(to: &context) }
         try await store.write { context in try User(id: "1", name: "Bob").move("e", in: \.$chats, to: 0, in: &context) }
         let moved = try #require(backend.writes.last?.upsertedLinks)
-        #expect(moved.map { "\($0.type).\($0.relation) \($0.source) \($0.target)" } == ["Chat.users e 1"])
+        #expect(moved.map { "\($0.type).\($0.relation) \($0.source) \($0.target)" } == ["RelataTests.Chat.users e 1"])
         try await store.delete(Message.self, id: "m1")
         let erase = try #require(backend.writes.last)
         #expect(Set(erase.deletedEntities.map(\.id)) == ["m1", "a1"], "the message and its cascaded attachment")

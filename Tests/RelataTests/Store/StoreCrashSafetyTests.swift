@@ -83,13 +83,16 @@ struct StoreCrashSafetyTests {
             }
             #expect(start == committed, "round \(round): the writer resumed after the last commit")
             let reported = lines.dropFirst().compactMap { Int($0) }.last ?? start - 1
-            let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
-            let next = Int(store.context.entity(User.self, id: "counter")?.name ?? "0") ?? -1
+            // The writer's types: those of ChatExample (stored under ChatExample's names).
+            let store = try await Store(
+                path: path, entities: ChatExample.User.self, ChatExample.Chat.self, ChatExample.Message.self, ChatExample.Attachment.self
+            )
+            let next = Int(store.context.entity(ChatExample.User.self, id: "counter")?.name ?? "0") ?? -1
             #expect(next == reported + 1 || next == reported + 2, "round \(round): \(next) vs last reported \(reported)")
             // Message k exists unless write k + 3 (which deletes it when k % 3 == 2) committed.
             let expected = Set((0..<next).filter { !($0 % 3 == 2 && $0 + 3 < next) }.map { "m\($0)" })
-            #expect(Set(store.context.ids(of: Message.self)) == expected, "round \(round)")
-            #expect(Set(store.context.ids(of: "c", \Chat.$messages)) == expected, "round \(round)")
+            #expect(Set(store.context.ids(of: ChatExample.Message.self)) == expected, "round \(round)")
+            #expect(Set(store.context.ids(of: "c", \ChatExample.Chat.$messages)) == expected, "round \(round)")
             #expect(throws: Never.self) { try store.context.checkInvariants() }
             try await store.close()
             committed = next

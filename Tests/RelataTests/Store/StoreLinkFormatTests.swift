@@ -41,10 +41,10 @@ struct StoreLinkFormatTests {
         #expect(context.ids(of: "m1", \Message.$chat) == ["c"] && context.ids(of: "c", \Chat.$messages) == ["m1"])
         try context.checkInvariants()
         #expect(
-            try await Self.linkRows(backend) == ["Chat.users c u1", "Chat.users c u2"],
+            try await Self.linkRows(backend) == ["RelataTests.Chat.users c u1", "RelataTests.Chat.users c u2"],
             "one row per pair: Chat.users on the Chat side"
         )
-        #expect(try await Self.rowLinks(backend) == ["Message.chat m1 c"], "one-to-many: in the row of the to-one side")
+        #expect(try await Self.rowLinks(backend) == ["RelataTests.Message.chat m1 c"], "one-to-many: in the row of the to-one side")
 
         // A later unlink must not come back from a stale row of the other side.
         try await store.set(\Chat.$users, of: "c", to: .ids(["u2"]))
@@ -106,7 +106,7 @@ struct StoreLinkFormatTests {
         #expect(store.context.ids(of: "m1", \Message.$chat) == ["c"])
         try store.context.checkInvariants()
         #expect(try await Self.linkRows(backend).isEmpty)
-        #expect(try await Self.rowLinks(backend) == ["Message.chat m1 c", "Message.chat m2 c"])
+        #expect(try await Self.rowLinks(backend) == ["RelataTests.Message.chat m1 c", "RelataTests.Message.chat m2 c"])
         try await store.close()
 
         let reopened = try await Store(backend: backend, schema: Self.schema)
@@ -134,13 +134,13 @@ struct StoreLinkFormatTests {
         let write = try #require(backend.writes.last)
         let rows = write.upsertedLinks.map { "\($0.type).\($0.relation)" }.sorted()
         // Link rows hold to-many links: users (2 pairs) and viewedBy (one-way).
-        #expect(rows == ["Chat.users", "Chat.users", "Message.viewedBy"])
+        #expect(rows == ["RelataTests.Chat.users", "RelataTests.Chat.users", "RelataTests.Message.viewedBy"])
         // To-one links are in their source's entity row: author (one-way), chat (the to-one side of
         // Chat.messages) and attachment/message (a one-to-one pair, stored on one side).
         let rowLinks = try write.upsertedEntities.flatMap { record in
             try (record.links.map(ToOneLinkColumn.decode) ?? []).map { "\(record.type).\($0.relation) \(record.id) \($0.target)" }
         }
-        #expect(rowLinks.sorted() == ["Attachment.message a m", "Message.author m 1", "Message.chat m c"])
+        #expect(rowLinks.sorted() == ["RelataTests.Attachment.message a m", "RelataTests.Message.author m 1", "RelataTests.Message.chat m c"])
         try await store.close()
         let reopened = try await Store(backend: try harness.backend(), schema: StoreHarness.schema)
         #expect(reopened.context.ids(of: "m", \Message.$attachment) == ["a"])
@@ -159,7 +159,7 @@ struct StoreLinkFormatTests {
         try await store.save(Chat(id: "d", messages: .ids(["m8"])))
         try await store.close()
         var backend = try harness.backend()
-        #expect(try await Self.entityRows(backend) == ["Chat c", "Chat d", "Message m8 (links only)", "Message m9 (links only)"])
+        #expect(try await Self.entityRows(backend) == ["RelataTests.Chat c", "RelataTests.Chat d", "RelataTests.Message m8 (links only)", "RelataTests.Message m9 (links only)"])
         var reopened = try await Store(backend: backend, schema: StoreHarness.schema)
         #expect(reopened.context.ids(of: "c", \Chat.$messages) == ["m9"])
         #expect(reopened.context.entity(Message.self, id: "m9") == nil)
@@ -169,8 +169,8 @@ struct StoreLinkFormatTests {
         try await reopened.set(\Chat.$messages, of: "d", to: .ids([]))
         try await reopened.close()
         backend = try harness.backend()
-        #expect(try await Self.entityRows(backend) == ["Chat c", "Chat d", "Message m9"])
-        #expect(try await Self.rowLinks(backend) == ["Message.chat m9 c"])
+        #expect(try await Self.entityRows(backend) == ["RelataTests.Chat c", "RelataTests.Chat d", "RelataTests.Message m9"])
+        #expect(try await Self.rowLinks(backend) == ["RelataTests.Message.chat m9 c"])
         reopened = try await Store(backend: backend, schema: StoreHarness.schema)
         #expect(reopened.context.entity(Message.self, id: "m9")?.text == "nine")
         #expect(reopened.context.ids(of: "m9", \Message.$chat) == ["c"])

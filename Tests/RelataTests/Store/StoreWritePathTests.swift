@@ -160,3 +160,32 @@ struct StoreWritePathTests {
         try await Large.expectCopiesAgree(store, "writes beside a held snapshot")
     }
 }
+
+@Suite("Store: incomplete data")
+struct StoreIncompleteDataTests {
+    @Test("Links to ids with no entity, and links of a source with no entity, are kept and persisted", arguments: BackendKind.allCases)
+    func incompleteData(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await store.write { context in
+            try Chat(id: "c", users: .ids(["u9"])).save(to: &context)
+            try Message(id: "m", text: "early", author: .id("u9"), chat: .id("c")).save(to: &context)
+        }
+        try await store.set(\Chat.$users, of: "c9", to: .ids(["u1"]))
+        try await store.close()
+        let reopened = try await harness.open()
+        let context = reopened.context
+        #expect(context.entity(User.self, id: "u9") == nil)
+        #expect(context.ids(of: "c", \Chat.$users) == ["u9"])
+        #expect(context.ids(of: "u9", \User.$chats) == ["c"], "the inverse side is kept too")
+        #expect(context.ids(of: "m", \Message.$author) == ["u9"])
+        #expect(context.entity(Chat.self, id: "c9") == nil)
+        #expect(context.ids(of: "c9", \Chat.$users) == ["u1"])
+        try context.checkInvariants()
+        // The author arrives later: the link is simply there.
+        try await reopened.save(User(id: "u9", name: "Nine"))
+        let message = reopened.read { Message.query("m", in: $0).with(\.$author).resolve() }
+        #expect(message?.author?.name == "Nine")
+    }
+}
