@@ -122,6 +122,14 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     /// Links `id` at `key`, or moves it there when already linked.
     @inlinable
     mutating func place(_ id: ID, at key: PositionKey) {
+        if lookup != nil, let last = keys.last, last < key {
+            // After every other element (a list growing at its end): one lookup, no search.
+            if Self.fillIfEmpty(&lookup![id], with: key) != nil {
+                targets.append(id)
+                keys.append(key)
+                return
+            }
+        }
         if let index = index(of: id) {
             if keys[index] == key { return }
             remove(at: index)
