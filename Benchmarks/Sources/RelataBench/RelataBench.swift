@@ -275,6 +275,10 @@ struct RelataBench: AsyncParsableCommand {
             table[op] = (relata, floor)
         }
         print("  peak RSS after save: Relata \(relataMemory / 1_048_576) MB, floor \(floorMemory / 1_048_576) MB (separate processes, input data included)")
+        // The invariant check: linear in links (every link's other side is one lookup).
+        let check = try median(runs: runs) { try context.checkInvariants() }
+        let perMessage = check.milliseconds * 1_000_000 / Double(data.messageCount)
+        print("  checkInvariants: \(format(check)) (\(String(format: "%.0f", perMessage)) ns per message)")
         print("")
         return table
     }

@@ -64,12 +64,32 @@ extension Context {
     /// The write's delta: for every place tracking marked, its value in this context — or in
     /// `source`, the state before the write, to undo it.
     ///
+    /// - Parameter onEveryCore: Whether the tables and relations of a large delta are read on
+    ///   several threads at once (the caller waits: only off Swift's cooperative pool).
     /// - Complexity: O(marks).
-    func trackedDelta(valuesFrom source: Context? = nil) -> StoreDelta {
+    func trackedDelta(valuesFrom source: Context? = nil, onEveryCore: Bool = false) -> StoreDelta {
         let values = source ?? self
+        let readers = storage.tables.compactMap { $0.trackedDeltaReaders(in: self, values: values) }
         var delta = StoreDelta()
-        for table in storage.tables {
-            if let change = table.trackedDelta(in: self, values: values) { delta.tables.append(change) }
+        let marks = readers.reduce(0) { $0 + $1.marks }
+        if onEveryCore, marks >= ParallelCoding.threshold {
+            // One job per table's entities and per relation; then each table is put together.
+            var jobs: [@Sendable () -> any Sendable] = []
+            for reader in readers {
+                jobs.append { reader.entities() }
+                for relation in reader.relations { jobs.append { relation() } }
+            }
+            var results = ParallelCoding.each(jobs)[...]
+            for reader in readers {
+                let entities = results.removeFirst() as! TableChange
+                let relations = results.prefix(reader.relations.count).map { $0 as! RelationChange }
+                results = results.dropFirst(reader.relations.count)
+                delta.tables.append(entities.with(relations))
+            }
+        } else {
+            for reader in readers {
+                delta.tables.append(reader.entities().with(reader.relations.map { $0() }))
+            }
         }
         if let dirty = storage.dynamic?.dirty {
             let dynamic = values.storage.dynamic
@@ -79,45 +99,66 @@ extension Context {
     }
 }
 
-extension EntityTable {
-    /// This table's part of the write's delta (see ``Context/trackedDelta(valuesFrom:)``): the
-    /// places marked in `context` (whose table this is), with their values in `values`.
+/// What reads one table's part of a write's delta: its entities, and each relation it marked.
+@usableFromInline
+struct TableDeltaReaders: Sendable {
+    /// Reads the entities (a ``TableChange`` without relations).
+    @usableFromInline let entities: @Sendable () -> TableChange
+    /// Read the relations, one each.
+    @usableFromInline let relations: [@Sendable () -> RelationChange]
+    /// How many places were marked.
+    @usableFromInline let marks: Int
+
     @inlinable
-    func makeTrackedDelta(in context: Context, values: Context) -> TableChange? {
-        guard let ids = dirty else { return nil }
-        var builder = RelationDeltaBuilder(context: context, values: values)
-        try? Entity._relataVisitRelations(&builder)
-        guard !ids.isEmpty || !builder.relations.isEmpty else { return nil }
-        var entries = ContiguousArray<(id: Entity.ID, value: Entity?)>()
-        entries.reserveCapacity(ids.count)
-        let source = values.table(Entity.self)
-        for id in ids { entries.append((id, source?.entities[id])) }
-        let stored = entries
-        return TableChange(
-            type: ObjectIdentifier(Entity.self), changes: TableDelta<Entity>(entities: stored),
-            relations: builder.relations,
-            bindEntities: { context in
-                guard !stored.isEmpty else { return {} }
-                let table = context.mutableTable(Entity.self)
-                // No `reserveCapacity`: reserving a little more at every write reallocates the
-                // whole table each time, where growing by itself doubles it.
-                return {
-                    for (id, value) in stored { table.entities[id] = value }
-                }
-            },
-            count: stored.count + builder.count
-        )
+    init(entities: @escaping @Sendable () -> TableChange, relations: [@Sendable () -> RelationChange], marks: Int) {
+        self.entities = entities
+        self.relations = relations
+        self.marks = marks
     }
 }
 
-/// Reads the marked links of each relation of one entity type into ``RelationDelta``s: the
-/// pairs marked in `context`, with their values in `values`.
+extension EntityTable {
+    /// What reads this table's part of the write's delta (see
+    /// ``Context/trackedDelta(valuesFrom:onEveryCore:)``): the places marked in `context` (whose
+    /// table this is), with their values in `values`.
+    @inlinable
+    func makeTrackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? {
+        guard let ids = dirty else { return nil }
+        var builder = RelationDeltaBuilder(context: context, values: values)
+        try? Entity._relataVisitRelations(&builder)
+        guard !ids.isEmpty || !builder.readers.isEmpty else { return nil }
+        let source = values.table(Entity.self)
+        let entities: @Sendable () -> TableChange = {
+            var entries = ContiguousArray<(id: Entity.ID, value: Entity?)>()
+            entries.reserveCapacity(ids.count)
+            for id in ids { entries.append((id, source?.entities[id])) }
+            let stored = entries
+            return TableChange(
+                type: ObjectIdentifier(Entity.self), changes: TableDelta<Entity>(entities: stored), relations: [],
+                bindEntities: { context in
+                    guard !stored.isEmpty else { return {} }
+                    let table = context.mutableTable(Entity.self)
+                    // No `reserveCapacity`: reserving a little more at every write reallocates
+                    // the whole table each time, where growing by itself doubles it.
+                    return {
+                        for (id, value) in stored { table.entities[id] = value }
+                    }
+                },
+                count: stored.count
+            )
+        }
+        return TableDeltaReaders(entities: entities, relations: builder.readers, marks: ids.count + builder.marks)
+    }
+}
+
+/// Makes what reads the marked links of each relation of one entity type into a
+/// ``RelationDelta``: the pairs marked in `context`, with their values in `values`.
 @usableFromInline
 struct RelationDeltaBuilder: _RelationVisitor {
     @usableFromInline let context: Context
     @usableFromInline let values: Context
-    @usableFromInline var relations: [RelationChange] = []
-    @usableFromInline var count = 0
+    @usableFromInline var readers: [@Sendable () -> RelationChange] = []
+    @usableFromInline var marks = 0
 
     @inlinable
     init(context: Context, values: Context) {
@@ -133,18 +174,18 @@ struct RelationDeltaBuilder: _RelationVisitor {
         let key = descriptor.key
         guard let (marked, dirty) = context.table(S.self)?.trackedLinks(key, T.ID.self) else { return }
         let links = values.storage === context.storage ? marked : values.table(S.self)?.existingLinkTable(key, T.ID.self)
-        var delta = RelationDelta(descriptor: descriptor)
-        if key.toMany {
-            delta.toMany.reserveCapacity(dirty.count)
-            for pair in dirty { delta.toMany.append((pair.source, pair.target, links?.many[pair.source]?.key(of: pair.target))) }
-        } else {
-            delta.toOne.reserveCapacity(dirty.count)
-            for pair in dirty { delta.toOne.append((pair.source, links?.one[pair.source])) }
-        }
-        let changes = delta
-        count += changes.count
-        relations.append(
-            RelationChange(
+        marks += dirty.count
+        readers.append {
+            var delta = RelationDelta(descriptor: descriptor)
+            if key.toMany {
+                delta.toMany.reserveCapacity(dirty.count)
+                for pair in dirty { delta.toMany.append((pair.source, pair.target, links?.many[pair.source]?.key(of: pair.target))) }
+            } else {
+                delta.toOne.reserveCapacity(dirty.count)
+                for pair in dirty { delta.toOne.append((pair.source, links?.one[pair.source])) }
+            }
+            let changes = delta
+            return RelationChange(
                 key: key, changes: changes,
                 bind: { context in
                     let links = context.mutableTable(S.self).linkTable(key, T.ID.self)
@@ -154,7 +195,7 @@ struct RelationDeltaBuilder: _RelationVisitor {
                 },
                 count: changes.count
             )
-        )
+        }
     }
 }
 

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// What one ``Store`` write changed, as values: the entities stored or erased per type, the links
 /// set or removed per relation (with their positions), and the dynamic relationships made or
 /// removed.
@@ -89,9 +87,8 @@ public struct StoreDelta: Sendable {
                 if present { links.insert(link) } else { links.remove(link) }
             }
         }
-        if onEveryCore, works.count > 1, count >= ParallelCoding.threshold {
-            let all = works
-            DispatchQueue.concurrentPerform(iterations: all.count) { all[$0]() }
+        if onEveryCore, count >= ParallelCoding.threshold {
+            _ = ParallelCoding.each(works)
         } else {
             for work in works { work() }
         }
@@ -122,6 +119,17 @@ struct TableChange: Sendable {
         self.relations = relations
         self.bindEntities = bindEntities
         self.count = count
+    }
+}
+
+extension TableChange {
+    /// The same changes with these relations.
+    @inlinable
+    func with(_ relations: [RelationChange]) -> TableChange {
+        TableChange(
+            type: type, changes: changes, relations: relations, bindEntities: bindEntities,
+            count: count + relations.reduce(0) { $0 + $1.count }
+        )
     }
 }
 

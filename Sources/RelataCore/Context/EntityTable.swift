@@ -15,9 +15,9 @@ class AnyEntityTable: @unchecked Sendable {
     ) -> Bool { false }
     /// How many entities the table holds.
     var entityCount: Int { 0 }
-    /// This table's part of a Store write's delta: what tracking marked in `context`, with its
-    /// values in `values` (see `Context.trackedDelta(valuesFrom:)`).
-    func trackedDelta(in context: Context, values: Context) -> TableChange? { nil }
+    /// What reads this table's part of a Store write's delta: what tracking marked in `context`,
+    /// with its values in `values` (see `Context.trackedDelta(valuesFrom:onEveryCore:)`).
+    func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? { nil }
     /// Adds the entity rows of `delta` for this type to `changes` (see `StoreRows`).
     func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {}
     /// Adds the link rows of `delta` for this type's relations to `changes`.
@@ -131,8 +131,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override var entityCount: Int { entities.count }
 
-    override func trackedDelta(in context: Context, values: Context) -> TableChange? {
-        Entity._relataStoreSupport.trackedDelta(self, context, values)
+    override func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? {
+        Entity._relataStoreSupport.trackedDeltaReaders(self, context, values)
     }
 
     override func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {

@@ -8,7 +8,7 @@
 /// by hand gets the default: the same work, unspecialized.
 @_documentation(visibility: private)
 public struct _EntityStoreSupport: Sendable {
-    @usableFromInline let trackedDelta: @Sendable (AnyEntityTable, Context, Context) -> TableChange?
+    @usableFromInline let trackedDeltaReaders: @Sendable (AnyEntityTable, Context, Context) -> TableDeltaReaders?
     @usableFromInline let collectEntityRows: @Sendable (AnyEntityTable, StoreDelta, Context, Context, inout StoreChanges) throws -> Void
     @usableFromInline let collectLinkRows: @Sendable (AnyEntityTable, StoreDelta, Context, Context, inout StoreChanges) throws -> Void
     @usableFromInline let decodeEntities: EntityDecoder
@@ -17,8 +17,8 @@ public struct _EntityStoreSupport: Sendable {
     /// The store-side work for `Entity`, compiled (specialized) where this initializer is called.
     @inlinable
     public init<Entity: EntityModelProtocol>(_: Entity.Type) {
-        trackedDelta = { table, context, values in
-            unsafeDowncast(table, to: EntityTable<Entity>.self).makeTrackedDelta(in: context, values: values)
+        trackedDeltaReaders = { table, context, values in
+            unsafeDowncast(table, to: EntityTable<Entity>.self).makeTrackedDeltaReaders(in: context, values: values)
         }
         collectEntityRows = { table, delta, after, before, changes in
             try unsafeDowncast(table, to: EntityTable<Entity>.self)

@@ -48,6 +48,15 @@ enum ParallelCoding {
         return try results.values()
     }
 
+    /// Runs each of `jobs` (a few large ones) on the cores at once and returns their results in
+    /// order. The caller waits: call it off Swift's cooperative pool (the store's writer queue).
+    static func each<Result: Sendable>(_ jobs: [@Sendable () -> Result]) -> [Result] {
+        guard jobs.count > 1 else { return jobs.map { $0() } }
+        let results = Results<Result>(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { results.set($0, jobs[$0]()) }
+        return results.filled()
+    }
+
     /// Slots filled from several threads, each slot by one thread only. The slots are raw memory
     /// (one allocation): a Swift array property mutated from several threads at once would be an
     /// exclusivity violation even when the elements differ.
@@ -74,6 +83,11 @@ enum ParallelCoding {
 
         func fail(_ error: any Error) {
             lock.withLock { if self.error == nil { self.error = error } }
+        }
+
+        /// The values, when every slot is set and no job fails.
+        func filled() -> [Value] {
+            (0..<count).map { slots[$0]! }
         }
 
         func values() throws -> [Value] {

@@ -79,7 +79,7 @@ actor StoreWriter {
             // with the state before it, in full.
             let undoable = working.isTracked(by: tracker)
             if !undoable { working.markAllChanged(since: before, tracker: tracker) }
-            let delta = working.trackedDelta()
+            let delta = working.trackedDelta(onEveryCore: true)
             guard !delta.isEmpty else {
                 working.endTracking(tracker)
                 spare = working
@@ -114,9 +114,9 @@ actor StoreWriter {
     /// back, and the copy becomes the spare again.
     private func restore(_ working: inout Context, tracker: ChangeTracker, from before: Context) {
         guard spare == nil else { return }
-        let undo = working.trackedDelta(valuesFrom: before)
+        let undo = working.trackedDelta(valuesFrom: before, onEveryCore: true)
         working.endTracking(tracker)
-        undo.apply(to: &working)
+        undo.apply(to: &working, onEveryCore: true)
         spare = working
     }
 
