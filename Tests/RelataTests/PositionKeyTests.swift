@@ -13,7 +13,7 @@ struct PositionKeyTests {
                 let index = keys.isEmpty ? 0 : choice % (keys.count + 1)
                 let lower = index > 0 ? keys[index - 1] : nil
                 let upper = index < keys.count ? keys[index] : nil
-                let key = PositionKey.between(lower, upper)
+                let key = try PositionKey.between(lower, upper)
                 if let lower { #expect(lower < key, "\(lower) < \(key)") }
                 if let upper { #expect(key < upper, "\(key) < \(upper)") }
                 #expect(PositionKey(key.description) == key, "\(key) is valid and round-trips as text")
@@ -21,6 +21,19 @@ struct PositionKeyTests {
             }
             #expect(keys == keys.sorted())
         }
+    }
+
+    @Test("Bounds out of order are a typed error, not a crash")
+    func outOfOrder() throws {
+        let a = try #require(PositionKey("a5")), b = try #require(PositionKey("a6"))
+        for (lower, upper) in [(b, a), (a, a)] {
+            let error = #expect(throws: RelataError.self) { try PositionKey.between(lower, upper) }
+            #expect(error?.code == .invalidPosition)
+            #expect(error?.message.contains("\(lower)") == true && error?.message.contains("\(upper)") == true)
+            var generator = SystemRandomNumberGenerator()
+            #expect(throws: RelataError.self) { try PositionKey.keys(count: 3, between: lower, and: upper, using: &generator) }
+        }
+        #expect(try PositionKey.between(a, b) > a)
     }
 
     @Test("Many keys between two keys are increasing, strictly inside, and short")
@@ -31,7 +44,7 @@ struct PositionKeyTests {
             (PositionKey("a5")!, PositionKey("a6")!), (PositionKey("a5V")!, PositionKey("a5W")!),
         ]
         for (lower, upper) in bounds {
-            let keys = PositionKey.keys(count: 1_000, between: lower, and: upper, using: &generator)
+            let keys = try PositionKey.keys(count: 1_000, between: lower, and: upper, using: &generator)
             #expect(keys.count == 1_000)
             #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
             if let lower { #expect(lower < keys.first!) }
@@ -41,14 +54,14 @@ struct PositionKeyTests {
     }
 
     @Test("Appending and prepending keep keys short (the integer part grows logarithmically)")
-    func appendsStayShort() {
+    func appendsStayShort() throws {
         var last: PositionKey? = nil
         var first: PositionKey? = nil
         for _ in 0..<10_000 {
-            last = PositionKey.between(last, nil)
+            last = try PositionKey.between(last, nil)
         }
         for _ in 0..<10_000 {
-            first = PositionKey.between(nil, first)
+            first = try PositionKey.between(nil, first)
         }
         #expect(last!.length <= 6)
         #expect(first!.length <= 6)
@@ -68,16 +81,16 @@ struct PositionKeyTests {
     }
 
     @Test("Two replicas inserting at the same place rarely choose the same key (jitter)")
-    func jitterSeparatesReplicas() {
+    func jitterSeparatesReplicas() throws {
         var collisions = 0
         let lower = PositionKey("a5")!
         let upper = PositionKey("a6")!
         for _ in 0..<1_000 {
             var a = SystemRandomNumberGenerator(), b = SystemRandomNumberGenerator()
-            if PositionKey.between(lower, upper, using: &a) == PositionKey.between(lower, upper, using: &b) {
+            if try PositionKey.between(lower, upper, using: &a) == PositionKey.between(lower, upper, using: &b) {
                 collisions += 1
             }
-            if PositionKey.between(lower, nil, using: &a) == PositionKey.between(lower, nil, using: &b) {
+            if try PositionKey.between(lower, nil, using: &a) == PositionKey.between(lower, nil, using: &b) {
                 collisions += 1
             }
         }

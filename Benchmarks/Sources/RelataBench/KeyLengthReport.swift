@@ -32,18 +32,18 @@ enum KeyLengthReport {
     }
 
     static func key(at index: Int, in list: ChunkedList, using generator: inout SplitMix) -> PositionKey {
-        PositionKey.between(index > 0 ? list[index - 1] : nil, index < list.count ? list[index] : nil, using: &generator)
+        try! PositionKey.between(index > 0 ? list[index - 1] : nil, index < list.count ? list[index] : nil, using: &generator)
     }
 
     static func appends(_ count: Int = 10_000) -> Lengths {
         var keys: [PositionKey] = []
-        for _ in 0..<count { keys.append(PositionKey.between(keys.last, nil)) }
+        for _ in 0..<count { keys.append(try! PositionKey.between(keys.last, nil)) }
         return lengths(keys)
     }
 
     static func prepends(_ count: Int = 10_000) -> Lengths {
         var keys: [PositionKey] = []
-        for _ in 0..<count { keys.append(PositionKey.between(nil, keys.last)) }
+        for _ in 0..<count { keys.append(try! PositionKey.between(nil, keys.last)) }
         return lengths(keys)
     }
 }

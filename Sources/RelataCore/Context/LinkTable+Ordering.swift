@@ -38,7 +38,7 @@ extension LinkTable {
         var end = index
         while let lower, end < links.count, links.keys[end] == lower { end += 1 }
         let upper = end < links.count ? links.keys[end] : nil
-        let keys = PositionKey.keys(count: end - index + 1, between: lower, and: upper, using: &generator)
+        let keys = PositionKey.uncheckedKeys(count: end - index + 1, between: lower, and: upper, using: &generator)
         var written = [(target, keys[0])]
         for (offset, moved) in (index..<end).enumerated() {
             links.setKey(keys[offset + 1], at: moved)
@@ -105,7 +105,7 @@ extension LinkTable {
             var end = index
             while end < keep.count, keep[end] == nil { end += 1 }
             let upper = end < keep.count ? keep[end] : nil
-            let keys = PositionKey.keys(count: end - index, between: newKeys.last, and: upper, using: &generator)
+            let keys = PositionKey.uncheckedKeys(count: end - index, between: newKeys.last, and: upper, using: &generator)
             for (offset, key) in keys.enumerated() {
                 let target = newTargets[index + offset]
                 newKeys.append(key)

@@ -49,6 +49,8 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         public static let deleteDenied = Code("deleteDenied")
         /// A target of a unique relation is already linked by another source.
         public static let uniqueViolation = Code("uniqueViolation")
+        /// Position keys asked for between bounds that are out of order (see `PositionKey`).
+        public static let invalidPosition = Code("invalidPosition")
     }
 
     /// What went wrong.

@@ -11,9 +11,10 @@
 /// logarithmically with the number of appends (`a0`, `a1`, … `az`, `b10`, …).
 ///
 /// ```swift
-/// let first = PositionKey.between(nil, nil)           // e.g. "a0V"
-/// let second = PositionKey.between(first, nil)        // e.g. "a1c", after `first`
-/// let middle = PositionKey.between(first, second)     // strictly between the two
+/// let first = try PositionKey.between(nil, nil)         // e.g. "a0V"
+/// let second = try PositionKey.between(first, nil)      // e.g. "a1c", after `first`
+/// let middle = try PositionKey.between(first, second)   // strictly between the two
+/// try PositionKey.between(second, first)                // throws .invalidPosition
 /// ```
 public struct PositionKey: Hashable, Sendable {
     // The ASCII bytes of the key, packed big-endian and zero-padded into two words (so that
@@ -131,10 +132,52 @@ extension PositionKey {
     ///   - upper: The key to sort before, or `nil` for the end of the list.
     ///   - generator: The source of jitter.
     /// - Returns: A key `k` with `lower < k < upper`.
-    /// - Precondition: `lower < upper` when both are given.
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidPosition`` when `lower` does
+    ///   not sort before `upper` (there is no key between them).
     public static func between(
         _ lower: PositionKey?, _ upper: PositionKey?,
         using generator: inout some RandomNumberGenerator
+    ) throws(RelataError) -> PositionKey {
+        try checkOrder(lower, upper)
+        return uncheckedBetween(lower, upper, using: &generator)
+    }
+
+    /// A new key strictly between `lower` and `upper`, with system random jitter.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidPosition`` when `lower` does
+    ///   not sort before `upper`.
+    public static func between(_ lower: PositionKey?, _ upper: PositionKey?) throws(RelataError) -> PositionKey {
+        var generator = SystemRandomNumberGenerator()
+        return try between(lower, upper, using: &generator)
+    }
+
+    /// `count` increasing keys strictly between `lower` and `upper`, short ones: the range is split
+    /// in halves recursively, so the keys grow with the logarithm of `count`.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidPosition`` when `lower` does
+    ///   not sort before `upper`.
+    /// - Complexity: O(`count` × key length).
+    public static func keys(
+        count: Int, between lower: PositionKey?, and upper: PositionKey?,
+        using generator: inout some RandomNumberGenerator
+    ) throws(RelataError) -> [PositionKey] {
+        try checkOrder(lower, upper)
+        return uncheckedKeys(count: count, between: lower, and: upper, using: &generator)
+    }
+
+    /// Refuses bounds with no key between them.
+    static func checkOrder(_ lower: PositionKey?, _ upper: PositionKey?) throws(RelataError) {
+        guard let lower, let upper, !(lower < upper) else { return }
+        throw RelataError(
+            code: .invalidPosition, entityType: "PositionKey",
+            message: "no key sorts between \(lower) and \(upper): the lower bound must sort before the upper one"
+        )
+    }
+
+    /// A key between `lower` and `upper`, which the caller knows are in order.
+    @usableFromInline
+    static func uncheckedBetween(
+        _ lower: PositionKey?, _ upper: PositionKey?, using generator: inout some RandomNumberGenerator
     ) -> PositionKey {
         if upper == nil, let lower,
             let appended = lower.appendedInline(jitter: FractionalIndex.jitter(using: &generator))
@@ -148,20 +191,11 @@ extension PositionKey {
     /// compiled for the concrete generator.
     @usableFromInline
     static func after(_ lower: PositionKey?, using generator: inout JitterGenerator) -> PositionKey {
-        between(lower, nil, using: &generator)
+        uncheckedBetween(lower, nil, using: &generator)
     }
 
-    /// A new key strictly between `lower` and `upper`, with system random jitter.
-    public static func between(_ lower: PositionKey?, _ upper: PositionKey?) -> PositionKey {
-        var generator = SystemRandomNumberGenerator()
-        return between(lower, upper, using: &generator)
-    }
-
-    /// `count` increasing keys strictly between `lower` and `upper`, short ones: the range is split
-    /// in halves recursively, so the keys grow with the logarithm of `count`.
-    ///
-    /// - Complexity: O(`count` × key length).
-    public static func keys(
+    /// `count` keys between bounds the caller knows are in order.
+    static func uncheckedKeys(
         count: Int, between lower: PositionKey?, and upper: PositionKey?,
         using generator: inout some RandomNumberGenerator
     ) -> [PositionKey] {
@@ -179,7 +213,7 @@ extension PositionKey {
         if upper == nil {
             var key = lower
             for _ in 0..<count {
-                key = between(key, nil, using: &generator)
+                key = uncheckedBetween(key, nil, using: &generator)
                 result.append(key!)
             }
             return
@@ -188,13 +222,13 @@ extension PositionKey {
             var key = upper
             var reversed: [PositionKey] = []
             for _ in 0..<count {
-                key = between(nil, key, using: &generator)
+                key = uncheckedBetween(nil, key, using: &generator)
                 reversed.append(key!)
             }
             result.append(contentsOf: reversed.reversed())
             return
         }
-        let middle = between(lower, upper, using: &generator)
+        let middle = uncheckedBetween(lower, upper, using: &generator)
         let before = count / 2
         appendKeys(count: before, between: lower, and: middle, into: &result, using: &generator)
         result.append(middle)
