@@ -5,7 +5,7 @@ extension StoreConformance {
     static let erasureChecks: [Check] = [
         Check(name: "A cascade erases the dependents and unlinks both sides, in storage too") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             try await store.write { context in
                 try Team(id: "s", members: .ids(["m1"]), projects: .ids(["x"])).save(to: &context)
                 try Team.delete(id: "t", from: &context)
@@ -33,7 +33,7 @@ extension StoreConformance {
         Check(name: "A .deny relation refuses the erasure, atomically") { storage in
             let store = try await open(storage)
             try await store.write { context in
-                try seed(&context)
+                try saveTeam(&context)
                 try Team(id: "t", bills: .relation([Bill(id: "b")])).save(to: &context)
             }
             let before = Snapshot.text(store.context)

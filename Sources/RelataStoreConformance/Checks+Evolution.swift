@@ -5,7 +5,7 @@ extension StoreConformance {
     static let evolutionChecks: [Check] = [
         Check(name: "An added optional property and relation need no migration; a type dropped from the schema is kept") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             try await store.close()
             let evolved = try await Store(backend: try storage(), schema: EntitySchema(ProjectV2.self, Member.self))
             try expect(evolved.context.entity(ProjectV2.self, id: "x")?.title == "X", "the project reads in its new form")

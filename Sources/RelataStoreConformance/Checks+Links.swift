@@ -5,7 +5,7 @@ extension StoreConformance {
     static let linkChecks: [Check] = [
         Check(name: "Entities and both sides of every link are read back after reopening") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             let reopened = try await reopen(store, storage, "after the first write")
             let context = reopened.context
             try expect(context.entity(Member.self, id: "m2")?.name == "Bo", "member m2")
@@ -16,7 +16,7 @@ extension StoreConformance {
         },
         Check(name: "Ordered to-many positions are read back in order, after inserts and moves") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             try await store.write { context in
                 try Team(id: "t").move("p3", in: \.$posts, to: 0, in: &context)
                 try Member(id: "m4", name: "Di").save(to: &context)
@@ -28,7 +28,7 @@ extension StoreConformance {
         },
         Check(name: "Counts come from the links, after reopening") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             try await store.set(\Team.$members, of: "t", to: .appending(ids: ["m9"]))
             let reopened = try await reopen(store, storage, "after an append")
             try expect(reopened.context.count(of: "t", \Team.$members) == 4, "four members")
@@ -38,7 +38,7 @@ extension StoreConformance {
         Check(name: "Dynamic relationships are read back, and an owner's erasure erases what it alone owns") { storage in
             let store = try await open(storage)
             try await store.write { context in
-                try seed(&context)
+                try saveTeam(&context)
                 try Bill(id: "b").save(to: &context)
                 try Member(id: "m1", name: "Ann").relate(.owns, Bill(id: "b"), in: &context)
                 try Member(id: "m2", name: "Bo").relate(.free, Project(id: "x", title: "X"), in: &context)
@@ -52,7 +52,7 @@ extension StoreConformance {
         },
         Check(name: "A unique relation refuses a second source and changes nothing") { storage in
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             let before = Snapshot.text(store.context)
             do {
                 try await store.write { context in try Team(id: "u", lead: .id("m1")).save(to: &context) }

@@ -35,7 +35,7 @@ extension StoreConformance {
         Check(name: "A write whose closure throws changes nothing, in memory or in storage") { storage in
             struct Midway: Error {}
             let store = try await open(storage)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             let before = Snapshot.text(store.context)
             do {
                 try await store.write { context in
@@ -52,7 +52,7 @@ extension StoreConformance {
         Check(name: "A write the backend fails changes nothing, reports storageFailed, and the store goes on") { storage in
             let backend = FailingOnce(try storage())
             let store = try await Store(backend: backend, schema: ConformanceModels.schema)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             let before = Snapshot.text(store.context)
             backend.failNext.withLock { $0 = true }
             do {
@@ -70,7 +70,7 @@ extension StoreConformance {
         Check(name: "Each write persists what it changed, and a write that changes nothing persists nothing") { storage in
             let backend = FailingOnce(try storage())
             let store = try await Store(backend: backend, schema: ConformanceModels.schema)
-            try await store.write { try seed(&$0) }
+            try await store.write { try saveTeam(&$0) }
             try await store.set(\Team.$members, of: "t", to: .appending(ids: ["m9"]))
             let append = backend.persisted.withLock { $0.last }
             try expect(append?.count == 1, "an append writes one row, not \(append?.count ?? 0)")

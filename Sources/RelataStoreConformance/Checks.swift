@@ -24,7 +24,7 @@ func reopen(_ store: Store, _ storage: StoreConformance.Storage, _ step: String)
 }
 
 /// A team with members, posts (each with an author and readers), a bill and projects.
-func seed(_ context: inout Context) throws {
+func saveTeam(_ context: inout Context) throws {
     for (id, name) in [("m1", "Ann"), ("m2", "Bo"), ("m3", "Cy")] { try Member(id: id, name: name).save(to: &context) }
     try Team(
         id: "t", members: .ids(["m3", "m1", "m2"]),

@@ -7,7 +7,7 @@ import Relata
 struct RelataBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relata-bench",
-        abstract: "Workload W1 (shared/bench/W1-chat-graph.md): Relata beside the plain-dictionary floor."
+        abstract: "Workload W1 (Benchmarks/README.md): Relata beside the plain-dictionary floor and GRDB."
     )
 
     @Flag(help: "Run only operation 6 (reorder) and the position-key length report.")
