@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RelataCore
+import Synchronization
 
 /// The default ``StorageBackend``: one SQLite file (through GRDB), in WAL mode.
 ///
@@ -25,16 +26,13 @@ public final class SQLiteBackend: StorageBackend {
     public let path: String
     private let queue: DatabaseQueue
 
-    static let format = "relata"
-    /// 2 added `relata_dynamic_link`; 3 stores a mutual relation once per linked pair, with the
-    /// inverse position in `relata_link.inverse_position` (older files are upgraded when opened;
-    /// the Store rewrites their links in the new form); 4 writes payloads in a binary form (JSON
-    /// payloads of older files are still read, and rewritten when their entity is next saved) and
-    /// keeps to-one links in `relata_entity.links` (the Store moves older link rows there when it
-    /// opens the file); 5 stores entity types under their module-qualified names (the Store
-    /// rewrites the rows of older files once when it opens them). A library older than a file's
-    /// version refuses the file instead of misreading it.
-    static let version = 5
+    /// How long a write waits for another connection's write lock before it throws
+    /// ``RelataError/Code/storeBusy``.
+    public let busyTimeout: Duration
+    /// Which change log records the writers keep (older ones are removed).
+    public let logRetention: LogRetention
+    /// The last `PRAGMA data_version` seen by ``hasNewCommits()``.
+    private let dataVersion = Mutex(0)
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -43,8 +41,15 @@ public final class SQLiteBackend: StorageBackend {
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/notAStore``,
     ///   ``RelataError/Code/corruptedStore`` or ``RelataError/Code/storageFailed``.
-    public init(path: String) throws {
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - busyTimeout: How long a write waits for another process's write to finish (10 s by
+    ///     default); past it, the write throws ``RelataError/Code/storeBusy``.
+    ///   - logRetention: Which change log records are kept (see ``LogRetention``).
+    public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = LogRetention()) throws {
         self.path = path
+        self.busyTimeout = busyTimeout
+        self.logRetention = logRetention
         try Self.checkPath(path)
         let exists = FileManager.default.fileExists(atPath: path)
         var found: (version: Int, wal: Bool)?
@@ -55,15 +60,16 @@ public final class SQLiteBackend: StorageBackend {
         // setting WAL (GRDB then writes to make sure the WAL file exists) and the migrator (which
         // writes even when it has nothing to do) are skipped, so a store that fails to load (a
         // damaged row) is left exactly as it was.
-        let current = found.map { $0.version == Self.version && $0.wal } ?? false
+        let current = found.map { $0.version == SQLiteSchema.version && $0.wal } ?? false
         var configuration = Configuration()
         configuration.journalMode = current ? .default : .wal
+        configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            if !current { try Self.migrator.migrate(queue) }
+            if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db); return .commit } } }
         } catch {
             throw Self.map(error, path: path, doing: "open")
         }
@@ -118,15 +124,15 @@ public final class SQLiteBackend: StorageBackend {
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.isEmpty { return nil }  // an empty database: becomes a store
                 guard tables.contains("relata_meta"),
-                    try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'format'") == format
+                    try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'format'") == SQLiteSchema.format
                 else {
                     throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is a SQLite database but not a Relata store")
                 }
                 let version = try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0
-                guard version <= Self.version else {
+                guard version <= SQLiteSchema.version else {
                     throw RelataError(
                         code: .notAStore, entityType: "Store",
-                        message: "\(path) is a Relata store of version \(version), newer than this library (\(Self.version))"
+                        message: "\(path) is a Relata store of version \(version), newer than this library (\(SQLiteSchema.version))"
                     )
                 }
                 return (version, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal")
@@ -138,171 +144,58 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("relata-v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE relata_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    INSERT INTO relata_meta (key, value) VALUES ('format', '\(format)'), ('version', '\(version)');
-                    CREATE TABLE relata_entity (
-                        type TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL,
-                        PRIMARY KEY (type, id)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE relata_link (
-                        type TEXT NOT NULL, relation TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
-                        position TEXT,
-                        PRIMARY KEY (type, relation, source, target)
-                    ) WITHOUT ROWID;
-                    """
-            )
-        }
-        migrator.registerMigration("relata-v2-dynamic-links") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE relata_dynamic_link (
-                        kind TEXT NOT NULL, source_type TEXT NOT NULL, source TEXT NOT NULL,
-                        target_type TEXT NOT NULL, target TEXT NOT NULL,
-                        PRIMARY KEY (kind, source_type, source, target_type, target)
-                    ) WITHOUT ROWID;
-                    UPDATE relata_meta SET value = '2' WHERE key = 'version';
-                    """
-            )
-        }
-        migrator.registerMigration("relata-v3-link-pairs") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE relata_link ADD COLUMN inverse_position TEXT;
-                    UPDATE relata_meta SET value = '3' WHERE key = 'version';
-                    """
-            )
-        }
-        migrator.registerMigration("relata-v4-binary-payloads-and-row-links") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE relata_entity ADD COLUMN links BLOB;
-                    UPDATE relata_meta SET value = '4' WHERE key = 'version';
-                    """
-            )
-        }
-        migrator.registerMigration("relata-v5-qualified-type-names") { db in
-            // The rows keep the names they have; the Store rewrites them under module-qualified
-            // names when it loads them.
-            try db.execute(sql: "UPDATE relata_meta SET value = '5' WHERE key = 'version'")
-        }
-        return migrator
-    }
-
-    public func load(
-        entities entity: (EntityRecord) throws -> Void,
-        links link: (LinkRecord) throws -> Void,
-        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) throws {
+    public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         do {
-            try queue.read { db in
-                let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload, links FROM relata_entity")
-                while let row = try entities.next() {
-                    try entity(EntityRecord(type: row[0], id: row[1], payload: row[2], links: row[3]))
-                }
-                // Primary-key order: the links of one source come together.
-                let links = try Row.fetchCursor(
-                    db, sql: "SELECT type, relation, source, target, position, inverse_position FROM relata_link"
-                )
-                while let row = try links.next() {
-                    try link(
-                        LinkRecord(
-                            type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4], inversePosition: row[5]
-                        )
-                    )
-                }
-                let dynamicLinks = try Row.fetchCursor(
-                    db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link"
-                )
-                while let row = try dynamicLinks.next() {
-                    try dynamicLink(
-                        DynamicLinkRecord(kind: row[0], sourceType: row[1], source: row[2], targetType: row[3], target: row[4])
-                    )
-                }
-            }
+            return try queue.read { db in try body(SQLiteTransaction(db: db, backend: self)) }
         } catch let error as RelataError {
             throw error
         } catch {
-            throw Self.map(error, path: path, doing: "load")
+            throw Self.map(error, path: path, doing: "read")
         }
     }
 
-    public func persist(_ changes: StoreChanges) throws {
+    public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         do {
-            try queue.write { db in
-                if !changes.deletedEntities.isEmpty {
-                    let statement = try BoundStatement(db, sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
-                    for key in changes.deletedEntities { try statement.run(key.type, key.id) }
-                }
-                if !changes.upsertedEntities.isEmpty {
-                    let statement = try BoundStatement(
-                        db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload, links) VALUES (?, ?, ?, ?)"
-                    )
-                    for record in changes.upsertedEntities {
-                        try statement.bind(1, record.type)
-                        try statement.bind(2, record.id)
-                        try statement.bind(3, record.payload)
-                        try statement.bind(4, record.links)
-                        try statement.step()
+            return try queue.writeWithoutTransaction { db in
+                var result: T?
+                // IMMEDIATE: the write lock is taken (or waited for, up to the busy timeout) before
+                // anything is read, so the catch-up and the closure see the newest state.
+                try db.inTransaction(.immediate) {
+                    do {
+                        result = try body(SQLiteTransaction(db: db, backend: self))
+                    } catch {
+                        throw Thrown(error: error)
                     }
+                    return .commit
                 }
-                if !changes.deletedLinks.isEmpty {
-                    let statement = try BoundStatement(
-                        db, sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?"
-                    )
-                    for key in changes.deletedLinks {
-                        try statement.run(key.type, key.relation, key.source, key.target)
-                    }
-                }
-                if !changes.deletedDynamicLinks.isEmpty {
-                    let statement = try BoundStatement(
-                        db,
-                        sql: """
-                            DELETE FROM relata_dynamic_link
-                            WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?
-                            """
-                    )
-                    for r in changes.deletedDynamicLinks {
-                        try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target)
-                    }
-                }
-                if !changes.insertedDynamicLinks.isEmpty {
-                    let statement = try BoundStatement(
-                        db,
-                        sql: """
-                            INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target)
-                            VALUES (?, ?, ?, ?, ?)
-                            """
-                    )
-                    for r in changes.insertedDynamicLinks {
-                        try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target)
-                    }
-                }
-                if !changes.upsertedLinks.isEmpty {
-                    let statement = try BoundStatement(
-                        db,
-                        sql: """
-                            INSERT OR REPLACE INTO relata_link (type, relation, source, target, position, inverse_position)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """
-                    )
-                    for r in changes.upsertedLinks {
-                        try statement.bind(1, r.type)
-                        try statement.bind(2, r.relation)
-                        try statement.bind(3, r.source)
-                        try statement.bind(4, r.target)
-                        try statement.bind(5, r.position)
-                        try statement.bind(6, r.inversePosition)
-                        try statement.step()
-                    }
-                }
+                return result!
             }
+        } catch let thrown as Thrown {
+            // What the store's closure threw reaches its caller as it is.
+            throw thrown.error
+        } catch let error as RelataError {
+            throw error
         } catch {
             throw Self.map(error, path: path, doing: "write")
+        }
+    }
+
+    /// An error of the body of ``write(_:)``, told apart from the database's own.
+    private struct Thrown: Error {
+        let error: any Error
+    }
+
+    public func hasNewCommits() throws -> Bool {
+        do {
+            // Changes when another connection (this process or another) commits; this
+            // connection's own commits leave it as it is.
+            let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            return dataVersion.withLock { last in
+                defer { last = version }
+                return last != version
+            }
+        } catch {
+            throw Self.map(error, path: path, doing: "read")
         }
     }
 
@@ -318,6 +211,11 @@ public final class SQLiteBackend: StorageBackend {
     static func map(_ error: any Error, path: String, doing action: String) -> RelataError {
         if let error = error as? DatabaseError {
             switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return RelataError(
+                    code: .storeBusy, entityType: "Store", message: "cannot \(action) \(path): another connection held its write lock past the busy timeout",
+                    underlying: error
+                )
             case .SQLITE_NOTADB:
                 return RelataError(code: .notAStore, entityType: "Store", message: "\(path) is not a SQLite database", underlying: error)
             case .SQLITE_CORRUPT:

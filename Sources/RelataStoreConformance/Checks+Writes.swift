@@ -12,20 +12,25 @@ final class FailingOnce: StorageBackend {
         self.wrapped = wrapped
     }
 
-    func load(
-        entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
-        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) throws {
-        try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try wrapped.read(body)
     }
 
-    func persist(_ changes: StoreChanges) throws {
-        if failNext.withLock({ fail in defer { fail = false }; return fail }) {
-            throw RelataError(code: .storageFailed, entityType: "Store", message: "the conformance suite failed this write")
+    func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
+        try wrapped.write { transaction in
+            try body(
+                InterceptedTransaction(transaction) { changes, origin in
+                    if self.failNext.withLock({ fail in defer { fail = false }; return fail }) {
+                        throw RelataError(code: .storageFailed, entityType: "Store", message: "the conformance suite failed this write")
+                    }
+                    let sequence = try transaction.persist(changes, origin: origin)
+                    self.persisted.withLock { $0.append(changes) }
+                    return sequence
+                })
         }
-        try wrapped.persist(changes)
-        persisted.withLock { $0.append(changes) }
     }
+
+    func hasNewCommits() throws -> Bool { try wrapped.hasNewCommits() }
 
     func close() throws { try wrapped.close() }
 }

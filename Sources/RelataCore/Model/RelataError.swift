@@ -45,6 +45,8 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         public static let corruptedStore = Code("corruptedStore")
         /// The store was closed.
         public static let storeClosed = Code("storeClosed")
+        /// Another writer held the storage's write lock longer than the busy timeout allows.
+        public static let storeBusy = Code("storeBusy")
         /// An entity cannot be erased: a relation with the `.deny` rule still links it.
         public static let deleteDenied = Code("deleteDenied")
         /// A target of a unique relation is already linked by another source.

@@ -5,14 +5,69 @@ import Foundation
 ///
 /// A backend sees rows, never entity types: ``EntityRecord``s (type name, id as text, encoded
 /// value, to-one links), ``LinkRecord``s (one row per to-many link or linked pair, with position
-/// keys) and ``DynamicLinkRecord``s (one row per dynamic relationship). The ``Store`` hands it
-/// exactly what each write changed (``StoreChanges``, the rows of the write's ``StoreDelta``)
-/// and expects it to persist that atomically.
+/// keys) and ``DynamicLinkRecord``s (one row per dynamic relationship).
+///
+/// **The storage is the truth; every Store is a replica of it.** Several stores (in one process
+/// or many) may use one storage at once. Each write runs inside ``write(_:)``, which holds the
+/// storage's write lock: the store first reads the commits it has not applied yet
+/// (``StorageReader/changes(since:)``), runs its closure on the newest state, then persists
+/// exactly what the write changed (``StoreChanges``) together with one ``ChangeLogRecord``
+/// (``StorageTransaction/persist(_:origin:)``). Between writes, a store follows the storage
+/// through ``read(_:)``, woken by ``hasNewCommits()``.
 ///
 /// A store calls these methods one at a time, on its writer queue: a thread of its own, never
 /// one of Swift's cooperative pool, so a backend may block (wait for a lock, for I/O, for a
-/// database driver) inside them.
+/// database driver) inside them. Check a backend with `RelataStoreConformance`.
 public protocol StorageBackend: Sendable {
+    /// Runs `body` in one read transaction: what it reads comes from one committed state.
+    ///
+    /// - Throws: What `body` throws, or ``RelataError`` when the storage cannot be read.
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T
+
+    /// Runs `body` holding the storage's write lock, in one transaction that commits when `body`
+    /// returns and rolls back when it throws. Waits for the lock while another writer holds it
+    /// (up to a timeout the backend documents; past it, throws ``RelataError`` with code
+    /// ``RelataError/Code/storeBusy``).
+    ///
+    /// - Throws: What `body` throws, or ``RelataError`` (code ``RelataError/Code/storageFailed``,
+    ///   ``RelataError/Code/storeBusy``); the stored data is then exactly as before the call.
+    func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T
+
+    /// Whether another connection may have committed since the last call: a cheap hint for the
+    /// follower (SQLite: `PRAGMA data_version`), never a promise. Return `true` when unsure.
+    func hasNewCommits() throws -> Bool
+
+    /// Releases the storage. The backend is not used afterwards.
+    func close() throws
+}
+
+extension StorageBackend {
+    public func hasNewCommits() throws -> Bool { true }
+
+    /// Streams every stored row in one read transaction (see ``StorageReader/load(entities:links:dynamicLinks:)``).
+    ///
+    /// - Returns: The sequence of the last commit the rows include.
+    @discardableResult
+    public func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws -> Int64 {
+        try read { try $0.load(entities: entity, links: link, dynamicLinks: dynamicLink) }
+    }
+
+    /// Persists `changes` in one write transaction, with their log record (origin `""`).
+    ///
+    /// - Returns: The commit's sequence.
+    @discardableResult
+    public func persist(_ changes: StoreChanges) throws -> Int64 {
+        try write { try $0.persist(changes, origin: "") }
+    }
+}
+
+/// Reads a storage inside one transaction of ``StorageBackend/read(_:)`` or
+/// ``StorageBackend/write(_:)``.
+public protocol StorageReader {
     /// Streams every stored row: entities first, then links, then dynamic links.
     ///
     /// - Parameters:
@@ -20,21 +75,32 @@ public protocol StorageBackend: Sendable {
     ///   - link: Called once per stored link; the links of one source through one relation
     ///     should come together (they are then placed in one step).
     ///   - dynamicLink: Called once per stored dynamic relationship.
+    /// - Returns: The sequence of the last commit the rows include (`0` when there was none).
     /// - Throws: ``RelataError`` when the storage cannot be read.
     func load(
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) throws
+    ) throws -> Int64
 
-    /// Persists one write: all of `changes` or, when it throws, none of them.
+    /// The commits after `sequence`: the keys they touched and the rows stored under those keys
+    /// now; `nil` when there is none. When the log no longer holds every such commit (pruned),
+    /// the result says ``CommittedChanges/needsReload`` and carries no rows.
+    func changes(since sequence: Int64) throws -> CommittedChanges?
+}
+
+/// Reads and writes a storage inside the one transaction of ``StorageBackend/write(_:)``, which
+/// holds the write lock.
+public protocol StorageTransaction: StorageReader {
+    /// Writes the rows of one commit and its ``ChangeLogRecord`` (naming the rows' keys, see
+    /// ``ChangeLogRecord/init(touching:)``), which gets the next sequence. May also remove log
+    /// records older than the backend's retention.
     ///
-    /// - Throws: ``RelataError`` with code ``RelataError/Code/storageFailed``; the stored data is
-    ///   then exactly as before the call.
-    func persist(_ changes: StoreChanges) throws
-
-    /// Releases the storage. The backend is not used afterwards.
-    func close() throws
+    /// - Parameters:
+    ///   - changes: What the write changed.
+    ///   - origin: Who made the commit (a Store's ``Store/origin``), kept in the log record.
+    /// - Returns: The commit's sequence.
+    func persist(_ changes: StoreChanges, origin: String) throws -> Int64
 }
 
 /// One stored entity row: the entity, and the links of its to-one relations.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A durable, concurrent home for a ``Context``: many tasks read and write it at once, and every
 /// write is persisted by a ``StorageBackend`` in one transaction.
 ///
@@ -14,10 +16,15 @@
 /// - **Reads** get a snapshot: a copy of the context as of the last committed write, O(1). A
 ///   reader never waits (not for a write, not for anything else) and never sees part of a write.
 /// - **Writes** run one at a time, in call order, on the store's writer queue (a thread of its
-///   own, as in GRDB). The closure runs on the store's private copy of the state; what it changed
-///   becomes one ``StoreDelta``, whose rows are persisted in one transaction; then the copy is
-///   published. If the closure throws or persisting fails, the state (in memory and in storage)
-///   is exactly as before and the error is rethrown.
+///   own, as in GRDB). Each takes the storage's write lock, catches up with what other stores
+///   committed, then runs its closure on the newest state; what the closure changed becomes one
+///   ``StoreDelta``, whose rows are committed in one transaction with a change log record; then
+///   the state is published. If the closure throws or persisting fails, the state (in memory and
+///   in storage) is as before and the error is rethrown.
+/// - **Several stores** — in one process or in many, on one SQLite file or one backend — share
+///   the storage: the storage is the truth, each store a replica of it. A store follows the
+///   others' commits in the background (a read sees them within milliseconds) and ``refresh()``
+///   catches up at once.
 public final class Store: Sendable {
     /// The entity types this store loads and decodes.
     public let schema: EntitySchema
@@ -26,26 +33,65 @@ public final class Store: Sendable {
     public let ignoredRecords: [String: Int]
     /// Runs the writes and keeps the two copies of the state.
     let writer: StoreWriter
+    /// Follows the commits of other stores in the background.
+    private let follower: Task<Void, Never>?
 
     /// Opens a store on `backend`, loading everything it holds.
     ///
     /// - Parameters:
     ///   - backend: Where the data lives.
     ///   - schema: The entity types to load.
+    ///   - followInterval: How often the store checks for commits of other stores (a cheap
+    ///     check: SQLite's `PRAGMA data_version`); `nil` to catch up only when writing or on
+    ///     ``refresh()``. 10 ms by default.
     /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
-    public init(backend: some StorageBackend, schema: EntitySchema) async throws {
-        let writer = StoreWriter(backend: backend)
+    public init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+        let writer = StoreWriter(backend: backend, origin: UUID().uuidString)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema
+        follower = followInterval.map { interval in
+            Task.detached { [weak writer] in
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    guard let writer else { return }
+                    // A failed check (the file briefly unreadable) is retried at the next tick.
+                    try? await writer.follow()
+                }
+            }
+        }
+    }
+
+    deinit {
+        follower?.cancel()
+    }
+
+    /// Who this store's commits are from: an id unique to this `Store` instance.
+    public var origin: String {
+        writer.origin
+    }
+
+    /// How many times this store loaded everything again because the storage's change log no
+    /// longer held the commits it lacked (it was asleep longer than the log's retention).
+    public var fullReloads: Int {
+        writer.fullReloads.load(ordering: .relaxed)
+    }
+
+    /// Catches up with every commit other stores (in this process or others) have made, now: the
+    /// next ``read(_:)`` sees them. Without it, a store follows other stores' commits in the
+    /// background within its follow interval, and every write catches up first anyway.
+    ///
+    /// - Throws: ``RelataError`` when the storage cannot be read or the store is closed.
+    public func refresh() async throws {
+        try await writer.refresh()
     }
 
     /// A store that keeps its data in memory only, for tests and previews.
     ///
     /// - Parameter entities: The entity types it holds.
     public static func inMemory(entities: any EntityModelProtocol.Type...) async -> Store {
-        // Loading an empty in-memory backend cannot fail.
-        try! await Store(backend: InMemoryBackend(), schema: EntitySchema(entities))
+        // Loading an empty in-memory backend cannot fail; nothing else writes it, so it is not followed.
+        try! await Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil)
     }
 
     /// The state as of the last committed write: a snapshot, O(1), taken without waiting.
@@ -84,6 +130,7 @@ public final class Store: Sendable {
 
     /// Waits for pending writes, then closes the backend. Later writes throw.
     public func close() async throws {
+        follower?.cancel()
         try await writer.close()
     }
 }

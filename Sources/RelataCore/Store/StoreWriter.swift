@@ -27,87 +27,179 @@ actor StoreWriter {
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let backend: any StorageBackend
+    /// Who this store's commits are from, in the change log.
+    nonisolated let origin: String
     /// What readers get.
     nonisolated let published = PublishedState()
+    /// How many times this replica loaded everything again because the log no longer held the
+    /// commits it lacked.
+    nonisolated let fullReloads = Atomic<Int>(0)
+    private var schema = EntitySchema([])
     private var spare: Context?
     private var pending: StoreDelta?
+    /// The sequence of the last commit the published state includes.
+    private(set) var sequence: Int64 = 0
     private var isClosed = false
 
-    init(backend: any StorageBackend) {
+    init(backend: any StorageBackend, origin: String) {
         self.backend = backend
+        self.origin = origin
     }
 
     /// Loads everything the backend holds and publishes it.
     ///
     /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``).
     func open(schema: EntitySchema) throws -> [String: Int] {
-        var loader = ContextLoader(schema: schema)
+        self.schema = schema
         do {
-            try backend.load(
-                entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
-            )
-            try loader.flush()
-            if let upgrade = try loader.upgrade() {
-                // Written by an older version: rewrite every row in the current form, once.
-                try backend.persist(upgrade)
+            var (loader, sequence) = try backend.read { try Self.load(schema, from: $0) }
+            if try loader.upgrade() != nil {
+                // Written by an older version: rewrite every row in the current form, once, under
+                // the write lock (another process opening the file at once finds it done).
+                (loader, sequence) = try backend.write { transaction in
+                    let (current, sequence) = try Self.load(schema, from: transaction)
+                    guard let upgrade = try current.upgrade() else { return (current, sequence) }
+                    return (current, try transaction.persist(upgrade, origin: origin))
+                }
             }
+            _ = published.swap(loader.context)
+            spare = published.snapshot
+            self.sequence = sequence
+            return loader.ignored
         } catch {
             // Nothing stays open (a SQLite file then keeps no -wal or -shm beside it).
             isClosed = true
             try? backend.close()
             throw error
         }
-        _ = published.swap(loader.context)
-        spare = published.snapshot
-        return loader.ignored
+    }
+
+    /// Every stored row, loaded by `reader`, and the sequence they include.
+    private static func load(_ schema: EntitySchema, from reader: any StorageReader) throws -> (ContextLoader, Int64) {
+        var loader = ContextLoader(schema: schema)
+        let sequence = try reader.load(
+            entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
+        )
+        try loader.flush()
+        return (loader, sequence)
     }
 
     /// One write, top to bottom (see ``Store/write(_:)``).
     func write<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
         guard !isClosed else { throw RelataError.storeClosed }
-        // 1. Start from the state: the spare copy, equal to the published state.
-        catchUp()
-        let before = published.snapshot
-        var working = spare ?? before
-        spare = nil
-        let tracker = ChangeTracker()
-        working.beginTracking(tracker)
+        var made: Commit?
         do {
-            // 2. Run the closure.
-            let result = try body(&working)
-            // 3. What it changed, as one delta. A closure that replaced the context is compared
-            // with the state before it, in full.
-            let undoable = working.isTracked(by: tracker)
-            if !undoable { working.markAllChanged(since: before, tracker: tracker) }
-            let delta = working.trackedDelta(onEveryCore: true)
-            guard !delta.isEmpty else {
-                working.endTracking(tracker)
-                spare = working
-                return result
+            // 1. Take the storage's write lock (waiting for other writers), in one transaction.
+            let result = try backend.write { transaction -> T in
+                // 2. Catch up with what other stores committed, so the closure runs on the newest state.
+                if let committed = try transaction.changes(since: sequence) { try advance(by: committed, reading: transaction) }
+                catchUp()
+                let before = published.snapshot
+                var working = spare ?? before
+                spare = nil
+                let tracker = ChangeTracker()
+                working.beginTracking(tracker)
+                do {
+                    // 3. Run the closure.
+                    let result = try body(&working)
+                    // 4. What it changed, as one delta. A closure that replaced the context is
+                    // compared with the state before it, in full.
+                    let undoable = working.isTracked(by: tracker)
+                    if !undoable { working.markAllChanged(since: before, tracker: tracker) }
+                    let delta = working.trackedDelta(onEveryCore: true)
+                    guard !delta.isEmpty else {
+                        working.endTracking(tracker)
+                        spare = working
+                        return result
+                    }
+                    // 5. Its rows and one log record, committed together when this returns.
+                    let rows = try delta.rows(after: working, before: before)
+                    let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
+                    made = Commit(working: working, before: before, tracker: tracker, delta: delta, undoable: undoable, sequence: sequence)
+                    return result
+                } catch {
+                    if working.isTracked(by: tracker) { restore(&working, tracker: tracker, from: before) }
+                    throw error
+                }
             }
-            // 4. Persist its rows, in one transaction.
-            do {
-                let rows = try delta.rows(after: working, before: before)
-                if !rows.isEmpty { try backend.persist(rows) }
-            } catch {
-                if undoable { restore(&working, tracker: tracker, from: before) }
-                throw error
-            }
-            working.endTracking(tracker)
-            // 5. Publish; the copy published before catches up right after this job.
-            let previous = published.swap(working)
-            if undoable {
-                spare = previous
-                pending = delta
-                Task { self.catchUp() }
-            }
+            guard var commit = made else { return result }
+            // 6. Committed: publish; the copy published before catches up right after this job.
+            commit.working.endTracking(commit.tracker)
+            sequence = commit.sequence
+            publish(commit.working, delta: commit.undoable ? commit.delta : nil)
             return result
         } catch {
-            if working.isTracked(by: tracker), spare == nil {
-                restore(&working, tracker: tracker, from: before)
+            // The commit itself failed after the closure: undo its changes on the copy.
+            if var commit = made, commit.undoable {
+                restore(&commit.working, tracker: commit.tracker, from: commit.before)
             }
             throw error
         }
+    }
+
+    /// A write whose rows are persisted, waiting for its transaction to commit.
+    private struct Commit {
+        var working: Context
+        let before: Context
+        let tracker: ChangeTracker
+        let delta: StoreDelta
+        let undoable: Bool
+        let sequence: Int64
+    }
+
+    /// Publishes `state`. With the `delta` that made it from the state published before, that
+    /// state becomes the spare and catches up by the delta right after this job; without one,
+    /// there is no spare until the next write.
+    private func publish(_ state: Context, delta: StoreDelta?) {
+        let previous = published.swap(state)
+        guard let delta else {
+            spare = nil
+            pending = nil
+            return
+        }
+        spare = previous
+        pending = delta
+        Task { self.catchUp() }
+    }
+
+    /// Brings the replica up to date with commits made elsewhere: from the rows they touched or,
+    /// when the log no longer holds them all, from every row.
+    private func advance(by committed: CommittedChanges, reading reader: any StorageReader) throws {
+        catchUp()
+        if committed.needsReload {
+            let (loader, sequence) = try Self.load(schema, from: reader)
+            fullReloads.add(1, ordering: .relaxed)
+            self.sequence = sequence
+            publish(loader.context, delta: nil)
+            return
+        }
+        var working = spare ?? published.snapshot
+        spare = nil
+        let delta: StoreDelta
+        do {
+            delta = try working.catchUpDelta(committed, schema: schema)
+        } catch {
+            spare = working
+            throw error
+        }
+        delta.apply(to: &working, onEveryCore: true)
+        sequence = committed.sequence
+        publish(working, delta: delta)
+        catchUp()
+    }
+
+    /// Catches up with every commit made elsewhere, now (see ``Store/refresh()``).
+    func refresh() throws {
+        guard !isClosed else { throw RelataError.storeClosed }
+        try backend.read { reader in
+            if let committed = try reader.changes(since: sequence) { try advance(by: committed, reading: reader) }
+        }
+    }
+
+    /// Catches up when the backend hints that another connection committed (the follower).
+    func follow() throws {
+        guard !isClosed, try backend.hasNewCommits() else { return }
+        try refresh()
     }
 
     /// Undoes a failed write on its copy: every place it marked gets its value from `before`

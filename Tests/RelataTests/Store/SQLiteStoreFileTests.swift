@@ -117,8 +117,8 @@ struct SQLiteStoreFileTests {
         #expect(reopened.context.entity(Drawer.self, id: "b")?.name == "B")
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "5")
-        // Version 1 kept types under names without module: the upgrade to version 5 rewrote every
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "6")
+        // Version 1 kept types under names without module: the upgrade rewrote every
         // row under its qualified name, so the JSON payload it wrote is now in the binary form.
         let payloads = try await queue.read {
             try Dictionary(uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, payload FROM relata_entity").map { row -> (String, Data) in (row[0], row[1]) })

@@ -49,16 +49,15 @@ final class ForgetfulBackend: StorageBackend, @unchecked Sendable {
 
     init(_ wrapped: InMemoryBackend) { self.wrapped = wrapped }
 
-    func load(
-        entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
-        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) throws {
-        try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try wrapped.read(body)
     }
 
-    func persist(_ changes: StoreChanges) throws {
+    func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         let drop = lock.withLock { defer { count += 1 }; return count % 2 == 1 }
-        if !drop { try wrapped.persist(changes) }
+        // A dropped write commits nothing and says it did.
+        if drop { return try wrapped.read { reader in try body(InterceptedTransaction(reader) { _, _ in 0 }) } }
+        return try wrapped.write(body)
     }
 
     func close() throws {}

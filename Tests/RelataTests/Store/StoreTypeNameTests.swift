@@ -79,7 +79,7 @@ struct StoreTypeNameTests {
         #expect(reopened.ignoredRecords.isEmpty)
     }
 
-    @Test("A SQLite file of format 4 (names without module) is upgraded to 5 when opened")
+    @Test("A SQLite file of format 4 (names without module) is upgraded to the current format (6) when opened")
     func sqliteFormat4() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -92,7 +92,7 @@ struct StoreTypeNameTests {
             try db.execute(sql: "UPDATE relata_entity SET type = replace(type, 'RelataTests.', '')")
             try db.execute(sql: "UPDATE relata_link SET type = replace(type, 'RelataTests.', '')")
             try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'relata-v5-qualified-type-names'")
+            try db.execute(sql: "DROP TABLE relata_log")
         }
         try queue.close()
         let reopened = try await Store(path: path, entities: User.self, Chat.self)
@@ -105,6 +105,6 @@ struct StoreTypeNameTests {
         }
         try check.close()
         #expect(types == ["RelataTests.User", "RelataTests.Chat"])
-        #expect(version == "5")
+        #expect(version == "6")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+import RelataStoreConformance
 @testable import RelataCore
 
 /// The backends every Store conformance test runs against.
@@ -54,22 +55,25 @@ final class RecordingBackend: StorageBackend, @unchecked Sendable {
 
     var writes: [StoreChanges] { lock.withLock { _writes } }
 
-    func load(
-        entities entity: (EntityRecord) throws -> Void,
-        links link: (LinkRecord) throws -> Void,
-        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
-    ) throws {
-        try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try wrapped.read(body)
     }
 
-    func persist(_ changes: StoreChanges) throws {
-        if lock.withLock({ failNext }) {
-            lock.withLock { failNext = false }
-            throw RelataError(code: .storageFailed, entityType: "Store", message: "injected failure")
+    func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
+        try wrapped.write { transaction in
+            try body(
+                InterceptedTransaction(transaction) { changes, origin in
+                    if self.lock.withLock({ defer { self.failNext = false }; return self.failNext }) {
+                        throw RelataError(code: .storageFailed, entityType: "Store", message: "injected failure")
+                    }
+                    let sequence = try transaction.persist(changes, origin: origin)
+                    self.lock.withLock { self._writes.append(changes) }
+                    return sequence
+                })
         }
-        try wrapped.persist(changes)
-        lock.withLock { _writes.append(changes) }
     }
+
+    func hasNewCommits() throws -> Bool { try wrapped.hasNewCommits() }
 
     func close() throws { try wrapped.close() }
 }

@@ -1,0 +1,192 @@
+import Foundation
+
+/// One record of a store's change log: the rows one commit touched, by key, never their values.
+///
+/// A backend writes one record per commit, in the same transaction as the commit's rows, and
+/// numbers the records in commit order (the *sequence*). A ``Store`` that follows the storage
+/// reads the records after the last sequence it applied, then the current rows of the keys they
+/// name (``CommittedChanges``), and brings its state up to date from those rows.
+public struct ChangeLogRecord: Sendable, Hashable {
+    /// Entity rows stored or erased.
+    public var entities: [EntityKey] = []
+    /// Sources whose to-many link rows (through one relation) were written or removed.
+    public var linkSources: [LinkSourceKey] = []
+    /// Dynamic relationships made or removed.
+    public var dynamicLinks: [DynamicLinkRecord] = []
+
+    /// An empty record.
+    public init() {}
+
+    /// The keys of the rows `changes` writes or removes.
+    public init(touching changes: StoreChanges) {
+        entities = changes.upsertedEntities.map { EntityKey(type: $0.type, id: $0.id) } + changes.deletedEntities
+        var sources = Set<LinkSourceKey>()
+        for record in changes.upsertedLinks { sources.insert(LinkSourceKey(type: record.type, relation: record.relation, source: record.source)) }
+        for key in changes.deletedLinks { sources.insert(LinkSourceKey(type: key.type, relation: key.relation, source: key.source)) }
+        linkSources = Array(sources)
+        dynamicLinks = changes.insertedDynamicLinks + changes.deletedDynamicLinks
+    }
+
+    /// Whether the record names no row.
+    public var isEmpty: Bool {
+        entities.isEmpty && linkSources.isEmpty && dynamicLinks.isEmpty
+    }
+
+    /// Adds the keys `other` names.
+    public mutating func formUnion(_ other: ChangeLogRecord) {
+        entities += other.entities
+        linkSources += other.linkSources
+        dynamicLinks += other.dynamicLinks
+    }
+}
+
+/// The to-many link rows of one source through one relation.
+public struct LinkSourceKey: Sendable, Hashable {
+    /// The source entity type's name.
+    public var type: String
+    /// The relation's property name.
+    public var relation: String
+    /// The source id, as text.
+    public var source: String
+
+    /// A key.
+    public init(type: String, relation: String, source: String) {
+        self.type = type
+        self.relation = relation
+        self.source = source
+    }
+}
+
+/// What a replica needs to catch up with the commits after its sequence: the keys those commits
+/// touched and the rows stored under them now, read in one read transaction (so they come from
+/// one committed state).
+public struct CommittedChanges: Sendable {
+    /// The sequence of the last commit these changes include.
+    public var sequence: Int64
+    /// The keys the commits touched (merged).
+    public var touched = ChangeLogRecord()
+    /// The commits' origins (see ``StorageTransaction/persist(_:origin:)``), in commit order.
+    public var origins: [String] = []
+    /// The current rows of the entity keys in ``touched`` (a key without a row was erased).
+    public var entities: [EntityRecord] = []
+    /// The current link rows of the sources in ``touched``.
+    public var links: [LinkRecord] = []
+    /// The dynamic relationships in ``touched`` that are stored now.
+    public var dynamicLinks: [DynamicLinkRecord] = []
+    /// Whether the log no longer holds every commit after the replica's sequence (it was
+    /// pruned): the replica must load everything again instead.
+    public var needsReload = false
+
+    /// Changes up to `sequence`.
+    public init(sequence: Int64) {
+        self.sequence = sequence
+    }
+}
+
+extension ChangeLogRecord {
+    /// The record in the compact binary form backends store: each string is its UTF-8 length
+    /// (varint) then its bytes; entity keys and link sources are grouped by type (and relation).
+    public func encoded() -> Data {
+        var writer = LogWriter()
+        let byType = Dictionary(grouping: entities, by: \.type)
+        writer.count(byType.count)
+        for (type, keys) in byType.sorted(by: { $0.key < $1.key }) {
+            writer.string(type)
+            writer.count(keys.count)
+            for key in keys { writer.string(key.id) }
+        }
+        let byRelation = Dictionary(grouping: linkSources, by: { [$0.type, $0.relation] })
+        writer.count(byRelation.count)
+        for (name, keys) in byRelation.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            writer.string(name[0])
+            writer.string(name[1])
+            writer.count(keys.count)
+            for key in keys { writer.string(key.source) }
+        }
+        writer.count(dynamicLinks.count)
+        for link in dynamicLinks {
+            for field in [link.kind, link.sourceType, link.source, link.targetType, link.target] { writer.string(field) }
+        }
+        return Data(writer.bytes)
+    }
+
+    /// Reads a record written by ``encoded()``.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/corruptedStore`` when the bytes are
+    ///   not such a record.
+    public init(decoding data: Data) throws {
+        var reader = LogReader(bytes: [UInt8](data))
+        self.init()
+        for _ in 0..<(try reader.count()) {
+            let type = try reader.string()
+            for _ in 0..<(try reader.count()) { entities.append(EntityKey(type: type, id: try reader.string())) }
+        }
+        for _ in 0..<(try reader.count()) {
+            let type = try reader.string()
+            let relation = try reader.string()
+            for _ in 0..<(try reader.count()) {
+                linkSources.append(LinkSourceKey(type: type, relation: relation, source: try reader.string()))
+            }
+        }
+        for _ in 0..<(try reader.count()) {
+            dynamicLinks.append(
+                DynamicLinkRecord(
+                    kind: try reader.string(), sourceType: try reader.string(), source: try reader.string(),
+                    targetType: try reader.string(), target: try reader.string()
+                )
+            )
+        }
+        guard reader.isAtEnd else { throw LogReader.damaged }
+    }
+}
+
+private struct LogWriter {
+    var bytes: [UInt8] = []
+
+    mutating func count(_ value: Int) {
+        var value = UInt64(value)
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7f) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func string(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}
+
+private struct LogReader {
+    static let damaged = RelataError(code: .corruptedStore, entityType: "Store", message: "a change log record is damaged")
+    let bytes: [UInt8]
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func count() throws -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < bytes.count, shift < 64 else { throw Self.damaged }
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        guard value <= UInt64(bytes.count) else { throw Self.damaged }
+        return Int(value)
+    }
+
+    mutating func string() throws -> String {
+        let length = try count()
+        guard bytes.count - offset >= length else { throw Self.damaged }
+        defer { offset += length }
+        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+    }
+}

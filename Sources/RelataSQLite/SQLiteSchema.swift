@@ -1,0 +1,84 @@
+import GRDB
+
+/// The tables of a SQLite store and how older files are brought up to date.
+///
+/// Versions: 2 added `relata_dynamic_link`; 3 stores a mutual relation once per linked pair, with
+/// the inverse position in `relata_link.inverse_position` (the Store rewrites older files' links
+/// in the new form when it opens them); 4 writes payloads in a binary form (JSON payloads of
+/// older files are still read, and rewritten when their entity is next saved) and keeps to-one
+/// links in `relata_entity.links`; 5 stores entity types under their module-qualified names (the
+/// Store rewrites older rows once); 6 adds the change log `relata_log`, which lets several
+/// processes share the file. A library older than a file's version refuses the file instead of
+/// misreading it (or writing it without its log).
+enum SQLiteSchema {
+    static let format = "relata"
+    static let version = 6
+
+    /// Creates the tables, or upgrades them from the version the file has, inside the caller's
+    /// `BEGIN IMMEDIATE` transaction: two processes opening a new or old file at once upgrade
+    /// it once (the second finds it done).
+    static func migrate(_ db: Database) throws {
+        let hasMeta = try db.tableExists("relata_meta")
+        let found = hasMeta ? try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0 : 0
+        guard found < version else { return }
+        if found < 1 {
+            try db.execute(
+                sql: """
+                    CREATE TABLE relata_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    INSERT INTO relata_meta (key, value) VALUES ('format', '\(format)'), ('version', '1');
+                    CREATE TABLE relata_entity (
+                        type TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL,
+                        PRIMARY KEY (type, id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE relata_link (
+                        type TEXT NOT NULL, relation TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
+                        position TEXT,
+                        PRIMARY KEY (type, relation, source, target)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        if found < 2 {
+            try db.execute(
+                sql: """
+                    CREATE TABLE relata_dynamic_link (
+                        kind TEXT NOT NULL, source_type TEXT NOT NULL, source TEXT NOT NULL,
+                        target_type TEXT NOT NULL, target TEXT NOT NULL,
+                        PRIMARY KEY (kind, source_type, source, target_type, target)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        if found < 3 { try db.execute(sql: "ALTER TABLE relata_link ADD COLUMN inverse_position TEXT") }
+        if found < 4 { try db.execute(sql: "ALTER TABLE relata_entity ADD COLUMN links BLOB") }
+        // 5: the rows keep the names they have; the Store rewrites them under module-qualified
+        // names when it loads them.
+        if found < 6 {
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS relata_log (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, at REAL NOT NULL, record BLOB NOT NULL
+                    );
+                    """
+            )
+        }
+        try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
+    }
+}
+
+/// Which change log records a SQLite store keeps. A record is removed once it is older than
+/// ``maxAge`` *or* more than ``maxRecords`` commits old, whichever comes first; the newest record
+/// is always kept. A Store whose replica is behind the oldest record kept (a process that slept
+/// through many commits) loads the whole file again (see ``Store/fullReloads``).
+public struct LogRetention: Sendable, Hashable {
+    /// How many of the newest records are kept at most.
+    public var maxRecords: Int
+    /// How old a record may get.
+    public var maxAge: Duration
+
+    /// A retention: by default the last 10,000 commits of the last 10 minutes.
+    public init(maxRecords: Int = 10_000, maxAge: Duration = .seconds(600)) {
+        self.maxRecords = max(1, maxRecords)
+        self.maxAge = maxAge
+    }
+}

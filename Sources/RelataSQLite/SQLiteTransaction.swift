@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// Reads and writes a SQLite store inside one transaction of ``SQLiteBackend``.
+struct SQLiteTransaction: StorageTransaction {
+    let db: Database
+    let backend: SQLiteBackend
+
+    func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws -> Int64 {
+        let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload, links FROM relata_entity")
+        while let row = try entities.next() {
+            try entity(EntityRecord(type: row[0], id: row[1], payload: row[2], links: row[3]))
+        }
+        // Primary-key order: the links of one source come together.
+        let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position, inverse_position FROM relata_link")
+        while let row = try links.next() {
+            try link(LinkRecord(type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4], inversePosition: row[5]))
+        }
+        let dynamicLinks = try Row.fetchCursor(db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link")
+        while let row = try dynamicLinks.next() {
+            try dynamicLink(DynamicLinkRecord(kind: row[0], sourceType: row[1], source: row[2], targetType: row[3], target: row[4]))
+        }
+        return try lastSequence()
+    }
+
+    /// The sequence of the newest log record (`0` when there is none).
+    func lastSequence() throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM relata_log") ?? 0
+    }
+
+    func changes(since sequence: Int64) throws -> CommittedChanges? {
+        let last = try lastSequence()
+        guard last > sequence else { return nil }
+        var changes = CommittedChanges(sequence: last)
+        let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM relata_log") ?? 0
+        guard oldest <= sequence + 1 else {
+            changes.needsReload = true
+            return changes
+        }
+        let records = try Row.fetchCursor(db, sql: "SELECT origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence])
+        while let row = try records.next() {
+            changes.origins.append(row[0])
+            changes.touched.formUnion(try ChangeLogRecord(decoding: row[1]))
+        }
+        let entity = try db.cachedStatement(sql: "SELECT payload, links FROM relata_entity WHERE type = ? AND id = ?")
+        for key in Set(changes.touched.entities) {
+            if let row = try Row.fetchOne(entity, arguments: [key.type, key.id]) {
+                changes.entities.append(EntityRecord(type: key.type, id: key.id, payload: row[0], links: row[1]))
+            }
+        }
+        let links = try db.cachedStatement(
+            sql: "SELECT target, position, inverse_position FROM relata_link WHERE type = ? AND relation = ? AND source = ?"
+        )
+        for key in Set(changes.touched.linkSources) {
+            let rows = try Row.fetchCursor(links, arguments: [key.type, key.relation, key.source])
+            while let row = try rows.next() {
+                changes.links.append(
+                    LinkRecord(type: key.type, relation: key.relation, source: key.source, target: row[0], position: row[1], inversePosition: row[2])
+                )
+            }
+        }
+        let dynamic = try db.cachedStatement(
+            sql: "SELECT 1 FROM relata_dynamic_link WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?"
+        )
+        for record in Set(changes.touched.dynamicLinks) {
+            let arguments: StatementArguments = [record.kind, record.sourceType, record.source, record.targetType, record.target]
+            if try Row.fetchOne(dynamic, arguments: arguments) != nil { changes.dynamicLinks.append(record) }
+        }
+        return changes
+    }
+
+    func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        if !changes.deletedEntities.isEmpty {
+            let statement = try BoundStatement(db, sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
+            for key in changes.deletedEntities { try statement.run(key.type, key.id) }
+        }
+        if !changes.upsertedEntities.isEmpty {
+            let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload, links) VALUES (?, ?, ?, ?)")
+            for record in changes.upsertedEntities {
+                try statement.bind(1, record.type)
+                try statement.bind(2, record.id)
+                try statement.bind(3, record.payload)
+                try statement.bind(4, record.links)
+                try statement.step()
+            }
+        }
+        if !changes.deletedLinks.isEmpty {
+            let statement = try BoundStatement(db, sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?")
+            for key in changes.deletedLinks { try statement.run(key.type, key.relation, key.source, key.target) }
+        }
+        if !changes.deletedDynamicLinks.isEmpty {
+            let statement = try BoundStatement(
+                db, sql: "DELETE FROM relata_dynamic_link WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?"
+            )
+            for r in changes.deletedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
+        }
+        if !changes.insertedDynamicLinks.isEmpty {
+            let statement = try BoundStatement(
+                db, sql: "INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target) VALUES (?, ?, ?, ?, ?)"
+            )
+            for r in changes.insertedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
+        }
+        if !changes.upsertedLinks.isEmpty {
+            let statement = try BoundStatement(
+                db,
+                sql: """
+                    INSERT OR REPLACE INTO relata_link (type, relation, source, target, position, inverse_position)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            )
+            for r in changes.upsertedLinks {
+                try statement.bind(1, r.type)
+                try statement.bind(2, r.relation)
+                try statement.bind(3, r.source)
+                try statement.bind(4, r.target)
+                try statement.bind(5, r.position)
+                try statement.bind(6, r.inversePosition)
+                try statement.step()
+            }
+        }
+        let now = Date().timeIntervalSince1970
+        try db.execute(
+            sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)",
+            arguments: [origin, now, ChangeLogRecord(touching: changes).encoded()]
+        )
+        let sequence = db.lastInsertedRowID
+        try prune(upTo: sequence, now: now)
+        return sequence
+    }
+
+    /// Removes the records the retention no longer keeps. Checked every 32 commits (every commit
+    /// for a retention under 64 records): the check reads the records' times.
+    private func prune(upTo sequence: Int64, now: TimeInterval) throws {
+        let retention = backend.logRetention
+        guard sequence % 32 == 0 || retention.maxRecords < 64 else { return }
+        let age = TimeInterval(retention.maxAge.components.seconds) + TimeInterval(retention.maxAge.components.attoseconds) / 1e18
+        try db.execute(
+            sql: "DELETE FROM relata_log WHERE seq < :last AND (seq <= :last - :count OR at < :cutoff)",
+            arguments: ["last": sequence, "count": retention.maxRecords, "cutoff": now - age]
+        )
+    }
+}
