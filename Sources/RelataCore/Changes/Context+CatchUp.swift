@@ -94,9 +94,12 @@ private struct TouchedLinkMarker<Entity: EntityModelProtocol>: _RelationVisitor 
     ) throws {
         let key = descriptor.key
         // To-one links live in their source's entity row (or, in files of older versions, in
-        // link rows); to-many links in link rows.
+        // link rows); to-many links in link rows. A side whose pairs the other side stores
+        // (`.derived`) is marked from there, as the inverse: its own rows decide nothing.
         var touched = sources[descriptor.name].map { $0.map { checkedCast($0, to: S.ID.self, in: key.name) } } ?? []
-        if !key.toMany { touched += entityIDs.map { checkedCast($0, to: S.ID.self, in: key.name) } }
+        if !key.toMany, descriptor.storedSide != .derived {
+            touched += entityIDs.map { checkedCast($0, to: S.ID.self, in: key.name) }
+        }
         guard !touched.isEmpty else { return }
         let links = context.mutableTable(S.self).linkTable(key, T.ID.self)
         let loaded = values.table(S.self)?.existingLinkTable(key, T.ID.self)
