@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "ChatExample", dependencies: ["Relata"]),
         // A child process for the crash-safety test: writes to a store in a loop until killed.
         .executableTarget(name: "RelataCrashWriter", dependencies: ["Relata", "ChatExample"]),
+        // Child processes for the tests (and benchmark) of stores shared between processes.
+        .executableTarget(name: "RelataWorker", dependencies: ["Relata", "ChatExample"]),
         .executableTarget(
             name: "RelataDemo",
             dependencies: ["Relata", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -60,6 +62,7 @@ let package = Package(
                 "RelataSQLite",
                 "ChatExample",
                 "RelataCrashWriter",
+                "RelataWorker",
                 "RelataStoreConformance",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -54,7 +54,7 @@ public final class SQLiteBackend: StorageBackend {
         let exists = FileManager.default.fileExists(atPath: path)
         var found: (version: Int, wal: Bool)?
         if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
-            found = try Self.validate(path: path)
+            found = try Self.validate(path: path, busyTimeout: busyTimeout)
         }
         // A store of the current version, already in WAL mode, is not written to by opening it:
         // setting WAL (GRDB then writes to make sure the WAL file exists) and the migrator (which
@@ -63,7 +63,7 @@ public final class SQLiteBackend: StorageBackend {
         let current = found.map { $0.version == SQLiteSchema.version && $0.wal } ?? false
         var configuration = Configuration()
         configuration.journalMode = current ? .default : .wal
-        configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
@@ -100,7 +100,7 @@ public final class SQLiteBackend: StorageBackend {
     /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
     ///   empty database.
     @discardableResult
-    static func validate(path: String) throws -> (version: Int, wal: Bool)? {
+    static func validate(path: String, busyTimeout: Duration = .seconds(10)) throws -> (version: Int, wal: Bool)? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "cannot read \(path)")
         }
@@ -117,6 +117,8 @@ public final class SQLiteBackend: StorageBackend {
         let companions = [path + "-wal", path + "-shm"].contains { FileManager.default.fileExists(atPath: $0) }
         var configuration = Configuration()
         configuration.readonly = companions
+        // Another process may be writing, checkpointing or closing the file meanwhile.
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }
@@ -241,5 +243,12 @@ extension Store {
     /// - Throws: ``RelataError`` when the file is not a Relata store, is damaged, or cannot be read.
     public convenience init(path: String, entities: any EntityModelProtocol.Type...) async throws {
         try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var timeInterval: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
     }
 }

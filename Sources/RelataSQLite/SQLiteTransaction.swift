@@ -138,10 +138,9 @@ struct SQLiteTransaction: StorageTransaction {
     private func prune(upTo sequence: Int64, now: TimeInterval) throws {
         let retention = backend.logRetention
         guard sequence % 32 == 0 || retention.maxRecords < 64 else { return }
-        let age = TimeInterval(retention.maxAge.components.seconds) + TimeInterval(retention.maxAge.components.attoseconds) / 1e18
-        try db.execute(
+                try db.execute(
             sql: "DELETE FROM relata_log WHERE seq < :last AND (seq <= :last - :count OR at < :cutoff)",
-            arguments: ["last": sequence, "count": retention.maxRecords, "cutoff": now - age]
+            arguments: ["last": sequence, "count": retention.maxRecords, "cutoff": now - retention.maxAge.timeInterval]
         )
     }
 }

@@ -37,7 +37,7 @@ struct SharedStoreTests {
         }
     }
 
-    @Test("Random writes from two replicas: after each, the other one refreshed equals it, position keys included", arguments: BackendKind.allCases)
+    @Test("Random writes from two replicas, sometimes behind: after a refresh each equals the other, position keys included", arguments: BackendKind.allCases)
     func twoReplicasAgree(kind: BackendKind) async {
         await propertyCheck(count: kind == .memory ? 30 : 8, input: Gen.int(in: 0...100_000).array(of: 1...60)) { codes in
             guard let shared = try? Shared(kind == .memory ? .memory : .sqlite) else { return }
@@ -72,12 +72,17 @@ struct SharedStoreTests {
                     return context
                 }
                 if let result { kept = result }
+                // The other replica is left behind now and then: its next write catches up first.
+                guard batch.first! % 3 != 0 else { continue }
                 #expect((try? await other.refresh()) != nil)
                 let written = Copies.dumped(writer.context)
                 #expect(Copies.dumped(other.context) == written, "the other replica, position keys included")
                 #expect(Copies.dumped(await other.spareForTesting) == written, "the other replica's second copy")
                 #expect(throws: Never.self) { try other.context.checkInvariants() }
             }
+            #expect((try? await a.refresh()) != nil)
+            #expect((try? await b.refresh()) != nil)
+            #expect(Copies.dumped(a.context) == Copies.dumped(b.context))
             try? await a.close()
             try? await b.close()
             guard let reopened = try? await shared.open() else {

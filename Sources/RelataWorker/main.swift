@@ -1,0 +1,103 @@
+// A child process for the tests of stores shared between processes (and their benchmark): each
+// command opens the SQLite store at <path> with the chat models, does one job and prints what it
+// did, one line at a time (flushed at once, so a killed process loses nothing it printed).
+//
+//     relata-worker append <path> <name> <count>   appends <count> messages "<name>-<i>" to chat
+//                                                  "c", one write each, while the chat exists
+//     relata-worker churn <path> <rounds>          deletes chat "c" (its messages cascade) and
+//                                                  saves it again, <rounds> times
+//     relata-worker hold <path>                    saves message "held" inside a write and never
+//                                                  returns from it (holds the write lock until killed)
+//     relata-worker open <path>                    opens the store and prints its counts
+//     relata-worker watch <path> <count>           prints each new message id as the store's
+//                                                  follower sees it, until <count> are seen
+//
+// Each prints "ready" once the store is open, "done <n>" at the end, and "error <description>"
+// (exit status 1) when something throws.
+
+import ChatExample
+import Foundation
+import Relata
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func open(_ path: String) async throws -> Store {
+    try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+}
+
+func run(_ arguments: [String]) async throws {
+    guard arguments.count >= 2 else { throw Usage() }
+    let path = arguments[1]
+    switch (arguments[0], arguments.count) {
+    case ("append", 4):
+        guard let count = Int(arguments[3]) else { throw Usage() }
+        let store = try await open(path)
+        say("ready")
+        var appended = 0
+        for i in 0..<count {
+            let id = "\(arguments[2])-\(i)"
+            let saved = try await store.write { context in
+                guard context.entity(Chat.self, id: "c") != nil else { return false }
+                try Message(id: id, text: "message \(i)", author: .id("u"), chat: .id("c")).save(to: &context)
+                return true
+            }
+            if saved { appended += 1 }
+        }
+        say("done \(appended)")
+    case ("churn", 3):
+        guard let rounds = Int(arguments[2]) else { throw Usage() }
+        let store = try await open(path)
+        say("ready")
+        for _ in 0..<rounds {
+            try await store.write { context in try Chat.delete(id: "c", from: &context) }
+            try await Task.sleep(for: .milliseconds(2))
+            try await store.write { context in try Chat(id: "c").save(to: &context) }
+        }
+        say("done \(rounds)")
+    case ("hold", 2):
+        let store = try await open(path)
+        say("ready")
+        try await store.write { context in
+            try Message(id: "held", text: "never committed", author: .id("u"), chat: .id("c")).save(to: &context)
+            say("holding")
+            while true { Thread.sleep(forTimeInterval: 1) }
+        }
+    case ("open", 2):
+        let store = try await open(path)
+        say("ready")
+        let context = store.context
+        say("done \(context.ids(of: Message.self).count) messages, \(context.ids(of: Chat.self).count) chats")
+        try await store.close()
+    case ("watch", 3):
+        guard let count = Int(arguments[2]) else { throw Usage() }
+        let store = try await open(path)
+        var seen = Set(store.context.ids(of: Message.self))
+        say("ready")
+        var new = 0
+        while new < count {
+            try await Task.sleep(for: .milliseconds(1))
+            for id in store.context.ids(of: Message.self) where seen.insert(id).inserted {
+                new += 1
+                say("seen \(id) \(Date().timeIntervalSince1970)")
+            }
+        }
+        say("done \(new)")
+    default:
+        throw Usage()
+    }
+}
+
+struct Usage: Error, CustomStringConvertible {
+    var description: String {
+        "usage: relata-worker append <path> <name> <count> | churn <path> <rounds> | hold <path> | open <path> | watch <path> <count>"
+    }
+}
+
+do {
+    try await run(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    say("error \(error)")
+    exit(1)
+}
