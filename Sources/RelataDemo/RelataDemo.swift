@@ -3,15 +3,24 @@ import ChatExample
 import Foundation
 import Relata
 
-/// relata-demo: the chat example of the README, end to end, on a SQLite store file.
-///
-/// The first run creates the store, bulk-loads a chat graph (showing progress) and queries it; a
-/// second run opens the same file, reports what the first left there, and goes on from it.
+/// relata-demo: the chat example of the README, end to end, on a SQLite store file (`run`, the
+/// default), and `watch`, which prints the commits other processes make to that file, live.
 @main
 struct RelataDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relata-demo",
-        abstract: "The chat example of seed 003, end to end, on a Relata store in a SQLite file."
+        abstract: "The chat example of SwiftletModel's README, end to end, on a Relata store in a SQLite file.",
+        subcommands: [ChatDemo.self, WatchCommand.self],
+        defaultSubcommand: ChatDemo.self
+    )
+}
+
+/// The first run creates the store, bulk-loads a chat graph (showing progress) and queries it; a
+/// second run opens the same file, reports what the first left there, and goes on from it.
+struct ChatDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Save, load, query, reorder and relate the chat example on the store file (the default)."
     )
 
     @Option(help: "The store file.")
@@ -37,8 +46,8 @@ struct RelataDemo: AsyncParsableCommand {
         let runs = store.context.ids(of: DemoRun.self).compactMap { store.context.entity(DemoRun.self, id: $0) }
             .sorted { $0.id < $1.id }
         if runs.isEmpty {
-            print("1. A new store: saving the seed's chat, then bulk-loading \(messages) messages")
-            try await saveSeedChat(store)
+            print("1. A new store: saving the README's chat, then bulk-loading \(messages) messages")
+            try await saveReadmeChat(store)
             try await bulkLoad(store)
         } else {
             print("1. Found the store of \(runs.count) earlier run(s):")
@@ -46,12 +55,12 @@ struct RelataDemo: AsyncParsableCommand {
             print("   now: \(counts(store.context))")
         }
 
-        try await querySeedChat(store)
+        try await queryReadmeChat(store)
         try await bigGraph(store)
 
         let run = DemoRun(id: (runs.last?.id ?? 0) + 1, date: Date().formatted(.iso8601), summary: counts(store.context))
         try await store.save(run)
-        // Dynamic relationships (seed 000): made at run time between any two entities, persisted.
+        // Dynamic relationships (BartlebysCore's): made at run time between any two entities, persisted.
         try await store.write { context in try run.relate(.free, Chat(id: "1"), in: &context) }
         let related = Chat(id: "1").related(.free, DemoRun.self, in: store.context).map(\.id)
         print("\n5. Dynamic relationships: chat 1 is freely related to run(s) \(related) (one more each run)")
@@ -65,7 +74,7 @@ struct RelataDemo: AsyncParsableCommand {
             + "\(context.count(of: Message.self)) messages, \(context.count(of: Attachment.self)) attachments"
     }
 
-    func saveSeedChat(_ store: Store) async throws {
+    func saveReadmeChat(_ store: Store) async throws {
         try await store.write { context in
             try Chat(
                 id: "1",
@@ -108,7 +117,7 @@ struct RelataDemo: AsyncParsableCommand {
         print("   bulk load: \(format(ContinuousClock.now - start)) for \(total) messages in \((total + 999) / 1_000) writes")
     }
 
-    func querySeedChat(_ store: Store) async throws {
+    func queryReadmeChat(_ store: Store) async throws {
         print("\n2. Bob, from the other end: chats, messages, replies (nested query on a snapshot)")
         let bob = store.read { context in
             User.query("1", in: context)

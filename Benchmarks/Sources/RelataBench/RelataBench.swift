@@ -19,6 +19,21 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Skip operation 5 (persist), which takes most of the run's time.")
     var skipPersist = false
 
+    @Flag(help: "Run only the benchmark of several processes on one SQLite file.")
+    var sharedOnly = false
+
+    @Option(help: "Writes per process in the benchmark of several processes on one file.")
+    var sharedWrites: Int = 500
+
+    @Option(help: "Internal: the store file of a --probe child.")
+    var path: String?
+
+    @Option(help: "Internal: the name of a --probe child.")
+    var name: String = "w"
+
+    @Option(help: "Internal: how many writes a --probe child makes.")
+    var count: Int = 0
+
     @Option(help: "Scales S to run, comma-separated (S=1: 1,000 users, 1,000 chats, 100,000 messages).")
     var scales: String = "0.1,1,3"
 
@@ -32,6 +47,15 @@ struct RelataBench: AsyncParsableCommand {
     var scale: Double = 1
 
     func run() async throws {
+        if let probe, let path, probe.hasPrefix("shared-") {
+            if probe == "shared-append" { try await SharedStoreBench.appendChild(path: path, name: name, count: count) }
+            if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count) }
+            return
+        }
+        if sharedOnly {
+            try await SharedStoreBench.run(writesPerProcess: sharedWrites)
+            return
+        }
         if let probe {
             let data = W1Data(scale: scale)
             let floorInput = FloorW1.Input(data)
@@ -113,6 +137,7 @@ struct RelataBench: AsyncParsableCommand {
         }
         if persistOnly {
             for s in scaleList { try await runPersist(s) }
+            try await SharedStoreBench.run(writesPerProcess: sharedWrites)
             return
         }
         var results: [(Double, [String: (Duration, Duration)])] = []
@@ -128,6 +153,7 @@ struct RelataBench: AsyncParsableCommand {
             }
             print("")
         }
+        if !skipPersist { try await SharedStoreBench.run(writesPerProcess: sharedWrites) }
         try runOrdering()
     }
 

@@ -66,6 +66,13 @@ public final class Store: Sendable {
         follower?.cancel()
     }
 
+    /// The change log sequence of the last commit ``context`` includes: it grows with every
+    /// commit this store makes or catches up with (commits of all stores on the storage are
+    /// numbered in one order).
+    public var sequence: Int64 {
+        writer.published.sequence
+    }
+
     /// Who this store's commits are from: an id unique to this `Store` instance.
     public var origin: String {
         writer.origin

@@ -62,9 +62,9 @@ actor StoreWriter {
                     return (current, try transaction.persist(upgrade, origin: origin))
                 }
             }
-            _ = published.swap(loader.context)
-            spare = published.snapshot
             self.sequence = sequence
+            _ = published.swap(loader.context, sequence: sequence)
+            spare = published.snapshot
             return loader.ignored
         } catch {
             // Nothing stays open (a SQLite file then keeps no -wal or -shm beside it).
@@ -151,7 +151,7 @@ actor StoreWriter {
     /// state becomes the spare and catches up by the delta right after this job; without one,
     /// there is no spare until the next write.
     private func publish(_ state: Context, delta: StoreDelta?) {
-        let previous = published.swap(state)
+        let previous = published.swap(state, sequence: sequence)
         guard let delta else {
             spare = nil
             pending = nil
@@ -238,20 +238,26 @@ actor StoreWriter {
     }
 }
 
-/// The state a ``Store`` publishes: readers copy it under a lock held only for that copy.
+/// The state a ``Store`` publishes, with the change log sequence of the last commit it includes:
+/// readers copy it under a lock held only for that copy.
 final class PublishedState: Sendable {
-    private let current = Mutex(Context())
+    private let current = Mutex((Context(), Int64(0)))
 
     /// The last committed state (O(1)).
     var snapshot: Context {
-        current.withLock { $0 }
+        current.withLock { $0.0 }
     }
 
-    /// Publishes `new`; returns the state it replaces.
-    func swap(_ new: Context) -> Context {
+    /// The sequence of the last commit ``snapshot`` includes.
+    var sequence: Int64 {
+        current.withLock { $0.1 }
+    }
+
+    /// Publishes `new`, which includes the commits up to `sequence`; returns the state it replaces.
+    func swap(_ new: Context, sequence: Int64) -> Context {
         current.withLock { state in
-            let previous = state
-            state = new
+            let previous = state.0
+            state = (new, sequence)
             return previous
         }
     }

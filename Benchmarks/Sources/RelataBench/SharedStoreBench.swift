@@ -1,0 +1,192 @@
+import ChatExample
+import Foundation
+import Relata
+
+/// Several processes on one SQLite file (relata-bench spawns itself as the writers): commits per
+/// second with 1, 2 and 4 writing processes, how soon a commit of another process is seen by a
+/// store that follows the file without `refresh()`, and what following costs an idle process.
+enum SharedStoreBench {
+    static let entities: [any EntityModelProtocol.Type] = [User.self, Chat.self, Message.self, Attachment.self]
+
+    static func open(_ path: String, follow: Bool = true) async throws -> Store {
+        try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities), followInterval: follow ? .milliseconds(10) : nil)
+    }
+
+    static func run(writesPerProcess: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-shared-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        print("Several processes on one SQLite file (each write appends one message to one chat of a store with 1,000 messages)")
+        var single = 0.0
+        for processes in [1, 2, 4] {
+            let path = directory.appendingPathComponent("writers-\(processes).sqlite").path
+            let rate = try await writesPerSecond(path: path, processes: processes, each: writesPerProcess)
+            if processes == 1 { single = rate }
+            print("  \(processes) writing process\(processes == 1 ? " " : "es")  \(String(format: "%6.0f", rate)) commits/s in all  (\(String(format: "%.2f", rate / single))x one process; \(writesPerProcess) writes each)")
+        }
+        let path = directory.appendingPathComponent("visibility.sqlite").path
+        let latencies = try await visibility(path: path, commits: 200)
+        func percentile(_ p: Double) -> String {
+            String(format: "%.1f ms", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1_000)
+        }
+        print("  a commit of another process seen by store.read, without refresh (follow interval 10 ms): p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (\(latencies.count) commits)")
+        let idle = try await idleCPU(path: path, seconds: 5)
+        print("  an idle store that follows the file: \(String(format: "%.2f", idle * 100))% of one core (5 s measured with getrusage)")
+        print("")
+    }
+
+    /// Seeds a store with one chat of 1,000 messages.
+    static func seed(_ path: String) async throws {
+        let store = try await open(path, follow: false)
+        try await store.write { context in
+            try Chat(id: "c").save(to: &context)
+            for i in 0..<1_000 { try Message(id: "seed-\(i)", text: "seed", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        try await store.close()
+    }
+
+    static func writesPerSecond(path: String, processes: Int, each: Int) async throws -> Double {
+        try await seed(path)
+        let go = path + ".go"
+        let children = try (0..<processes).map { try Child.start(["--probe", "shared-append", "--path", path, "--name", "w\($0)", "--count", "\(each)"]) }
+        for child in children { try await child.wait(for: "ready") }
+        FileManager.default.createFile(atPath: go, contents: nil)
+        var starts: [Double] = [], ends: [Double] = []
+        for child in children {
+            let lines = try await child.finish()
+            guard let line = lines.last(where: { $0.hasPrefix("done") }) else { throw Failure(lines: lines) }
+            let fields = line.split(separator: " ").compactMap { Double($0) }
+            starts.append(fields[0])
+            ends.append(fields[1])
+        }
+        let store = try await open(path, follow: false)
+        let count = store.context.ids(of: "c", \Chat.$messages).count
+        try await store.close()
+        precondition(count == 1_000 + processes * each, "lost writes: \(count)")
+        return Double(processes * each) / (ends.max()! - starts.min()!)
+    }
+
+    /// Child: waits for the go file, appends `count` messages one write each; prints the times.
+    static func appendChild(path: String, name: String, count: Int) async throws {
+        let store = try await open(path)
+        say("ready")
+        while !FileManager.default.fileExists(atPath: path + ".go") { try await Task.sleep(for: .milliseconds(1)) }
+        let start = Date().timeIntervalSince1970
+        for i in 0..<count {
+            try await store.write { context in
+                try Message(id: "\(name)-\(i)", text: "message \(i)", author: .id("u"), chat: .id("c")).save(to: &context)
+            }
+        }
+        say("done \(start) \(Date().timeIntervalSince1970)")
+    }
+
+    /// The latency from another process's commit to this process's `store.read` seeing it.
+    static func visibility(path: String, commits: Int) async throws -> [Double] {
+        try await seed(path)
+        let store = try await open(path)
+        let child = try Child.start(["--probe", "shared-commit", "--path", path, "--count", "\(commits)"])
+        try await child.wait(for: "ready")
+        var seen: [Int: Double] = [:]
+        let deadline = Date().addingTimeInterval(120)
+        while seen.count < commits, Date() < deadline {
+            let context = store.context
+            for i in 0..<commits where seen[i] == nil && context.entity(Message.self, id: "v-\(i)") != nil {
+                seen[i] = Date().timeIntervalSince1970
+            }
+            try await Task.sleep(for: .microseconds(200))
+        }
+        let lines = try await child.finish()
+        try await store.close()
+        var latencies: [Double] = []
+        for line in lines where line.hasPrefix("committed") {
+            let fields = line.split(separator: " ")
+            guard let i = Int(fields[1]), let at = Double(fields[2]), let was = seen[i] else { continue }
+            latencies.append(max(0, was - at))
+        }
+        return latencies.sorted()
+    }
+
+    /// Child: commits one message every 10–30 ms and prints when each write returned.
+    static func commitChild(path: String, count: Int) async throws {
+        let store = try await open(path, follow: false)
+        say("ready")
+        try await Task.sleep(for: .milliseconds(100))
+        for i in 0..<count {
+            try await store.write { context in
+                try Message(id: "v-\(i)", text: "visible", author: .id("u"), chat: .id("c")).save(to: &context)
+            }
+            say("committed \(i) \(Date().timeIntervalSince1970)")
+            try await Task.sleep(for: .milliseconds(Int.random(in: 10...30)))
+        }
+        say("done")
+    }
+
+    /// The share of one core this process uses while a following store sits idle.
+    static func idleCPU(path: String, seconds: Double) async throws -> Double {
+        let store = try await open(path)
+        try await Task.sleep(for: .milliseconds(200))
+        let before = cpuSeconds(), start = Date()
+        try await Task.sleep(for: .seconds(seconds))
+        let used = cpuSeconds() - before, wall = Date().timeIntervalSince(start)
+        try await store.close()
+        return used / wall
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let lines: [String]
+        var description: String { "a child process failed: \(lines.suffix(3))" }
+    }
+}
+
+/// relata-bench run again as a child process, and what it prints.
+final class Child: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var data = Data()
+    private var ended = false
+
+    static func start(_ arguments: [String]) throws -> Child {
+        let child = Child()
+        child.process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        child.process.arguments = arguments
+        let pipe = Pipe()
+        child.process.standardOutput = pipe
+        try child.process.run()
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            while true {
+                let chunk = handle.availableData
+                child.lock.withLock {
+                    if chunk.isEmpty { child.ended = true } else { child.data.append(chunk) }
+                }
+                if chunk.isEmpty { return }
+            }
+        }
+        return child
+    }
+
+    var lines: [String] {
+        lock.withLock { String(decoding: data, as: UTF8.self) }.split(separator: "\n").map(String.init)
+    }
+
+    func wait(for prefix: String) async throws {
+        while !lines.contains(where: { $0.hasPrefix(prefix) }), process.isRunning { try await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    func finish() async throws -> [String] {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        while !lock.withLock({ ended }) { try await Task.sleep(for: .milliseconds(2)) }
+        return lines
+    }
+}
