@@ -1,7 +1,7 @@
 import Foundation
 import Relata
 
-// The chat domain of seed 003 and workload W1, shared by relata-demo and relata-bench.
+// The chat domain of SwiftletModel's README and workload W1, shared by relata-demo and relata-bench.
 
 @EntityModel
 public struct User: Codable {

@@ -2,7 +2,7 @@ import PropertyBased
 import Relata
 import Testing
 
-/// Long random sequences of save / append / null / detach / delete over the seed's chat models,
+/// Long random sequences of save / append / null / detach / delete over SwiftletModel's chat models,
 /// checked after every step against ``ReferenceModel``: every mutual link has its inverse, no link
 /// points at an erased entity, and what the context resolves agrees with the reference.
 @Suite("Context invariants (property-based)")

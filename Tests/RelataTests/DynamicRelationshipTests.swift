@@ -3,7 +3,7 @@ import Relata
 @testable import RelataCore
 import Testing
 
-/// Dynamic relationships (seed 000): `owns`, `ownedBy` and `free` between any two entities, at run time.
+/// Dynamic relationships (BartlebysCore's): `owns`, `ownedBy` and `free` between any two entities, at run time.
 @Suite("Dynamic relationships")
 struct DynamicRelationshipTests {
     static func stored() throws -> Context {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The "Type Safety" guarantees of seed 003: misuse does not compile. Each test type-checks a
+/// The "Type Safety" guarantees of SwiftletModel's README: misuse does not compile. Each test type-checks a
 /// snippet against the built `Relata` module and macro plugin and expects a compile error.
 @Suite("Type safety (compile failures)", .serialized)
 struct TypeSafetyCompileTests {

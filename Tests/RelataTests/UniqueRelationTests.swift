@@ -1,7 +1,7 @@
 import Relata
 import Testing
 
-/// Seed 004's example: a movie's prequel is unique — two movies cannot have the same prequel.
+/// SQLiteModel's example: a movie's prequel is unique — two movies cannot have the same prequel.
 @EntityModel
 struct Movie: Codable, Equatable {
     let id: String

@@ -232,7 +232,7 @@ struct RelataBench: AsyncParsableCommand {
         print("  build by 10,000 appends: \(format(result.build))")
         print("  moves: \(format(result.moves)) total, \(String(format: "%.1f", perMove)) µs per move")
         print("  links written per move: \(String(format: "%.2f", Double(result.linksWritten) / Double(result.moveCount)))")
-        print("  seed's random-Int scheme, same operations: \(result.randomIntAppendWrites) positions written for the 10,000 appends (Relata: 10,000), \(result.randomIntMoveWrites) for the 1,000 moves (Relata: \(result.linksWritten)); \(result.randomIntRewrites) full rewrites")
+        print("  OrderedRelationship's random-Int scheme, same operations: \(result.randomIntAppendWrites) positions written for the 10,000 appends (Relata: 10,000), \(result.randomIntMoveWrites) for the 1,000 moves (Relata: \(result.linksWritten)); \(result.randomIntRewrites) full rewrites")
         print("")
         print("Position key length (characters):")
         for (name, lengths) in [

@@ -2,14 +2,14 @@ import ChatExample
 import Relata
 
 /// W1 operation 6: one chat with 10,000 ordered messages; 1,000 random messages moved to random
-/// places one at a time. Also replays the same operations on the seed's random-Int scheme.
+/// places one at a time. Also replays the same operations on SwiftData's OrderedRelationship random-Int scheme.
 enum ReorderW1 {
     struct Result {
         let build: Duration
         let moves: Duration
         let moveCount: Int
         let linksWritten: Int
-        /// Positions the seed's scheme (random Int between neighbours, every element rewritten
+        /// Positions OrderedRelationship's scheme (random Int between neighbours, every element rewritten
         /// when no integer is left) writes for the same appends and moves.
         let randomIntAppendWrites: Int
         let randomIntMoveWrites: Int
@@ -37,7 +37,7 @@ enum ReorderW1 {
         }
         let moves = ContinuousClock.now - start
         precondition(context.count(of: "c", \Chat.$messages) == count)
-        // The same appends and moves (message m<from> to index `to`) on the seed's scheme.
+        // The same appends and moves (message m<from> to index `to`) on OrderedRelationship's scheme.
         var scheme = RandomIntPositions(seed: seed)
         for j in 0..<count { scheme.insert(j, at: scheme.count) }
         let appendWrites = scheme.writes
@@ -50,7 +50,7 @@ enum ReorderW1 {
     }
 }
 
-/// The seed's ordering scheme (OrderedRelationship): each element's position is a random Int
+/// SwiftData's OrderedRelationship ordering scheme: each element's position is a random Int
 /// strictly between its neighbours' positions; when none is left, every element is rewritten
 /// with evenly spaced positions.
 struct RandomIntPositions {

@@ -1,4 +1,4 @@
-/// A typed reference to an entity, stored by id: no inverse, no link table, no cascade (seed 000's
+/// A typed reference to an entity, stored by id: no inverse, no link table, no cascade (BartlebysCore's
 /// aliases). Keep one as an ordinary stored property; resolve it against a context when needed.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-// Unique relations (seed 004): a target may be linked by one source at most.
+// Unique relations (SQLiteModel's): a target may be linked by one source at most.
 
 extension Context {
     /// Throws when saving `entity` would link, through a unique relation, a target that another

@@ -1,4 +1,4 @@
-/// Dynamic relationships (seed 000): relations between any two stored entities, declared in
+/// Dynamic relationships (BartlebysCore's): relations between any two stored entities, declared in
 /// neither type, created and removed at run time. See ``DynamicRelationKind``.
 extension Context {
     /// Relates `subject` to `object`: `subject` owns `object`, is owned by it, or is freely

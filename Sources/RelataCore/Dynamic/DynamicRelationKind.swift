@@ -1,4 +1,4 @@
-/// The kind of a dynamic relationship between two entities (seed 000's `Relationship`), seen from
+/// The kind of a dynamic relationship between two entities (BartlebysCore's `Relationship`), seen from
 /// the subject of ``Context/relate(_:_:_:)``.
 ///
 /// - `owns`: the subject owns the object. When an owner is erased, what it owns is erased too,

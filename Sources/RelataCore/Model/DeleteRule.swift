@@ -4,7 +4,7 @@ public enum DeleteRule: Sendable, Hashable {
     case nullify
     /// Remove the links and erase the related entities, with their own delete rules and hooks.
     case cascade
-    /// Ownership (seed 000's erasure rules): remove the links, and erase each related entity that
+    /// Ownership (BartlebysCore's erasure rules): remove the links, and erase each related entity that
     /// no longer has any owner — no entity links to it through any relation with this rule. An
     /// entity owned by several owners survives until the last one is erased; chains cascade, and
     /// cycles of ownership terminate.

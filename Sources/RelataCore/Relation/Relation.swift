@@ -143,7 +143,7 @@ extension Relation where Cardinality == Relations.ToMany {
         Self(state: .ids(ids, appending: true))
     }
 
-    /// Adds these entities after the existing links (the seed's spelling of
+    /// Adds these entities after the existing links (SwiftletModel's spelling of
     /// ``appending(relation:)`` that takes entities where ids are named).
     public static func appending(ids entities: [Entity]) -> Self {
         Self(state: .ids(entities.map { $0.id }, appending: true))

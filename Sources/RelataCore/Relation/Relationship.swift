@@ -43,7 +43,7 @@ extension Relationship where Directionality == Relations.OneWay, Constraints == 
     /// A one-way relation with a delete rule.
     public init(deleteRule: DeleteRule) { self.init(relation: .none) }
 
-    /// A one-way relation whose targets are each linked by at most one source (seed 004's
+    /// A one-way relation whose targets are each linked by at most one source (SQLiteModel's
     /// unique relations, e.g. a movie's prequel).
     public init(deleteRule: DeleteRule = .nullify, unique: Bool) { self.init(relation: .none) }
 

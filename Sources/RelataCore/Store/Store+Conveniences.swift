@@ -1,4 +1,4 @@
-/// One-call reads and writes: the seed's background get and set, in Swift concurrency. Reads run
+/// One-call reads and writes: SQLiteModel's background get and set, in Swift concurrency. Reads run
 /// off the caller's actor on a snapshot; writes are ordinary ``Store/write(_:)`` transactions.
 extension Store {
     /// Saves `entity` (and the related entities it carries) in one write.

@@ -1,7 +1,7 @@
 import Foundation
 import Relata
 
-// The models of seed 003 (and workload W1), used by most tests.
+// The models of SwiftletModel's README (and workload W1), used by most tests.
 
 @EntityModel
 struct User: Codable, Equatable {

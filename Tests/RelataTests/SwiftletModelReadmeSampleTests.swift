@@ -2,9 +2,9 @@ import Foundation
 import Relata
 import Testing
 
-/// The code samples of seed 003 (SwiftletModel's README), as a user would paste them.
-@Suite("Seed 003 samples")
-struct SeedSampleTests {
+/// The code samples of SwiftletModel's README, as a user would paste them.
+@Suite("SwiftletModel README samples")
+struct SwiftletModelReadmeSampleTests {
     func savedChat() throws -> Context {
         var context = Context()
         let chat = Chat(
@@ -46,7 +46,7 @@ struct SeedSampleTests {
         try context.checkInvariants()
     }
 
-    @Test("The nested user query resolves to the JSON the seed prints")
+    @Test("The nested user query resolves to the JSON SwiftletModel's README prints")
     func nestedQueryJSON() throws {
         let context = try savedChat()
         let user = User
@@ -68,7 +68,7 @@ struct SeedSampleTests {
         let encoder = JSONEncoder.prettyPrinting
         encoder.relationEncodingStrategy = .plain
         let userJSON = user.prettyDescription(with: encoder) ?? ""
-        #expect(try jsonObject(userJSON) == jsonObject(Self.seedJSON))
+        #expect(try jsonObject(userJSON) == jsonObject(Self.readmeJSON))
     }
 
     @Test("related(_:) queries from the other end")
@@ -158,7 +158,7 @@ struct SeedSampleTests {
         try context.checkInvariants()
     }
 
-    static let seedJSON = """
+    static let readmeJSON = """
         {
           "adminOf" : null,
           "chats" : [
@@ -241,13 +241,13 @@ struct SeedSampleTests {
         """
 }
 
-// The seed's "write your own merge strategy" sample, verbatim but for the name (ours already has
+// SwiftletModel's "write your own merge strategy" sample, verbatim but for the name (ours already has
 // `patch`): an extension of `MergeStrategy` with its own `Entity` generic parameter.
 extension MergeStrategy {
     /**
     This is what the property patch MergeStrategy looks like.
     */
-    static func seedPatch<Entity, Value>(_ keyPath: WritableKeyPath<Entity, Optional<Value>>) -> MergeStrategy<Entity>   {
+    static func readmePatch<Entity, Value>(_ keyPath: WritableKeyPath<Entity, Optional<Value>>) -> MergeStrategy<Entity>   {
         MergeStrategy<Entity> { old, new in
             var new = new
             new[keyPath: keyPath] = new[keyPath: keyPath] ?? old[keyPath: keyPath]
@@ -256,13 +256,13 @@ extension MergeStrategy {
     }
 }
 
-@Suite("Seed 003 merge samples")
-struct SeedMergeSampleTests {
-    @Test("A custom strategy written as the seed shows keeps the stored optional")
+@Suite("SwiftletModel README merge samples")
+struct SwiftletModelMergeSampleTests {
+    @Test("A custom strategy written as SwiftletModel's README shows keeps the stored optional")
     func customPatch() throws {
         var context = Context()
         try Folder(id: "f", name: "Docs").save(to: &context)
-        try Folder(id: "f").save(to: &context, options: MergeStrategy<Folder>.seedPatch(\Folder.name))
+        try Folder(id: "f").save(to: &context, options: MergeStrategy<Folder>.readmePatch(\Folder.name))
         #expect(context.entity(Folder.self, id: "f")?.name == "Docs")
         try Folder(id: "f").save(to: &context)
         #expect(context.entity(Folder.self, id: "f")?.name == nil, "the default strategy replaces")
