@@ -9,6 +9,8 @@ enum EntityModelDiagnostic: String, DiagnosticMessage {
     case relationType
     case bareRelationship
     case inverseNotKeyPath
+    case unknownOption
+    case uniqueNotLiteral
 
     var message: String {
         switch self {
@@ -19,6 +21,8 @@ enum EntityModelDiagnostic: String, DiagnosticMessage {
         case .bareRelationship:
             "@Relationship without arguments needs an initial value '= nil' so Swift can infer the relation type"
         case .inverseNotKeyPath: "'inverse:' must be a key path literal such as \\.messages"
+        case .unknownOption: "the unlabeled @Relationship argument must be '.required'"
+        case .uniqueNotLiteral: "'unique:' must be the literal 'true' or 'false' (@EntityModel reads it at compile time)"
         }
     }
 

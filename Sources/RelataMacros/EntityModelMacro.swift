@@ -1,10 +1,14 @@
 import SwiftDiagnostics
 import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@EntityModel`: generates the memberwise initialiser (member role) and the
 /// `EntityModelProtocol` conformance with relation descriptors, save, delete, normalize and
 /// patch (extension role).
+///
+/// Every declaration is built from syntax nodes: the struct's own names, types and expressions
+/// are interpolated as nodes (or as literals), never as text.
 public struct EntityModelMacro: MemberMacro, ExtensionMacro {
     // MARK: Member role: the memberwise initialiser
 
@@ -22,15 +26,15 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         let properties = parser.storedProperties(of: structDecl)
         parser.diagnostics.forEach(context.diagnose)
         guard parser.diagnostics.isEmpty else { return [] }
-        guard properties.contains(where: { $0.name == "id" }) else {
+        guard properties.contains(where: { $0.name.text == "id" }) else {
             context.diagnose(Diagnostic(node: structDecl.name, message: EntityModelDiagnostic.missingID))
             return []
         }
-        let access = accessLevel(of: structDecl)
+        let access = accessModifiers(of: structDecl)
         // The relation targets as written, resolved here in the struct's own scope: the extension
         // is at file scope, where a sibling nested type (`Outer.Owner` written `Owner`) is not found.
         var members: [DeclSyntax] = properties.compactMap(\.relation).map {
-            "@_documentation(visibility: private) \(raw: access)typealias __RelataTarget_\(raw: $0.name) = \(raw: $0.target.trimmedDescription)"
+            "@_documentation(visibility: private) \(access)typealias \($0.targetAlias) = \($0.target)"
         }
         let hasInit = structDecl.memberBlock.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
         if !hasInit {
@@ -39,31 +43,37 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         return members
     }
 
-    static func memberwiseInit(_ properties: [StoredProperty], access: String) -> DeclSyntax {
-        var parameters: [String] = []
-        var assignments: [String] = []
+    static func memberwiseInit(_ properties: [StoredProperty], access: DeclModifierListSyntax) -> DeclSyntax {
+        var parameters: [FunctionParameterSyntax] = []
+        var assignments: [CodeBlockItemSyntax] = []
         for property in properties {
             if let relation = property.relation {
                 parameters.append("\(property.name): \(relation.relationType) = .none")
-                assignments.append("self._\(property.name) = Relata.Relationship(relation: \(property.name))")
+                assignments.append("self.\(relation.storage) = Relata.Relationship(relation: \(property.name))")
                 continue
             }
             if property.isLet, property.initializer != nil { continue }
             guard let type = property.type else { continue }
-            var parameter = "\(property.name): \(type.trimmedDescription)"
             if let initializer = property.initializer {
-                parameter += " = \(initializer.trimmedDescription)"
+                parameters.append("\(property.name): \(type) = \(initializer)")
             } else if property.isOptional, !property.isLet {
-                parameter += " = nil"
+                parameters.append("\(property.name): \(type) = nil")
+            } else {
+                parameters.append("\(property.name): \(type)")
             }
-            parameters.append(parameter)
             assignments.append("self.\(property.name) = \(property.name)")
         }
+        let parameterList = FunctionParameterListSyntax(
+            parameters.enumerated().map { index, parameter in
+                parameter
+                    .with(\.leadingTrivia, .newline + .spaces(4))
+                    .with(\.trailingComma, index == parameters.count - 1 ? nil : .commaToken())
+            }
+        )
         return """
-            \(raw: access)init(
-                \(raw: parameters.joined(separator: ",\n    "))
+            \(access)init(\(parameterList)
             ) {
-                \(raw: assignments.joined(separator: "\n    "))
+                \(CodeBlockItemListSyntax(assignments.enumerated().map { $1.with(\.leadingTrivia, $0 == 0 ? [] : .newline) }))
             }
             """
     }
@@ -80,130 +90,167 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
         var parser = EntityModelParser()
         let properties = parser.storedProperties(of: structDecl)
-        guard parser.diagnostics.isEmpty, properties.contains(where: { $0.name == "id" }) else { return [] }
-        let access = accessLevel(of: structDecl)
+        guard parser.diagnostics.isEmpty, properties.contains(where: { $0.name.text == "id" }) else { return [] }
+        let access = accessModifiers(of: structDecl)
         let relations = properties.compactMap(\.relation)
-        let typeName = type.trimmedDescription
-        let conformance = protocols.isEmpty ? "" : ": Relata.EntityModelProtocol"
+        let type = TypeSyntax(type.trimmed)
 
-        var members: [String] = []
+        var members: [DeclSyntax] = []
         for relation in relations {
             members.append(keyDecl(relation, access: access))
-            members.append(descriptorDecl(relation, source: typeName, access: access))
+            members.append(descriptorDecl(relation, source: type, access: access))
         }
-        members.append(saveDecl(relations, typeName: typeName, access: access))
-        members.append("""
+        members.append(saveDecl(relations, type: type, access: access))
+        members.append(
+            """
             \(access)func delete(from context: inout Relata.Context) throws {
                 try context._delete(self)
             }
-            """)
-        let normalizations = relations.map { "self.$\($0.name) = .none" }
-        members.append(function("\(access)mutating func normalize()", normalizations))
-        let patches = properties.filter { $0.relation == nil && !$0.isLet && $0.isOptional }
-            .map { ".patch(\\\(typeName).\($0.name))" }
-        members.append("""
-            \(access)static var patch: Relata.MergeStrategy<\(typeName)> {
-                Relata.MergeStrategy<\(typeName)>(\(patches.joined(separator: ", ")))
+            """
+        )
+        members.append(
+            function("\(access)mutating func normalize()", relations.map { "self.\($0.projected) = .none" })
+        )
+        let patchExpressions: [ExprSyntax] = properties.filter { $0.relation == nil && !$0.isLet && $0.isOptional }
+            .map { ".patch(\\\(type).\($0.name))" }
+        let patches = LabeledExprListSyntax(
+            patchExpressions.enumerated().map { index, expression in
+                LabeledExprSyntax(
+                    leadingTrivia: index == 0 ? [] : .space, expression: expression,
+                    trailingComma: index == patchExpressions.count - 1 ? nil : .commaToken()
+                )
             }
-            """)
-        let visits = relations.map { "try visitor.visit(Self.__relata_\($0.name), \\\(typeName).$\($0.name))" }
-        members.append(function(
-            "\(access)static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws",
-            visits
-        ))
-        let lookups = relations.map {
-            "if keyPath == \\\(typeName).$\($0.name) { return Self.__relataKey_\($0.name) }"
+        )
+        members.append(
+            """
+            \(access)static var patch: Relata.MergeStrategy<\(type)> {
+                Relata.MergeStrategy<\(type)>(\(patches))
+            }
+            """
+        )
+        members.append(
+            function(
+                "\(access)static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws",
+                relations.map { "try visitor.visit(Self.\($0.descriptorName), \\\(type).\($0.projected))" }
+            )
+        )
+        let lookups: [CodeBlockItemSyntax] = relations.map {
+            "if keyPath == \\\(type).\($0.projected) { return Self.\($0.keyName) }"
         }
-        members.append("""
-            \(access)static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
-                \((lookups + ["return nil"]).joined(separator: "\n    "))
-            }
-            """)
-        let storageLookups = relations.map {
-            "if keyPath == \\\(typeName).$\($0.name) { return \\\(typeName)._\($0.name) }"
+        members.append(
+            function(
+                "\(access)static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey?",
+                lookups + ["return nil"]
+            )
+        )
+        let storageLookups: [CodeBlockItemSyntax] = relations.map {
+            "if keyPath == \\\(type).\($0.projected) { return \\\(type).\($0.storage) }"
         }
-        members.append("""
-            \(access)static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
-                \((storageLookups + ["return nil"]).joined(separator: "\n    "))
-            }
-            """)
+        members.append(
+            function(
+                "\(access)static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath?",
+                storageLookups + ["return nil"]
+            )
+        )
         // Built here, in the model's module, so the store paths are specialized for this type.
-        members.append("""
+        members.append(
+            """
             \(access)static var _relataStoreSupport: Relata._EntityStoreSupport {
                 Relata._EntityStoreSupport(Self.self)
             }
-            """)
-        let checks = relations.compactMap { relation in
+            """
+        )
+        let checks: [CodeBlockItemSyntax] = relations.compactMap { relation in
             relation.inverse.map {
-                "Relata._relataInverseMustBeMutual(\\\(typeName).$\(relation.name), \\\(typeName).__RelataTarget_\(relation.name).$\($0))"
+                "Relata._relataInverseMustBeMutual(\\\(type).\(relation.projected), \\\(type).\(relation.targetAlias).$\($0))"
             }
         }
         if !checks.isEmpty {
-            members.append("""
-                private static func __relataCheckInverses() {
-                    \(checks.joined(separator: "\n    "))
-                }
-                """)
+            members.append(function("private static func __relataCheckInverses()", checks))
         }
-        let source = """
-            extension \(typeName)\(conformance) {
-            \(members.joined(separator: "\n\n"))
+        let conformance: InheritanceClauseSyntax? =
+            protocols.isEmpty ? nil : InheritanceClauseSyntax(inheritedTypes: [InheritedTypeSyntax(type: "Relata.EntityModelProtocol" as TypeSyntax)])
+        let memberList = MemberBlockItemListSyntax(
+            members.enumerated().map { index, member in
+                MemberBlockItemSyntax(decl: member.with(\.leadingTrivia, index == 0 ? .newline : .newlines(2)))
             }
-            """
-        return [try ExtensionDeclSyntax("\(raw: source)")]
+        )
+        return [
+            ExtensionDeclSyntax(
+                extendedType: type, inheritanceClause: conformance,
+                memberBlock: MemberBlockSyntax(members: memberList, rightBrace: .rightBraceToken(leadingTrivia: .newline))
+            )
+        ]
     }
 
-    static func keyDecl(_ relation: RelationProperty, access: String) -> String {
+    static func keyDecl(_ relation: RelationProperty, access: DeclModifierListSyntax) -> DeclSyntax {
         """
-        \(access)static var __relataKey_\(relation.name): Relata._AnyRelationKey {
-            Relata._AnyRelationKey(ordinal: \(relation.ordinal), name: "\(relation.name)", toMany: \(relation.toMany))
+        \(access)static var \(relation.keyName): Relata._AnyRelationKey {
+            Relata._AnyRelationKey(ordinal: \(literal: relation.ordinal), name: \(literal: relation.name.text), toMany: \(literal: relation.toMany))
         }
         """
     }
 
-    static func descriptorDecl(_ relation: RelationProperty, source: String, access: String) -> String {
-        let target = "\(source).__RelataTarget_\(relation.name)"
-        let inverse = relation.inverse.map { "\(target).__relataKey_\($0)" } ?? "nil"
-        let deleteRule = relation.deleteRule?.trimmedDescription ?? ".nullify"
+    static func descriptorDecl(_ relation: RelationProperty, source: TypeSyntax, access: DeclModifierListSyntax) -> DeclSyntax {
+        let target: TypeSyntax = "\(source).\(relation.targetAlias)"
+        let inverse: ExprSyntax = relation.inverse.map { "\(target).\(TokenSyntax.identifier("__relataKey_" + $0.text))" } ?? "nil"
+        let deleteRule = relation.deleteRule ?? ".nullify"
+        var arguments: [LabeledExprSyntax] = [
+            LabeledExprSyntax(label: "key", expression: ExprSyntax("Self.\(relation.keyName)")),
+            LabeledExprSyntax(label: "inverse", expression: inverse),
+            LabeledExprSyntax(label: "deleteRule", expression: deleteRule),
+            LabeledExprSyntax(label: "isRequired", expression: BooleanLiteralExprSyntax(relation.required)),
+        ]
+        if relation.unique { arguments.append(LabeledExprSyntax(label: "isUnique", expression: BooleanLiteralExprSyntax(true))) }
+        let list = LabeledExprListSyntax(
+            arguments.enumerated().map { index, argument in
+                argument
+                    .with(\.leadingTrivia, .newline)
+                    .with(\.trailingComma, index == arguments.count - 1 ? nil : .commaToken())
+            }
+        )
         return """
-            \(access)static var __relata_\(relation.name): Relata.RelationDescriptor<\(source), \(target)> {
-                Relata.RelationDescriptor(
-                    key: Self.__relataKey_\(relation.name),
-                    inverse: \(inverse),
-                    deleteRule: \(deleteRule),
-                    isRequired: \(relation.required)\(relation.unique ? ",\n            isUnique: true" : "")
+            \(access)static var \(relation.descriptorName): Relata.RelationDescriptor<\(source), \(target)> {
+                Relata.RelationDescriptor(\(list)
                 )
             }
             """
     }
 
-    static func saveDecl(_ relations: [RelationProperty], typeName: String, access: String) -> String {
-        let saves = relations.map {
-            "try context._saveRelation(self.$\($0.name), of: self.id, Self.__relata_\($0.name))"
-        }
+    static func saveDecl(_ relations: [RelationProperty], type: TypeSyntax, access: DeclModifierListSyntax) -> DeclSyntax {
+        var statements: [CodeBlockItemSyntax] = relations.contains(where: \.unique) ? ["try context._checkUnique(self)"] : []
+        statements += ["try self.willSave(to: &context)", "context._upsert(self, options: options)"]
+        statements += relations.map { "try context._saveRelation(self.\($0.projected), of: self.id, Self.\($0.descriptorName))" }
+        statements.append("try self.didSave(to: &context)")
         return function(
-            "\(access)func save(to context: inout Relata.Context, options: Relata.MergeStrategy<\(typeName)>) throws",
-            (relations.contains(where: \.unique) ? ["try context._checkUnique(self)"] : [])
-                + ["try self.willSave(to: &context)", "context._upsert(self, options: options)"] + saves
-                + ["try self.didSave(to: &context)"]
+            "\(access)func save(to context: inout Relata.Context, options: Relata.MergeStrategy<\(type)>) throws", statements
         )
     }
 
-    /// A function declaration with one statement per line (an empty body for no statements).
-    static func function(_ signature: String, _ statements: [String]) -> String {
-        guard !statements.isEmpty else { return "\(signature) {}" }
-        return "\(signature) {\n" + statements.map { "    \($0)" }.joined(separator: "\n") + "\n}"
+    /// A function declaration: `signature` with one statement per line (an empty body for none).
+    static func function(_ signature: DeclSyntax, _ statements: [CodeBlockItemSyntax]) -> DeclSyntax {
+        guard var function = signature.as(FunctionDeclSyntax.self) else { return signature }
+        let items = statements.map { $0.with(\.leadingTrivia, .newline) }
+        function.body = CodeBlockSyntax(
+            leftBrace: .leftBraceToken(leadingTrivia: .space),
+            statements: CodeBlockItemListSyntax(items),
+            rightBrace: .rightBraceToken(leadingTrivia: items.isEmpty ? [] : .newline)
+        )
+        return DeclSyntax(function)
     }
 
-    /// `public ` / `package ` when the struct is, so the conformance can be used where the type can.
-    static func accessLevel(of structDecl: StructDeclSyntax) -> String {
+    /// `public` / `package` when the struct is, so the conformance can be used where the type can.
+    static func accessModifiers(of structDecl: StructDeclSyntax) -> DeclModifierListSyntax {
         for modifier in structDecl.modifiers {
             switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): return "public "
-            case .keyword(.package): return "package "
-            default: continue
+            case .keyword(.public), .keyword(.open):
+                return [DeclModifierSyntax(name: .keyword(.public, trailingTrivia: .space))]
+            case .keyword(.package):
+                return [DeclModifierSyntax(name: .keyword(.package, trailingTrivia: .space))]
+            default:
+                continue
             }
         }
-        return ""
+        return []
     }
 }

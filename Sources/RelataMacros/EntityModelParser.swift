@@ -17,7 +17,7 @@ struct EntityModelParser {
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 if let accessors = binding.accessorBlock, !accessors.isObserversOnly { continue }
-                let name = pattern.identifier.text
+                let name = pattern.identifier.trimmed
                 var relation: RelationProperty?
                 if let relationship {
                     relation = parseRelation(relationship, binding: binding, name: name, isLet: isLet, ordinal: ordinal)
@@ -36,7 +36,7 @@ struct EntityModelParser {
     }
 
     private mutating func parseRelation(
-        _ attribute: AttributeSyntax, binding: PatternBindingSyntax, name: String, isLet: Bool, ordinal: Int
+        _ attribute: AttributeSyntax, binding: PatternBindingSyntax, name: TokenSyntax, isLet: Bool, ordinal: Int
     ) -> RelationProperty? {
         if isLet {
             diagnostics.append(Diagnostic(node: binding, message: EntityModelDiagnostic.relationNotVar))
@@ -61,15 +61,24 @@ struct EntityModelParser {
         var required = false
         var unique = false
         var deleteRule: ExprSyntax?
-        var inverse: String?
+        var inverse: TokenSyntax?
         for argument in arguments {
             switch argument.label?.text {
             case nil:
-                if argument.expression.trimmedDescription.hasSuffix("required") { required = true }
+                // `.required` or `RelationOption.required`.
+                guard let option = argument.expression.as(MemberAccessExprSyntax.self), option.declName.baseName.text == "required" else {
+                    diagnostics.append(Diagnostic(node: argument, message: EntityModelDiagnostic.unknownOption))
+                    return nil
+                }
+                required = true
             case "deleteRule":
                 deleteRule = argument.expression.trimmed
             case "unique":
-                unique = argument.expression.trimmedDescription == "true"
+                guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
+                    diagnostics.append(Diagnostic(node: argument, message: EntityModelDiagnostic.uniqueNotLiteral))
+                    return nil
+                }
+                unique = literal.literal.tokenKind == .keyword(.true)
             case "inverse":
                 guard let keyPath = argument.expression.as(KeyPathExprSyntax.self),
                     let last = keyPath.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
@@ -77,7 +86,7 @@ struct EntityModelParser {
                     diagnostics.append(Diagnostic(node: argument, message: EntityModelDiagnostic.inverseNotKeyPath))
                     return nil
                 }
-                inverse = String(last.declName.baseName.text.drop(while: { $0 == "$" }))
+                inverse = .identifier(String(last.declName.baseName.text.drop(while: { $0 == "$" })))
             default:
                 break
             }

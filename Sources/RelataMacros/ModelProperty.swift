@@ -1,8 +1,9 @@
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// A stored property of an entity, as the macro reads it.
 struct StoredProperty {
-    let name: String
+    let name: TokenSyntax
     let type: TypeSyntax?
     let initializer: ExprSyntax?
     let isLet: Bool
@@ -19,7 +20,8 @@ struct StoredProperty {
 
 /// A `@Relationship` property.
 struct RelationProperty {
-    let name: String
+    /// The property's name.
+    let name: TokenSyntax
     let ordinal: Int
     /// The related entity type, e.g. `User` for `User?` and `[User]?`.
     let target: TypeSyntax
@@ -27,16 +29,25 @@ struct RelationProperty {
     let required: Bool
     let unique: Bool
     let deleteRule: ExprSyntax?
-    /// The inverse property name on the target, for mutual relations.
-    let inverse: String?
+    /// The inverse property's name on the target, for mutual relations.
+    let inverse: TokenSyntax?
 
-    var directionality: String { inverse == nil ? "OneWay" : "Mutual" }
-    var cardinality: String { toMany ? "ToMany" : "ToOne" }
-    var constraints: String { required ? "Required" : "Optional" }
+    /// `$name`: the projected ``Relation``.
+    var projected: TokenSyntax { .identifier("$" + name.text) }
+    /// `_name`: the wrapper's storage.
+    var storage: TokenSyntax { .identifier("_" + name.text) }
+    /// The static relation key.
+    var keyName: TokenSyntax { .identifier("__relataKey_" + name.text) }
+    /// The static relation descriptor.
+    var descriptorName: TokenSyntax { .identifier("__relata_" + name.text) }
+    /// The type alias of the target, declared in the struct's own scope.
+    var targetAlias: TokenSyntax { .identifier("__RelataTarget_" + name.text) }
 
-    var relationType: String {
-        "Relata.Relation<\(target.trimmedDescription), Relata.Relations.\(directionality), "
-            + "Relata.Relations.\(cardinality), Relata.Relations.\(constraints)>"
+    var relationType: TypeSyntax {
+        let directionality: TokenSyntax = inverse == nil ? "OneWay" : "Mutual"
+        let cardinality: TokenSyntax = toMany ? "ToMany" : "ToOne"
+        let constraints: TokenSyntax = required ? "Required" : "Optional"
+        return "Relata.Relation<\(target), Relata.Relations.\(directionality), Relata.Relations.\(cardinality), Relata.Relations.\(constraints)>"
     }
 }
 

@@ -386,4 +386,31 @@ struct EntityModelMacroTests {
             """#
         }
     }
+
+    @Test("Arguments the macro reads are checked as syntax: 'unique:' must be a literal, the unlabeled option '.required'")
+    func argumentsReadAsSyntax() {
+        assertMacro {
+            """
+            @EntityModel
+            struct Movie {
+                let id: String
+                @Relationship(deleteRule: .nullify, unique: isUnique) var prequel: Movie? = nil
+                @Relationship(.requiredish) var sequel: Movie? = nil
+            }
+            """
+        } diagnostics: {
+            """
+            @EntityModel
+            struct Movie {
+                let id: String
+                @Relationship(deleteRule: .nullify, unique: isUnique) var prequel: Movie? = nil
+                                                    ┬───────────────
+                                                    ╰─ 🛑 'unique:' must be the literal 'true' or 'false' (@EntityModel reads it at compile time)
+                @Relationship(.requiredish) var sequel: Movie? = nil
+                              ┬───────────
+                              ╰─ 🛑 the unlabeled @Relationship argument must be '.required'
+            }
+            """
+        }
+    }
 }

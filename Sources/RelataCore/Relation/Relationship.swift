@@ -14,11 +14,15 @@
 /// The wrapped property is read-only and holds the related entities a query resolved (or `nil`).
 /// Set relations through the projected value, a ``Relation``: `message.$author = .id("1")`.
 ///
-/// The `inverse:` and `deleteRule:` arguments are read by `@EntityModel` at compile time, which
-/// turns them into the static relation descriptors the runtime uses; the wrapper initialisers
-/// exist so that the compiler checks their types (the inverse must be a relation of the target
-/// back to this type). A bare `@Relationship var x: T?` needs `= nil` so that Swift can infer
-/// the wrapper's type.
+/// The `deleteRule:`, `inverse:` and `unique:` arguments are read by `@EntityModel` from the
+/// source, at compile time, and become the static relation descriptor the runtime uses (each is
+/// tested: cascades, inverse links, unique targets); `unique:` and the unlabeled `.required` must
+/// be written as literals, or the macro reports an error. The wrapper's initialisers take them so
+/// that SwiftletModel's spelling compiles and the compiler checks their types (the inverse must be
+/// a relation of the target back to this type). A type that conforms without the macro writes
+/// its descriptors by hand and the wrapper without these arguments (see
+/// <doc:ConformingWithoutTheMacro>). A bare `@Relationship var x: T?` needs `= nil` so that Swift
+/// can infer the wrapper's type.
 @propertyWrapper
 public struct Relationship<Target: _RelationTarget, Directionality, Constraints>: Sendable {
     /// The relation value: what this entity says about its related entities.
