@@ -49,7 +49,31 @@ struct RelataBench: AsyncParsableCommand {
     func run() async throws {
         if let probe, let path, probe.hasPrefix("shared-") {
             if probe == "shared-append" { try await SharedStoreBench.appendChild(path: path, name: name, count: count) }
-            if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count) }
+            if probe == "shared-check" {
+                let backend = try SQLiteBackend(path: path)
+                let start = ContinuousClock.now, cpu = SharedStoreBench.cpuSeconds()
+                var news = 0
+                for _ in 0..<count where try backend.hasNewCommits() { news += 1 }
+                print("news: \(news)")
+                print("hasNewCommits: \((ContinuousClock.now - start) / count) wall, \((SharedStoreBench.cpuSeconds() - cpu) / Double(count) * 1e6) µs CPU each")
+            }
+            if probe == "shared-idle" {
+                // CPU of an idle store following at --count ms, and of a bare dispatch timer.
+                let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(SharedStoreBench.entities), followInterval: .milliseconds(count))
+                var cpu = SharedStoreBench.cpuSeconds()
+                try await Task.sleep(for: .seconds(3))
+                print("store following every \(count) ms: \((SharedStoreBench.cpuSeconds() - cpu) / 3 * 100)%")
+                try await store.close()
+                let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "t"))
+                timer.schedule(deadline: .now(), repeating: .milliseconds(count), leeway: .milliseconds(max(1, count / 5)))
+                timer.setEventHandler {}
+                timer.activate()
+                cpu = SharedStoreBench.cpuSeconds()
+                try await Task.sleep(for: .seconds(3))
+                print("bare timer every \(count) ms: \((SharedStoreBench.cpuSeconds() - cpu) / 3 * 100)%")
+                timer.cancel()
+            }
+            if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count, gap: name) }
             return
         }
         if sharedOnly {

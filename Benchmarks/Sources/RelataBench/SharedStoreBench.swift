@@ -30,8 +30,11 @@ enum SharedStoreBench {
             String(format: "%.1f ms", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1_000)
         }
         print("  a commit of another process seen by store.read, without refresh (follow interval 10 ms): p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (\(latencies.count) commits)")
-        let idle = try await idleCPU(path: path, seconds: 5)
-        print("  an idle store that follows the file: \(String(format: "%.2f", idle * 100))% of one core (5 s measured with getrusage)")
+        let quiet = try await visibility(path: directory.appendingPathComponent("quiet.sqlite").path, commits: 10, gap: 1_200...2_400)
+        print("  the same after a quiet second (the follower has slowed down): median \(String(format: "%.1f ms", quiet[quiet.count / 2] * 1_000)), max \(String(format: "%.1f ms", (quiet.last ?? 0) * 1_000)) (\(quiet.count) commits)")
+        let still = try await idleCPU(path: path, seconds: 5, follow: false)
+        let idle = try await idleCPU(path: path, seconds: 5, follow: true)
+        print("  an idle store that follows the file: \(String(format: "%.2f", idle * 100))% of one core; one that does not: \(String(format: "%.2f", still * 100))% (5 s each, getrusage of this process)")
         print("")
     }
 
@@ -81,10 +84,10 @@ enum SharedStoreBench {
     }
 
     /// The latency from another process's commit to this process's `store.read` seeing it.
-    static func visibility(path: String, commits: Int) async throws -> [Double] {
+    static func visibility(path: String, commits: Int, gap: ClosedRange<Int> = 10...30) async throws -> [Double] {
         try await seed(path)
         let store = try await open(path)
-        let child = try Child.start(["--probe", "shared-commit", "--path", path, "--count", "\(commits)"])
+        let child = try Child.start(["--probe", "shared-commit", "--path", path, "--count", "\(commits)", "--name", "\(gap.lowerBound)-\(gap.upperBound)"])
         try await child.wait(for: "ready")
         var seen: [Int: Double] = [:]
         let deadline = Date().addingTimeInterval(120)
@@ -106,8 +109,11 @@ enum SharedStoreBench {
         return latencies.sorted()
     }
 
-    /// Child: commits one message every 10–30 ms and prints when each write returned.
-    static func commitChild(path: String, count: Int) async throws {
+    /// Child: commits one message every `gap` ms ("low-high", random in between) and prints
+    /// when each write returned.
+    static func commitChild(path: String, count: Int, gap: String) async throws {
+        let bounds = gap.split(separator: "-").compactMap { Int($0) }
+        let range = bounds.count == 2 ? bounds[0]...bounds[1] : 10...30
         let store = try await open(path, follow: false)
         say("ready")
         try await Task.sleep(for: .milliseconds(100))
@@ -116,14 +122,14 @@ enum SharedStoreBench {
                 try Message(id: "v-\(i)", text: "visible", author: .id("u"), chat: .id("c")).save(to: &context)
             }
             say("committed \(i) \(Date().timeIntervalSince1970)")
-            try await Task.sleep(for: .milliseconds(Int.random(in: 10...30)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: range)))
         }
         say("done")
     }
 
     /// The share of one core this process uses while a following store sits idle.
-    static func idleCPU(path: String, seconds: Double) async throws -> Double {
-        let store = try await open(path)
+    static func idleCPU(path: String, seconds: Double, follow: Bool) async throws -> Double {
+        let store = try await open(path, follow: follow)
         try await Task.sleep(for: .milliseconds(200))
         let before = cpuSeconds(), start = Date()
         try await Task.sleep(for: .seconds(seconds))
@@ -134,7 +140,11 @@ enum SharedStoreBench {
 
     static func cpuSeconds() -> Double {
         var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
         getrusage(RUSAGE_SELF, &usage)
+        #endif
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }

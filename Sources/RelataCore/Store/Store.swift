@@ -34,7 +34,7 @@ public final class Store: Sendable {
     /// Runs the writes and keeps the two copies of the state.
     let writer: StoreWriter
     /// Follows the commits of other stores in the background.
-    private let follower: Task<Void, Never>?
+    private let follower: StoreFollower?
 
     /// Opens a store on `backend`, loading everything it holds.
     ///
@@ -43,23 +43,15 @@ public final class Store: Sendable {
     ///   - schema: The entity types to load.
     ///   - followInterval: How often the store checks for commits of other stores (a cheap
     ///     check: SQLite's `PRAGMA data_version`); `nil` to catch up only when writing or on
-    ///     ``refresh()``. 10 ms by default.
+    ///     ``refresh()``. 10 ms by default: another store's commit is then seen within about
+    ///     10 ms, for about 1% of a core while idle.
     /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
     public init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
         let writer = StoreWriter(backend: backend, origin: UUID().uuidString)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema
-        follower = followInterval.map { interval in
-            Task.detached { [weak writer] in
-                while !Task.isCancelled {
-                    do { try await Task.sleep(for: interval) } catch { return }
-                    guard let writer else { return }
-                    // A failed check (the file briefly unreadable) is retried at the next tick.
-                    try? await writer.follow()
-                }
-            }
-        }
+        follower = followInterval.map { StoreFollower(writer: writer, interval: $0) }
     }
 
     deinit {

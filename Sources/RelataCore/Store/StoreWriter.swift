@@ -26,7 +26,7 @@ actor StoreWriter {
     private let executor = QueueExecutor(label: "Relata.Store.writer")
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private let backend: any StorageBackend
+    nonisolated let backend: any StorageBackend
     /// Who this store's commits are from, in the change log.
     nonisolated let origin: String
     /// What readers get.
@@ -194,12 +194,6 @@ actor StoreWriter {
         try backend.read { reader in
             if let committed = try reader.changes(since: sequence) { try advance(by: committed, reading: reader) }
         }
-    }
-
-    /// Catches up when the backend hints that another connection committed (the follower).
-    func follow() throws {
-        guard !isClosed, try backend.hasNewCommits() else { return }
-        try refresh()
     }
 
     /// Undoes a failed write on its copy: every place it marked gets its value from `before`
