@@ -194,7 +194,7 @@ public final class SQLiteBackend: StorageBackend {
         do {
             // Changes when another connection (this process or another) commits; this
             // connection's own commits leave it as it is.
-            let version = try queue.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }
+            let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
             return dataVersion.withLock { last in
                 defer { last = version }
                 return last != version
