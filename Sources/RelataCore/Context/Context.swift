@@ -47,6 +47,9 @@ public struct Context: Sendable {
         @usableFromInline var tracker: ChangeTracker?
         /// Dynamic relationships, once one is made (see `Context.relate(_:_:_:)`).
         var dynamic: DynamicLinks?
+        /// Records what is read, for an observed closure (see `Context.recordingReads(into:)`);
+        /// copies do not inherit it.
+        @usableFromInline var region: RegionRecorder?
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -118,7 +121,8 @@ extension Context {
     /// - Complexity: O(1).
     @inlinable
     public func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) -> Entity? {
-        table(Entity.self)?.entities[id]
+        noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
+        return table(Entity.self)?.entities[id]
     }
 
     /// The stored entity of this type and id.
@@ -133,12 +137,14 @@ extension Context {
 
     /// The ids of every stored entity of this type, in no particular order.
     public func ids<Entity: EntityModelProtocol>(of type: Entity.Type) -> [Entity.ID] {
-        table(Entity.self).map { Array($0.entities.ids) } ?? []
+        noteRead(.type(ObjectIdentifier(Entity.self)))
+        return table(Entity.self).map { Array($0.entities.ids) } ?? []
     }
 
     /// The number of stored entities of this type.
     public func count<Entity: EntityModelProtocol>(of type: Entity.Type) -> Int {
-        table(Entity.self)?.entities.count ?? 0
+        noteRead(.type(ObjectIdentifier(Entity.self)))
+        return table(Entity.self)?.entities.count ?? 0
     }
 
     /// The ids an entity links to through a relation, in order, without building any entity.
@@ -152,6 +158,7 @@ extension Context {
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
     ) -> [Target.ID] {
         let key = Source.relationKey(keyPath)
+        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
         return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.targets(of: id, toMany: key.toMany) ?? []
     }
 
@@ -164,6 +171,7 @@ extension Context {
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
     ) -> Int {
         let key = Source.relationKey(keyPath)
+        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
         return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.count(of: id, toMany: key.toMany) ?? 0
     }
 }

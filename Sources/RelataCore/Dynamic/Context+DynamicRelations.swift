@@ -54,6 +54,7 @@ extension Context {
     ///
     /// - Complexity: O(k log k) for k related entities.
     public func related(_ subject: EntityReference, _ kind: DynamicRelationKind) -> [EntityReference] {
+        noteRead(.dynamic)
         guard let dynamic = storage.dynamic else { return [] }
         let set: Set<EntityReference>? =
             switch kind {
@@ -68,6 +69,7 @@ extension Context {
     ///
     /// - Complexity: O(1).
     public func countRelated(_ subject: EntityReference, _ kind: DynamicRelationKind) -> Int {
+        noteRead(.dynamic)
         guard let dynamic = storage.dynamic else { return 0 }
         return switch kind {
         case .owns: dynamic.owned[subject]?.count ?? 0

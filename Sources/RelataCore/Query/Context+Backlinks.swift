@@ -15,6 +15,7 @@ extension Context {
     ) -> [Source.ID] {
         let key = Source.relationKey(keyPath)
         let descriptor = Source.descriptor(key, to: Target.self)
+        noteBacklinkRead(descriptor, target)
         if let inverse = descriptor.inverse {
             return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
         }
@@ -30,10 +31,24 @@ extension Context {
     ) -> Int {
         let key = Source.relationKey(keyPath)
         let descriptor = Source.descriptor(key, to: Target.self)
+        noteBacklinkRead(descriptor, target)
         if let inverse = descriptor.inverse {
             return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.count(of: target, toMany: inverse.toMany) ?? 0
         }
         return backlinkIndex(descriptor)?.sources[target]?.count ?? 0
+    }
+
+    /// Notes, for an observed closure, a read of the sources linking to `target` through `d`:
+    /// the inverse relation's links of `target`, or the one-way relation's backlinks.
+    func noteBacklinkRead<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>, _ target: T.ID) {
+        guard let region = readRecorder else { return }
+        if let inverse = d.inverse {
+            region.insert(.links(ObjectIdentifier(T.self), inverse.ordinal, AnyHashable(target)))
+        } else if d.key.toMany {
+            region.insert(.backlinks(ObjectIdentifier(S.self), d.key.ordinal, AnyHashable(target)))
+        } else {
+            region.insert(.allBacklinks(ObjectIdentifier(S.self), d.key.ordinal))
+        }
     }
 
     func backlinkIndex<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> Backlinks<S, T>? {

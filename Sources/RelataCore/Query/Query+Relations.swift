@@ -82,14 +82,18 @@ enum RelationResolver {
         _ nested: [Modifier<Target>],
         _ context: Context
     ) -> Modifier<Entity> {
-        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let key = Entity.relationKey(keyPath)
+        let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
         let targets = context.table(Target.self)
         let write = RelationWriter(keyPath, storage: [Target].self)
+        let region = context.readRecorder
         return Modifier { entity in
             var resolved: [Target] = []
+            region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             if let ids = links?.many[entity.id]?.targets, let targets {
                 resolved.reserveCapacity(ids.count)
                 for id in ids {
+                    region?.insert(.entity(ObjectIdentifier(Target.self), AnyHashable(id)))
                     guard var target = targets.entities[id] else { continue }
                     for modifier in nested { modifier.apply(&target) }
                     resolved.append(target)
@@ -105,14 +109,18 @@ enum RelationResolver {
         _ nested: [Modifier<Target>],
         _ context: Context
     ) -> Modifier<Entity> {
-        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let key = Entity.relationKey(keyPath)
+        let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
         let targets = context.table(Target.self)
         let write = RelationWriter(keyPath, storage: Target.self)
+        let region = context.readRecorder
         return Modifier { entity in
+            region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             guard let id = links?.one[entity.id] else {
                 write(&entity, Relation(state: .null))
                 return
             }
+            region?.insert(.entity(ObjectIdentifier(Target.self), AnyHashable(id)))
             guard var target = targets?.entities[id] else {
                 write(&entity, Relation(state: .id(id)))
                 return
@@ -127,9 +135,12 @@ enum RelationResolver {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ context: Context
     ) -> Modifier<Entity> {
-        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let key = Entity.relationKey(keyPath)
+        let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
         let write = RelationWriter(keyPath, storage: [Target].self)
+        let region = context.readRecorder
         return Modifier { entity in
+            region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let ids = links?.many[entity.id]?.targets
             write(&entity, Relation(state: .ids(ids ?? [], appending: false)))
         }
@@ -140,9 +151,12 @@ enum RelationResolver {
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
         _ context: Context
     ) -> Modifier<Entity> {
-        let links = context.table(Entity.self)?.existingLinkTable(Entity.relationKey(keyPath), Target.ID.self)
+        let key = Entity.relationKey(keyPath)
+        let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
         let write = RelationWriter(keyPath, storage: Target.self)
+        let region = context.readRecorder
         return Modifier { entity in
+            region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let id = links?.one[entity.id]
             write(&entity, Relation(state: id.map { .id($0) } ?? .null))
         }

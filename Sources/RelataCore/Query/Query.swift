@@ -35,7 +35,9 @@ public struct Query<Entity: EntityModelProtocol> {
     /// - Complexity: O(entities and links resolved).
     @inlinable
     public func resolve() -> Entity? {
-        guard let id, var entity = context.table(Entity.self)?.entities[id] else { return nil }
+        guard let id else { return nil }
+        context.noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
+        guard var entity = context.table(Entity.self)?.entities[id] else { return nil }
         for modifier in modifiers {
             modifier.apply(&entity)
         }
@@ -74,7 +76,7 @@ extension EntityModelProtocol {
     /// A query for every entity of this type, in no particular order (sort it with
     /// ``QueryList/sorted(by:ascending:)``).
     public static func query(in context: Context) -> QueryList<Self> {
-        QueryList(ids: context.ids(of: Self.self), context: context)
+        QueryList(ids: context.ids(of: Self.self), context: context)  // notes the type as read
     }
 
     /// A query for the entities with these ids, in this order (missing ones are skipped on resolve).

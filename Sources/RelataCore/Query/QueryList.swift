@@ -29,6 +29,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
     @inlinable
     public func resolve() -> [Entity] {
+        let region = context.readRecorder
+        for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         guard let table = context.table(Entity.self) else { return [] }
         var result: [Entity] = []
         result.reserveCapacity(ids.count)

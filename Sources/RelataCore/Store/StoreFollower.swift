@@ -35,6 +35,9 @@ final class StoreFollower: @unchecked Sendable {
         let backend = writer.backend
         timer.setEventHandler { [weak self, weak writer] in
             guard let self, let writer else { return }
+            // While a catch-up runs, the hint is left for the next tick: taking it now and
+            // dropping it would lose a commit made after the catch-up read the storage.
+            guard !catchingUp.load(ordering: .acquiring) else { return }
             // A failed check (the file briefly unreadable) counts as news: the catch-up says more.
             guard (try? backend.hasNewCommits()) ?? true else {
                 quietTicks += 1
@@ -49,8 +52,8 @@ final class StoreFollower: @unchecked Sendable {
                 isSlow = false
                 schedule(fast)
             }
-            // One catch-up at a time; the next tick retries what this one missed.
-            guard catchingUp.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+            // One catch-up at a time (only this handler sets the flag).
+            catchingUp.store(true, ordering: .releasing)
             Task { [weak self] in
                 try? await writer.refresh()
                 self?.catchingUp.store(false, ordering: .releasing)

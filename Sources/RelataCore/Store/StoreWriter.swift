@@ -30,7 +30,9 @@ actor StoreWriter {
     /// Who this store's commits are from, in the change log.
     nonisolated let origin: String
     /// What readers get.
-    nonisolated let published = PublishedState()
+    nonisolated let published: PublishedState
+    /// Who gets each commit after it is published.
+    nonisolated let observers: ObservationHub
     /// How many times this replica loaded everything again because the log no longer held the
     /// commits it lacked.
     nonisolated let fullReloads = Atomic<Int>(0)
@@ -44,6 +46,8 @@ actor StoreWriter {
     init(backend: any StorageBackend, origin: String) {
         self.backend = backend
         self.origin = origin
+        published = PublishedState()
+        observers = ObservationHub(published: published)
     }
 
     /// Loads everything the backend holds and publishes it.
@@ -126,7 +130,7 @@ actor StoreWriter {
             // 6. Committed: publish; the copy published before catches up right after this job.
             commit.working.endTracking(commit.tracker)
             sequence = commit.sequence
-            publish(commit.working, delta: commit.undoable ? commit.delta : nil)
+            publish(commit.working, delta: commit.delta, spareCatchesUp: commit.undoable, kind: .local)
             return result
         } catch {
             // The commit itself failed after the closure: undo its changes on the copy.
@@ -147,19 +151,21 @@ actor StoreWriter {
         let sequence: Int64
     }
 
-    /// Publishes `state`. With the `delta` that made it from the state published before, that
-    /// state becomes the spare and catches up by the delta right after this job; without one,
-    /// there is no spare until the next write.
-    private func publish(_ state: Context, delta: StoreDelta?) {
+    /// Publishes `state`, made by `delta` from the state published before, and hands the commit
+    /// to the observers. When `spareCatchesUp`, the state published before becomes the spare and
+    /// catches up by the delta right after this job; otherwise there is no spare until the next
+    /// write.
+    private func publish(_ state: Context, delta: StoreDelta, spareCatchesUp: Bool, kind: StoreCommit.Kind) {
         let previous = published.swap(state, sequence: sequence)
-        guard let delta else {
+        if spareCatchesUp {
+            spare = previous
+            pending = delta
+            Task { self.catchUp() }
+        } else {
             spare = nil
             pending = nil
-            return
         }
-        spare = previous
-        pending = delta
-        Task { self.catchUp() }
+        observers.publish(StoreCommit(sequence: sequence, kind: kind, delta: delta))
     }
 
     /// Brings the replica up to date with commits made elsewhere: from the rows they touched or,
@@ -170,7 +176,16 @@ actor StoreWriter {
             let (loader, sequence) = try Self.load(schema, from: reader)
             fullReloads.add(1, ordering: .relaxed)
             self.sequence = sequence
-            publish(loader.context, delta: nil)
+            var reloaded = loader.context
+            var delta = StoreDelta()
+            if observers.isObserved {
+                // Every difference from the state before, for the observers: O(size), as the reload.
+                let tracker = ChangeTracker()
+                reloaded.markAllChanged(since: published.snapshot, tracker: tracker)
+                delta = reloaded.trackedDelta(onEveryCore: true)
+                reloaded.endTracking(tracker)
+            }
+            publish(reloaded, delta: delta, spareCatchesUp: false, kind: .reload)
             return
         }
         var working = spare ?? published.snapshot
@@ -184,7 +199,7 @@ actor StoreWriter {
         }
         delta.apply(to: &working, onEveryCore: true)
         sequence = committed.sequence
-        publish(working, delta: delta)
+        publish(working, delta: delta, spareCatchesUp: true, kind: .remote)
         catchUp()
     }
 

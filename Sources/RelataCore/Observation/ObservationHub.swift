@@ -1,0 +1,133 @@
+import Dispatch
+import Synchronization
+
+/// Hands a store's commits to its observers, on a serial queue of its own: the writer only
+/// appends each commit to a list (O(1)), so observers never slow a write.
+///
+/// Commit subscribers (``Store/commits``) get every commit, in order. Query observers
+/// (``Store/observe(_:)``) are indexed by the region keys their last evaluation read: a batch of
+/// commits is matched against the index by the keys it touched (O(keys), whatever the number of
+/// observers), and each observer it reached is evaluated once, on the newest state — bursts
+/// coalesce.
+final class ObservationHub: Sendable {
+    private let queue = DispatchQueue(label: "Relata.Store.observers", qos: .userInitiated)
+    private let published: PublishedState
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextID = 0
+        var subscribers: [Int: AsyncStream<StoreCommit>.Continuation] = [:]
+        var observers: [Int: Observer] = [:]
+        /// Observers by the keys their last evaluation read.
+        var index: [RegionKey: Set<Int>] = [:]
+        var pending: [StoreCommit] = []
+        var isDraining = false
+    }
+
+    /// A query observer: evaluates its closure on a context and returns what it read.
+    final class Observer: Sendable {
+        let evaluate: @Sendable (Context) -> Set<RegionKey>?
+        let keys = Mutex(Set<RegionKey>())
+
+        init(_ evaluate: @escaping @Sendable (Context) -> Set<RegionKey>?) {
+            self.evaluate = evaluate
+        }
+    }
+
+    init(published: PublishedState) {
+        self.published = published
+    }
+
+    /// Whether anyone observes: when nobody does, a store skips work done only for observers.
+    var isObserved: Bool {
+        state.withLock { !$0.subscribers.isEmpty || !$0.observers.isEmpty }
+    }
+
+    /// Hands `commit` to the observers (after it was published).
+    func publish(_ commit: StoreCommit) {
+        let start = state.withLock { state -> Bool in
+            guard !state.subscribers.isEmpty || !state.observers.isEmpty else { return false }
+            state.pending.append(commit)
+            defer { state.isDraining = true }
+            return !state.isDraining
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let (commits, subscribers) = state.withLock { state in
+                defer { state.pending = [] }
+                if state.pending.isEmpty { state.isDraining = false }
+                return (state.pending, Array(state.subscribers.values))
+            }
+            guard !commits.isEmpty else { return }
+            for commit in commits {
+                for subscriber in subscribers { subscriber.yield(commit) }
+            }
+            var touched = Set<RegionKey>()
+            for commit in commits { touched.formUnion(commit.delta.touchedKeys) }
+            let reached = state.withLock { state -> [(Int, Observer)] in
+                var ids = Set<Int>()
+                for key in touched { if let observers = state.index[key] { ids.formUnion(observers) } }
+                return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
+            }
+            let context = published.snapshot
+            for (id, observer) in reached { evaluate(observer, id: id, on: context) }
+        }
+    }
+
+    /// Runs `observer` on `context` and indexes it by what it read (on the queue).
+    private func evaluate(_ observer: Observer, id: Int, on context: Context) {
+        let keys = observer.evaluate(context) ?? []
+        let old = observer.keys.withLock { old in
+            defer { old = keys }
+            return old
+        }
+        state.withLock { state in
+            guard state.observers[id] != nil else { return }
+            for key in old.subtracting(keys) {
+                state.index[key]?.remove(id)
+                if state.index[key]?.isEmpty == true { state.index[key] = nil }
+            }
+            for key in keys.subtracting(old) { state.index[key, default: []].insert(id) }
+        }
+    }
+
+    /// Adds a commit subscriber; returns its id.
+    func subscribe(_ continuation: AsyncStream<StoreCommit>.Continuation) -> Int {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+    }
+
+    /// Adds a query observer and evaluates it at once (on the queue); returns its id.
+    func observe(_ observer: Observer) -> Int {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            state.observers[state.nextID] = observer
+            return state.nextID
+        }
+        queue.async { self.evaluate(observer, id: id, on: self.published.snapshot) }
+        return id
+    }
+
+    /// Removes a subscriber or observer.
+    func remove(_ id: Int) {
+        state.withLock { state in
+            state.subscribers[id] = nil
+            guard let observer = state.observers.removeValue(forKey: id) else { return }
+            for key in observer.keys.withLock({ $0 }) {
+                state.index[key]?.remove(id)
+                if state.index[key]?.isEmpty == true { state.index[key] = nil }
+            }
+        }
+    }
+
+    /// The number of query observers (tests).
+    var observerCount: Int {
+        state.withLock { $0.observers.count }
+    }
+}

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// One place an observed closure read (see ``Store/observe(_:)``): what a commit must touch for
+/// the closure's value to be computed again.
+@usableFromInline
+enum RegionKey: Hashable, @unchecked Sendable {
+    // `AnyHashable` wraps entity ids, which are `Sendable`.
+    /// Which entities of a type exist (`ids(of:)`, `count(of:)`, `query(in:)`).
+    case type(ObjectIdentifier)
+    /// One entity (its value, or that it exists).
+    case entity(ObjectIdentifier, AnyHashable)
+    /// The links of one source through one relation (type, relation ordinal, source id).
+    case links(ObjectIdentifier, Int, AnyHashable)
+    /// The sources linking to one target through a one-way relation (its backlinks).
+    case backlinks(ObjectIdentifier, Int, AnyHashable)
+    /// Every backlink of a one-way to-one relation (a retarget leaves the old target's
+    /// backlinks, which the commit does not name).
+    case allBacklinks(ObjectIdentifier, Int)
+    /// Dynamic relationships.
+    case dynamic
+}
+
+/// Collects the ``RegionKey``s a closure reads through a context made by
+/// ``Context/recordingReads(into:)``.
+@usableFromInline
+final class RegionRecorder: Sendable {
+    private let keys = Mutex(Set<RegionKey>())
+
+    @usableFromInline init() {}
+
+    @usableFromInline
+    func insert(_ key: RegionKey) {
+        _ = keys.withLock { $0.insert(key) }
+    }
+
+    /// What was read.
+    var region: Set<RegionKey> {
+        keys.withLock { $0 }
+    }
+}
+
+extension Context {
+    /// This context, recording every read into `recorder` (copies made from it do not record).
+    func recordingReads(into recorder: RegionRecorder) -> Context {
+        var copy = self
+        copy.storage = storage.copy()
+        copy.storage.region = recorder
+        return copy
+    }
+
+    /// Notes a read of `key`, when this context records its reads.
+    @inlinable
+    func noteRead(_ key: @autoclosure () -> RegionKey) {
+        if let region = storage.region { region.insert(key()) }
+    }
+
+    /// What records this context's reads, if anything does.
+    @inlinable var readRecorder: RegionRecorder? {
+        storage.region
+    }
+}

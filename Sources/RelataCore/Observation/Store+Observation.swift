@@ -1,0 +1,153 @@
+extension Store {
+    /// Every commit this store publishes from now on, in commit order: its own writes and the
+    /// commits of other stores (other processes included) it catches up with, each with what it
+    /// changed. Ending the iteration (or cancelling its task) unsubscribes.
+    ///
+    /// ```swift
+    /// for await commit in store.commits where !commit.isLocal {
+    ///     print("another process stored", commit.delta.storedIDs(of: Message.self))
+    /// }
+    /// ```
+    ///
+    /// The subscription starts when iteration starts (`makeAsyncIterator()`); commits are
+    /// buffered until read.
+    public var commits: StoreCommits {
+        StoreCommits(hub: writer.observers)
+    }
+
+    /// The value `body` computes from the store's state: at once, then again after each commit
+    /// that touched what `body` read. Values equal to the one before are not repeated.
+    ///
+    /// ```swift
+    /// for try await messages in store.observe({ Chat.query("1", in: $0).related(\.$messages).resolve() }) {
+    ///     render(messages)
+    /// }
+    /// ```
+    ///
+    /// What `body` reads is recorded while it runs — the types whose ids or counts it asked for,
+    /// the entities it read, the relations of each source it followed, the backlinks of each
+    /// target — so a commit elsewhere evaluates nothing: with 1,000 observers of 1,000 chats, a
+    /// commit to one chat evaluates one closure. Evaluations run on a queue of their own, never
+    /// in the write; a burst of commits is evaluated once, on the newest state, and a reader that
+    /// lags gets the latest value only. Ending the iteration (or cancelling its task) stops the
+    /// observation. If `body` throws, the sequence ends with that error.
+    public func observe<Value: Sendable & Equatable>(
+        _ body: @escaping @Sendable (Context) throws -> Value
+    ) -> StoreObservation<Value> {
+        observe(body, isRepeat: ==)
+    }
+
+    /// The value `body` computes from the store's state: at once, then again after each commit
+    /// that touched what `body` read (see ``observe(_:)-(@Sendable(Context)->Value)``, for
+    /// `Equatable` values, which are not repeated).
+    public func observe<Value: Sendable>(
+        _ body: @escaping @Sendable (Context) throws -> Value
+    ) -> StoreObservation<Value> {
+        observe(body, isRepeat: { _, _ in false })
+    }
+
+    private func observe<Value: Sendable>(
+        _ body: @escaping @Sendable (Context) throws -> Value, isRepeat: @escaping @Sendable (Value, Value) -> Bool
+    ) -> StoreObservation<Value> {
+        StoreObservation(hub: writer.observers) { continuation in
+            let last = LastValue<Value>()
+            return ObservationHub.Observer { context in
+                let recorder = RegionRecorder()
+                do {
+                    let value = try body(context.recordingReads(into: recorder))
+                    // Evaluations run one at a time, on the hub's queue.
+                    let repeated = last.value.map { isRepeat($0, value) } ?? false
+                    last.value = value
+                    if !repeated { continuation.yield(value) }
+                    return recorder.region
+                } catch {
+                    continuation.finish(throwing: error)
+                    return nil
+                }
+            }
+        }
+    }
+}
+
+/// The commits of a ``Store`` (``Store/commits``): an `AsyncSequence` whose iteration subscribes
+/// when it starts and unsubscribes when it ends — the loop finishes, its task is cancelled, or
+/// the iterator is dropped.
+public struct StoreCommits: AsyncSequence, Sendable {
+    public typealias Element = StoreCommit
+    let hub: ObservationHub
+
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncStream<StoreCommit>.makeStream()
+        let id = hub.subscribe(continuation)
+        continuation.onTermination = { [hub] _ in hub.remove(id) }
+        return Iterator(base: stream.makeAsyncIterator(), end: { [hub] in hub.remove(id) })
+    }
+
+    /// Reads the commits; dropping it unsubscribes.
+    public final class Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<StoreCommit>.Iterator
+        let end: @Sendable () -> Void
+
+        init(base: AsyncStream<StoreCommit>.Iterator, end: @escaping @Sendable () -> Void) {
+            self.base = base
+            self.end = end
+        }
+
+        /// The next commit, or `nil` once the task is cancelled.
+        public func next() async -> StoreCommit? {
+            await base.next()
+        }
+
+        deinit { end() }
+    }
+}
+
+/// The values of an observed closure (``Store/observe(_:)-(@Sendable(Context)->Value)``): an
+/// `AsyncSequence` whose iteration starts the observation and stops it when it ends — the loop
+/// finishes, its task is cancelled, or the iterator is dropped. The latest value is kept for a
+/// reader that lags; older ones are dropped.
+public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = Value
+    let hub: ObservationHub
+    let makeObserver: @Sendable (AsyncThrowingStream<Value, any Error>.Continuation) -> ObservationHub.Observer
+
+    init(
+        hub: ObservationHub,
+        makeObserver: @escaping @Sendable (AsyncThrowingStream<Value, any Error>.Continuation) -> ObservationHub.Observer
+    ) {
+        self.hub = hub
+        self.makeObserver = makeObserver
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = hub.observe(makeObserver(continuation))
+        continuation.onTermination = { [hub] _ in hub.remove(id) }
+        return Iterator(base: stream.makeAsyncIterator(), end: { [hub] in hub.remove(id) })
+    }
+
+    /// Reads the values; dropping it stops the observation.
+    public final class Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Value, any Error>.Iterator
+        let end: @Sendable () -> Void
+
+        init(base: AsyncThrowingStream<Value, any Error>.Iterator, end: @escaping @Sendable () -> Void) {
+            self.base = base
+            self.end = end
+        }
+
+        /// The next value; `nil` once the task is cancelled.
+        ///
+        /// - Throws: What the observed closure threw.
+        public func next() async throws -> Value? {
+            try await base.next()
+        }
+
+        deinit { end() }
+    }
+}
+
+/// The last value an observer yielded; used on the observation queue only.
+private final class LastValue<Value>: @unchecked Sendable {
+    var value: Value?
+}
