@@ -21,15 +21,20 @@ final class ObservationHub: Sendable {
         /// Observers by the keys their last evaluation read.
         var index: [RegionKey: Set<Int>] = [:]
         var pending: [StoreCommit] = []
+        /// The state the last commit handed here published: observers are evaluated on it, so
+        /// that the states they see follow the commits they are given, in order.
+        var latest: Context?
         var isDraining = false
     }
 
-    /// A query observer: evaluates its closure on a context and returns what it read.
+    /// An observer: evaluates itself on the newest state, given the commits that reached it since
+    /// its last evaluation (none the first time), and returns the keys that should reach it next
+    /// (`nil`: it is done).
     final class Observer: Sendable {
-        let evaluate: @Sendable (Context) -> Set<RegionKey>?
+        let evaluate: @Sendable (Context, [StoreCommit]) -> Set<RegionKey>?
         let keys = Mutex(Set<RegionKey>())
 
-        init(_ evaluate: @escaping @Sendable (Context) -> Set<RegionKey>?) {
+        init(_ evaluate: @escaping @Sendable (Context, [StoreCommit]) -> Set<RegionKey>?) {
             self.evaluate = evaluate
         }
     }
@@ -43,9 +48,10 @@ final class ObservationHub: Sendable {
         state.withLock { !$0.subscribers.isEmpty || !$0.observers.isEmpty }
     }
 
-    /// Hands `commit` to the observers (after it was published).
-    func publish(_ commit: StoreCommit) {
+    /// Hands `commit`, which published `context`, to the observers.
+    func publish(_ commit: StoreCommit, context: Context) {
         let start = state.withLock { state -> Bool in
+            state.latest = context
             guard !state.subscribers.isEmpty || !state.observers.isEmpty else { return false }
             state.pending.append(commit)
             defer { state.isDraining = true }
@@ -56,10 +62,10 @@ final class ObservationHub: Sendable {
 
     private func drain() {
         while true {
-            let (commits, subscribers) = state.withLock { state in
+            let (commits, context, subscribers) = state.withLock { state in
                 defer { state.pending = [] }
                 if state.pending.isEmpty { state.isDraining = false }
-                return (state.pending, Array(state.subscribers.values))
+                return (state.pending, state.latest, Array(state.subscribers.values))
             }
             guard !commits.isEmpty else { return }
             for commit in commits {
@@ -72,14 +78,14 @@ final class ObservationHub: Sendable {
                 for key in touched { if let observers = state.index[key] { ids.formUnion(observers) } }
                 return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
             }
-            let context = published.snapshot
-            for (id, observer) in reached { evaluate(observer, id: id, on: context) }
+            guard let context else { continue }
+            for (id, observer) in reached { evaluate(observer, id: id, on: context, after: commits) }
         }
     }
 
     /// Runs `observer` on `context` and indexes it by what it read (on the queue).
-    private func evaluate(_ observer: Observer, id: Int, on context: Context) {
-        let keys = observer.evaluate(context) ?? []
+    private func evaluate(_ observer: Observer, id: Int, on context: Context, after commits: [StoreCommit]) {
+        let keys = observer.evaluate(context, commits) ?? []
         let old = observer.keys.withLock { old in
             defer { old = keys }
             return old
@@ -110,7 +116,12 @@ final class ObservationHub: Sendable {
             state.observers[state.nextID] = observer
             return state.nextID
         }
-        queue.async { self.evaluate(observer, id: id, on: self.published.snapshot) }
+        queue.async {
+            // The state of the last commit handed here (later ones arrive with theirs), or, before
+            // any, the state published at open.
+            let context = self.state.withLock { $0.latest } ?? self.published.snapshot
+            self.evaluate(observer, id: id, on: context, after: [])
+        }
         return id
     }
 

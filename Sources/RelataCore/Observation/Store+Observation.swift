@@ -51,7 +51,7 @@ extension Store {
     ) -> StoreObservation<Value> {
         StoreObservation(hub: writer.observers) { continuation in
             let last = LastValue<Value>()
-            return ObservationHub.Observer { context in
+            return ObservationHub.Observer { context, _ in
                 let recorder = RegionRecorder()
                 do {
                     let value = try body(context.recordingReads(into: recorder))
@@ -104,23 +104,30 @@ public struct StoreCommits: AsyncSequence, Sendable {
 
 /// The values of an observed closure (``Store/observe(_:)-(@Sendable(Context)->Value)``): an
 /// `AsyncSequence` whose iteration starts the observation and stops it when it ends — the loop
-/// finishes, its task is cancelled, or the iterator is dropped. The latest value is kept for a
-/// reader that lags; older ones are dropped.
+/// finishes, its task is cancelled, or the iterator is dropped. For query values, the latest value
+/// is kept for a reader that lags and older ones are dropped; list changes are all kept (each is
+/// relative to the one before).
 public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
     let hub: ObservationHub
+    /// Whether a reader that lags gets only the latest value (query values) or every one (list
+    /// changes, each relative to the one before).
+    let keepsEveryValue: Bool
     let makeObserver: @Sendable (AsyncThrowingStream<Value, any Error>.Continuation) -> ObservationHub.Observer
 
     init(
-        hub: ObservationHub,
+        hub: ObservationHub, keepsEveryValue: Bool = false,
         makeObserver: @escaping @Sendable (AsyncThrowingStream<Value, any Error>.Continuation) -> ObservationHub.Observer
     ) {
         self.hub = hub
+        self.keepsEveryValue = keepsEveryValue
         self.makeObserver = makeObserver
     }
 
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(
+            bufferingPolicy: keepsEveryValue ? .unbounded : .bufferingNewest(1)
+        )
         let id = hub.observe(makeObserver(continuation))
         continuation.onTermination = { [hub] _ in hub.remove(id) }
         return Iterator(base: stream.makeAsyncIterator(), end: { [hub] in hub.remove(id) })

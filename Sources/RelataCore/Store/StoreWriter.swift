@@ -165,7 +165,7 @@ actor StoreWriter {
             spare = nil
             pending = nil
         }
-        observers.publish(StoreCommit(sequence: sequence, kind: kind, delta: delta))
+        observers.publish(StoreCommit(sequence: sequence, kind: kind, delta: delta), context: state)
     }
 
     /// Brings the replica up to date with commits made elsewhere: from the rows they touched or,
