@@ -12,7 +12,8 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Opens the store like any other process and lets it follow the file: each commit of another \
             process (here, a relata-demo run in a second terminal) reaches this store's state within \
-            milliseconds, without refresh(). Prints what changed in the counts of each type.
+            milliseconds, without refresh(). Prints each commit as store.commits delivers it: what it \
+            stored and erased, per type.
             """
     )
 
@@ -24,23 +25,40 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
-        var counts = Self.counts(store.context)
-        var sequence = store.sequence
-        print("Watching \(URL(fileURLWithPath: path).path) at commit \(sequence): \(Self.describe(counts))")
-        let end = seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1_000)) }
-        while end.map({ ContinuousClock.now < $0 }) ?? true {
-            try await Task.sleep(for: .milliseconds(5))
-            guard store.sequence != sequence else { continue }
-            let now = Self.counts(store.context)
-            let changes = zip(now, counts).compactMap { new, old -> String? in
-                new.count == old.count ? nil : "\(old.name) \(old.count) → \(new.count)"
+        print("Watching \(URL(fileURLWithPath: path).path) at commit \(store.sequence): \(Self.describe(Self.counts(store.context)))")
+        let watching = Task {
+            for await commit in store.commits {
+                print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: true))) commit \(commit.sequence) (\(commit.kind)): \(Self.describe(commit.delta))")
             }
-            let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-            print("\(time) commit \(store.sequence) (\(store.sequence - sequence) new): \(changes.isEmpty ? "entities changed in place" : changes.joined(separator: ", "))")
-            counts = now
-            sequence = store.sequence
         }
+        if let seconds {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1_000)))
+        } else {
+            // Until interrupted.
+            while true { try await Task.sleep(for: .seconds(3_600)) }
+        }
+        watching.cancel()
         try await store.close()
+    }
+
+    /// What a commit stored and erased, per type, and the links it added to or removed from chats.
+    static func describe(_ delta: StoreDelta) -> String {
+        var parts: [String] = []
+        func count<Entity: EntityModelProtocol>(_ type: Entity.Type, _ name: String) {
+            let stored = delta.storedIDs(of: type).count, erased = delta.erasedIDs(of: type).count
+            if stored > 0 { parts.append("\(stored) \(name) stored") }
+            if erased > 0 { parts.append("\(erased) \(name) erased") }
+        }
+        count(User.self, "users")
+        count(Chat.self, "chats")
+        count(Message.self, "messages")
+        count(Attachment.self, "attachments")
+        count(DemoRun.self, "runs")
+        let links = delta.linkUpdates(\Chat.$messages)
+        let linked = links.filter(\.isLinked).count
+        if linked > 0 { parts.append("\(linked) messages linked into chats") }
+        if links.count > linked { parts.append("\(links.count - linked) unlinked") }
+        return parts.isEmpty ? "links only" : parts.joined(separator: ", ")
     }
 
     static func counts(_ context: Context) -> [(name: String, count: Int)] {

@@ -22,6 +22,9 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Run only the benchmark of several processes on one SQLite file.")
     var sharedOnly = false
 
+    @Flag(help: "Run only the observation benchmark.")
+    var observationOnly = false
+
     @Option(help: "Writes per process in the benchmark of several processes on one file.")
     var sharedWrites: Int = 500
 
@@ -78,6 +81,10 @@ struct RelataBench: AsyncParsableCommand {
         }
         if sharedOnly {
             try await SharedStoreBench.run(writesPerProcess: sharedWrites)
+            return
+        }
+        if observationOnly {
+            try await ObservationBench.run(runs: runs)
             return
         }
         if let probe {
@@ -178,6 +185,7 @@ struct RelataBench: AsyncParsableCommand {
             print("")
         }
         if !skipPersist { try await SharedStoreBench.run(writesPerProcess: sharedWrites) }
+        try await ObservationBench.run(runs: runs)
         try runOrdering()
     }
 

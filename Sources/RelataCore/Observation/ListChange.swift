@@ -5,9 +5,18 @@
 /// Remove the elements at ``deletions`` from the previous list (indexes in the previous list,
 /// from the last), then insert the new list's elements at ``insertions`` (indexes in the new
 /// list, from the first): the result is ``ids``. An element that moved is deleted at its old
-/// index and inserted at its new one. ``modifications`` are the indexes, in the new list, of
-/// elements whose entity the commit stored and that stayed where they were.
+/// index and inserted at its new one, and listed in ``moves`` too, for views that animate moves
+/// (`moveItem(at:to:)`). ``modifications`` are the indexes, in the new list, of elements whose
+/// entity the commit stored and that stayed where they were.
 public struct ListChange<ID: Hashable & Sendable>: Sendable, Equatable {
+    /// An element that moved: its index in the previous list and in the new one.
+    public struct Move: Sendable, Hashable {
+        /// The index in the previous list.
+        public let from: Int
+        /// The index in the new list.
+        public let to: Int
+    }
+
     /// The list after the commit.
     public let ids: [ID]
     /// Indexes in the previous list of the elements removed or moved, ascending.
@@ -16,6 +25,8 @@ public struct ListChange<ID: Hashable & Sendable>: Sendable, Equatable {
     public let insertions: [Int]
     /// Indexes in ``ids`` of elements that stayed but whose entity changed, ascending.
     public let modifications: [Int]
+    /// The elements that moved (each also in ``deletions`` and ``insertions``), by new index.
+    public let moves: [Move]
     /// Whether this is the first value: the list as observation started, with no changes.
     public let isInitial: Bool
 
@@ -60,7 +71,7 @@ extension Store {
                     .links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(source)), .type(ObjectIdentifier(Target.self)),
                 ]
                 guard let old = previous.list else {
-                    continuation.yield(ListChange(ids: list.targets, deletions: [], insertions: [], modifications: [], isInitial: true))
+                    continuation.yield(ListChange(ids: list.targets, deletions: [], insertions: [], modifications: [], moves: [], isInitial: true))
                     return region
                 }
                 let change = ListChange.between(old, list, after: commits, source: source, key: key, of: Source.self, to: Target.self)
@@ -89,12 +100,16 @@ extension ListChange {
         }
         var deletions: [Int] = []
         var insertions: [Int] = []
+        var moves: [Move] = []
         for target in touched {
             let before = old.key(of: target)
             let after = new.key(of: target)
             guard before != after else { continue }
-            if before != nil, let index = old.index(of: target) { deletions.append(index) }
-            if after != nil, let index = new.index(of: target) { insertions.append(index) }
+            let from = before == nil ? nil : old.index(of: target)
+            let to = after == nil ? nil : new.index(of: target)
+            if let from { deletions.append(from) }
+            if let to { insertions.append(to) }
+            if let from, let to { moves.append(Move(from: from, to: to)) }
         }
         var modifications: [Int] = []
         for target in stored where !touched.contains(target) || old.key(of: target) == new.key(of: target) {
@@ -102,7 +117,7 @@ extension ListChange {
         }
         return ListChange(
             ids: new.targets, deletions: deletions.sorted(), insertions: insertions.sorted(), modifications: modifications.sorted(),
-            isInitial: false
+            moves: moves.sorted { $0.to < $1.to }, isInitial: false
         )
     }
 }

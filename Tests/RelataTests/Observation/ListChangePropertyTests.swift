@@ -64,6 +64,7 @@ struct ListChangePropertyTests {
                 #expect(change.deletions == change.deletions.sorted() && Set(change.deletions).count == change.deletions.count)
                 #expect(change.insertions.allSatisfy { $0 < change.ids.count })
                 #expect(change.modifications.allSatisfy { $0 < change.ids.count && !change.insertions.contains($0) })
+                #expect(change.moves.allSatisfy { change.deletions.contains($0.from) && change.insertions.contains($0.to) && seen[$0.from] == change.ids[$0.to] })
                 seen = change.ids
             }
         }
@@ -83,6 +84,7 @@ struct ListChangePropertyTests {
         try await store.write { try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &$0) }
         let move = try #require(try await changes.next())
         #expect(move.deletions == [4] && move.insertions == [0])
+        #expect(move.moves == [ListChange<String>.Move(from: 4, to: 0)])
         #expect(move.ids == ["m4", "m0", "m1", "m2", "m3"])
         // A message of another chat changes nothing here.
         try await store.write { try Message(id: "x", text: "x", author: .id("u"), chat: .id("d")).save(to: &$0) }
