@@ -21,7 +21,7 @@ enum ObservationBench {
             for try await change in changes where !change.isInitial {
                 let now = ContinuousClock.now
                 delivered.withLock { $0.append(now) }
-                precondition(change.insertions.count == 1 && change.ids.count > 100_000)
+                precondition(change.insertions.count == 1 && change.count > 100_000)
             }
         }
         try await Task.sleep(for: .milliseconds(200))

@@ -3,8 +3,10 @@
 /// Realm's `RealmCollectionChange.update`).
 ///
 /// Remove the elements at ``deletions`` from the previous list (indexes in the previous list,
-/// from the last), then insert the new list's elements at ``insertions`` (indexes in the new
-/// list, from the first): the result is ``ids``. An element that moved is deleted at its old
+/// from the last), then insert ``insertedIDs`` at ``insertions`` (indexes in the new list, from
+/// the first): the result is the new list (``applied(to:)`` does it). The change carries no copy
+/// of the list, so a long list costs what the change costs; the first value lists every element
+/// as an insertion. An element that moved is deleted at its old
 /// index and inserted at its new one, and listed in ``moves`` too, for views that animate moves
 /// (`moveItem(at:to:)`). ``modifications`` are the indexes, in the new list, of elements whose
 /// entity the commit stored and that stayed where they were.
@@ -17,24 +19,27 @@ public struct ListChange<ID: Hashable & Sendable>: Sendable, Equatable {
         public let to: Int
     }
 
-    /// The list after the commit.
-    public let ids: [ID]
     /// Indexes in the previous list of the elements removed or moved, ascending.
     public let deletions: [Int]
-    /// Indexes in ``ids`` of the elements added or moved, ascending.
+    /// Indexes in the new list of the elements added or moved, ascending.
     public let insertions: [Int]
-    /// Indexes in ``ids`` of elements that stayed but whose entity changed, ascending.
+    /// The elements at ``insertions``, in the same order.
+    public let insertedIDs: [ID]
+    /// Indexes in the new list of elements that stayed but whose entity changed, ascending.
     public let modifications: [Int]
     /// The elements that moved (each also in ``deletions`` and ``insertions``), by new index.
     public let moves: [Move]
-    /// Whether this is the first value: the list as observation started, with no changes.
+    /// The number of elements after the change.
+    public let count: Int
+    /// Whether this is the first value: the whole list as observation started, as insertions
+    /// into an empty one.
     public let isInitial: Bool
 
-    /// Applies the deletions and insertions to `previous`.
+    /// Applies the deletions and insertions to `previous`, the list before the change.
     public func applied(to previous: [ID]) -> [ID] {
         var list = previous
         for index in deletions.reversed() { list.remove(at: index) }
-        for index in insertions { list.insert(ids[index], at: index) }
+        for (index, id) in zip(insertions, insertedIDs) { list.insert(id, at: index) }
         return list
     }
 }
@@ -65,16 +70,26 @@ extension Store {
         return StoreObservation(hub: writer.observers, keepsEveryValue: true) { continuation in
             let previous = PreviousList<Target.ID>()
             return ObservationHub.Observer { context, commits in
-                let list = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.many[source] ?? OrderedLinks()
-                defer { previous.list = list }
                 let region: Set<RegionKey> = [
                     .links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(source)), .type(ObjectIdentifier(Target.self)),
                 ]
-                guard let old = previous.list else {
-                    continuation.yield(ListChange(ids: list.targets, deletions: [], insertions: [], modifications: [], moves: [], isInitial: true))
+                let list = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.many[source] ?? OrderedLinks()
+                guard var old = previous.list else {
+                    // A copy of our own from the first change on: keeping the store's list would make
+                    // the store copy it at its next write.
+                    previous.list = list
+                    let all = list.targets
+                    continuation.yield(
+                        ListChange(
+                            deletions: [], insertions: Array(all.indices), insertedIDs: all, modifications: [], moves: [], count: all.count,
+                            isInitial: true
+                        )
+                    )
                     return region
                 }
-                let change = ListChange.between(old, list, after: commits, source: source, key: key, of: Source.self, to: Target.self)
+                previous.list = nil
+                let change = ListChange.between(&old, list, after: commits, source: source, key: key, of: Source.self, to: Target.self)
+                previous.list = old
                 if !change.deletions.isEmpty || !change.insertions.isEmpty || !change.modifications.isEmpty {
                     continuation.yield(change)
                 }
@@ -85,9 +100,11 @@ extension Store {
 }
 
 extension ListChange {
-    /// The change from `old` to `new`, from the targets the commits' entries name.
+    /// The change from `old` to `new`, from the targets the commits' entries name; `old` is
+    /// brought to `new` along the way (element by element: O(changes · log n), plus the moves
+    /// inside its arrays).
     static func between<Source: EntityModelProtocol, Target: EntityModelProtocol>(
-        _ old: OrderedLinks<ID>, _ new: OrderedLinks<ID>, after commits: [StoreCommit],
+        _ old: inout OrderedLinks<ID>, _ new: OrderedLinks<ID>, after commits: [StoreCommit],
         source: Source.ID, key: _AnyRelationKey, of _: Source.Type, to _: Target.Type
     ) -> ListChange where Target.ID == ID {
         var touched = Set<ID>()
@@ -98,26 +115,41 @@ extension ListChange {
             }
             for (id, value) in commit.delta.entities(of: Target.self) where value != nil { stored.insert(id) }
         }
-        var deletions: [Int] = []
-        var insertions: [Int] = []
-        var moves: [Move] = []
+        // Deletions are indexes in the old list: removed from the last.
+        var removed: [(index: Int, id: ID)] = []
+        var added: [ID] = []
+        var moved = Set<ID>()
         for target in touched {
             let before = old.key(of: target)
             let after = new.key(of: target)
             guard before != after else { continue }
-            let from = before == nil ? nil : old.index(of: target)
-            let to = after == nil ? nil : new.index(of: target)
-            if let from { deletions.append(from) }
-            if let to { insertions.append(to) }
-            if let from, let to { moves.append(Move(from: from, to: to)) }
+            if before != nil, let index = old.index(of: target) { removed.append((index, target)) }
+            if after != nil { added.append(target) }
+            if before != nil, after != nil { moved.insert(target) }
         }
+        removed.sort { $0.index < $1.index }
+        var movedFrom: [ID: Int] = [:]
+        for (index, id) in removed.reversed() {
+            old.remove(at: index)
+            if moved.contains(id) { movedFrom[id] = index }
+        }
+        // Insertions are indexes in the new list: placed in key order, each at its final index.
+        var insertions: [(index: Int, id: ID)] = []
+        for target in added {
+            guard let key = new.key(of: target) else { continue }
+            old.place(target, at: key)
+        }
+        for target in added { if let index = new.index(of: target) { insertions.append((index, target)) } }
+        insertions.sort { $0.index < $1.index }
+        let changed = Set(added).union(removed.map(\.id))
         var modifications: [Int] = []
-        for target in stored where !touched.contains(target) || old.key(of: target) == new.key(of: target) {
-            if old.key(of: target) != nil, let index = new.index(of: target) { modifications.append(index) }
+        for target in stored where !changed.contains(target) {
+            if let index = new.index(of: target) { modifications.append(index) }
         }
+        let moves = insertions.compactMap { index, id in movedFrom[id].map { Move(from: $0, to: index) } }
         return ListChange(
-            ids: new.targets, deletions: deletions.sorted(), insertions: insertions.sorted(), modifications: modifications.sorted(),
-            moves: moves.sorted { $0.to < $1.to }, isInitial: false
+            deletions: removed.map(\.index), insertions: insertions.map(\.index), insertedIDs: insertions.map(\.id),
+            modifications: modifications.sorted(), moves: moves, count: new.count, isInitial: false
         )
     }
 }
