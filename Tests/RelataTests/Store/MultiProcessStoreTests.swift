@@ -7,7 +7,7 @@ import Testing
 /// Real processes (the `RelataWorker` executable) share one SQLite file: none loses a write, none
 /// sees "database is locked", a cascade in one reaches what the others committed, a process
 /// killed inside its transaction blocks nobody, and an old file is upgraded once.
-@Suite("Store: several processes on one SQLite file", .serialized)
+@Suite("Store: several processes on one SQLite file", .serialized, .timeLimit(.minutes(3)))
 struct MultiProcessStoreTests {
     typealias Output = StoreCrashSafetyTests.Output
     // The worker's models (the test target has chat models of its own, under other stored names).
@@ -198,5 +198,28 @@ struct MultiProcessStoreTests {
         try check.close()
         #expect(records == 1, "one upgrade commit, by one of the two processes")
         #expect(legacy == 0)
+    }
+
+    @Test("Another process's commits reach this store's observers and commit stream, without refresh")
+    func observersSeeOtherProcesses() async throws {
+        let (directory, path) = try Self.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Self.open(path)
+        try await store.write { try Chat(id: "c").save(to: &$0) }
+        let counts = store.observe { $0.count(of: "c", \Chat.$messages) }.makeAsyncIterator()
+        #expect(try await counts.next() == 0)
+        let commits = store.commits.makeAsyncIterator()
+        let worker = try Self.start("append", path, "w", "20")
+        var count = 0
+        while count < 20, let next = try await counts.next() { count = next }
+        #expect(count == 20, "the observed count followed the other process")
+        var stored = Set<String>()
+        while stored.count < 20, let commit = await commits.next() {
+            #expect(commit.kind == .remote)
+            stored.formUnion(commit.delta.storedIDs(of: Message.self))
+        }
+        #expect(stored == Set((0..<20).map { "w-\($0)" }))
+        _ = try await worker.finish()
+        try await store.close()
     }
 }

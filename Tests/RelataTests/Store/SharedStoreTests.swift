@@ -8,7 +8,7 @@ import Testing
 /// Several stores on one storage (one SQLite file, one in-memory backend) in one process: each is
 /// a replica that catches up under the write lock before every write, on `refresh()`, and in the
 /// background. (Real processes: `MultiProcessStoreTests`.)
-@Suite("Store: several stores on one storage")
+@Suite("Store: several stores on one storage", .timeLimit(.minutes(3)))
 struct SharedStoreTests {
     typealias Copies = StoreLeftRightPropertyTests
 
