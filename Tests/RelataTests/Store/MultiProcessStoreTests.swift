@@ -176,15 +176,7 @@ struct MultiProcessStoreTests {
             for i in 0..<50 { try Message(id: "m\(i)", text: "t", author: .id("u"), chat: .id("c")).save(to: &context) }
         }
         try await setup.close()
-        // What version 5 wrote: types without their module, no change log.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE relata_entity SET type = replace(type, 'ChatExample.', '')")
-            try db.execute(sql: "UPDATE relata_link SET type = replace(type, 'ChatExample.', '')")
-            try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
-            try db.execute(sql: "DROP TABLE relata_log")
-        }
-        try queue.close()
+        try await StoreTypeNameTests.makeVersion4(path, module: "ChatExample")
         let workers = try [Self.start("open", path), Self.start("open", path)]
         for worker in workers {
             let lines = try await worker.finish()

@@ -55,20 +55,7 @@ struct SharedStoreTests {
                 let kind = Copies.ClosureKind(rawValue: batch.last! % Copies.ClosureKind.allCases.count)!
                 let stale = kept
                 let result = try? await writer.write { context in
-                    switch kind {
-                    case .plain:
-                        for code in batch { Copies.apply(code, to: &context) }
-                    case .ownCopy:
-                        var copy = context
-                        for code in batch { Copies.apply(code, to: &copy) }
-                        context = copy
-                    case .keptCopy:
-                        context = stale
-                        for code in batch { Copies.apply(code, to: &context) }
-                    case .throwing:
-                        for code in batch { Copies.apply(code, to: &context) }
-                        throw Copies.Midway()
-                    }
+                    try Copies.perform(batch, as: kind, on: &context, stale: stale)
                     return context
                 }
                 if let result { kept = result }

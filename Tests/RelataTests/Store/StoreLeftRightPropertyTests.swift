@@ -51,6 +51,25 @@ struct StoreLeftRightPropertyTests {
 
     struct Midway: Error {}
 
+    /// Applies `batch` to `context` the way a closure of `kind` does (`stale`: the context a
+    /// `.keptCopy` closure assigns first).
+    static func perform(_ batch: [Int], as kind: ClosureKind, on context: inout Context, stale: Context) throws {
+        switch kind {
+        case .plain:
+            for code in batch { apply(code, to: &context) }
+        case .ownCopy:
+            var copy = context
+            for code in batch { apply(code, to: &copy) }
+            context = copy
+        case .keptCopy:
+            context = stale
+            for code in batch { apply(code, to: &context) }
+        case .throwing:
+            for code in batch { apply(code, to: &context) }
+            throw Midway()
+        }
+    }
+
     @Test("After every write both copies equal the plain context that made the same changes, whatever the closure does")
     func copiesAgree() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
@@ -69,20 +88,7 @@ struct StoreLeftRightPropertyTests {
                 let kind = ClosureKind(rawValue: batch.last! % ClosureKind.allCases.count)!
                 let stale = kept
                 let result = try? await store.write { context in
-                    switch kind {
-                    case .plain:
-                        for code in batch { Self.apply(code, to: &context) }
-                    case .ownCopy:
-                        var copy = context
-                        for code in batch { Self.apply(code, to: &copy) }
-                        context = copy
-                    case .keptCopy:
-                        context = stale
-                        for code in batch { Self.apply(code, to: &context) }
-                    case .throwing:
-                        for code in batch { Self.apply(code, to: &context) }
-                        throw Midway()
-                    }
+                    try Self.perform(batch, as: kind, on: &context, stale: stale)
                     return context
                 }
                 switch kind {

@@ -87,14 +87,7 @@ struct StoreTypeNameTests {
         try await store.write { context in try Chat(id: "c", users: .relation([User(id: "1", name: "Bob")])).save(to: &context) }
         try await store.close()
         // Turn it into what version 4 wrote.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE relata_entity SET type = replace(type, 'RelataTests.', '')")
-            try db.execute(sql: "UPDATE relata_link SET type = replace(type, 'RelataTests.', '')")
-            try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
-            try db.execute(sql: "DROP TABLE relata_log")
-        }
-        try queue.close()
+        try await Self.makeVersion4(path, module: "RelataTests")
         let reopened = try await Store(path: path, entities: User.self, Chat.self)
         #expect(reopened.context.ids(of: "c", \Chat.$users) == ["1"])
         try await reopened.close()
@@ -106,5 +99,18 @@ struct StoreTypeNameTests {
         try check.close()
         #expect(types == ["RelataTests.User", "RelataTests.Chat"])
         #expect(version == "6")
+    }
+
+    /// Turns the store file at `path` into what version 4 wrote: types stored without their
+    /// module (`module`), no change log.
+    static func makeVersion4(_ path: String, module: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE relata_entity SET type = replace(type, ?, '')", arguments: [module + "."])
+            try db.execute(sql: "UPDATE relata_link SET type = replace(type, ?, '')", arguments: [module + "."])
+            try db.execute(sql: "UPDATE relata_meta SET value = '4' WHERE key = 'version'")
+            try db.execute(sql: "DROP TABLE relata_log")
+        }
+        try queue.close()
     }
 }
