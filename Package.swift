@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Relata", targets: ["Relata"]),
         .library(name: "RelataSQLite", targets: ["RelataSQLite"]),
+        // PostgreSQL storage, for stores shared by processes on several machines.
+        .library(name: "RelataPostgres", targets: ["RelataPostgres"]),
         // The behaviour every storage backend must have, for backend authors' tests.
         .library(name: "RelataStoreConformance", targets: ["RelataStoreConformance"]),
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
@@ -21,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", "1.33.0"..<"1.34.0"),
     ],
     targets: [
         .target(
@@ -44,6 +47,10 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "RelataPostgres",
+            dependencies: ["RelataCore", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         .target(name: "Relata", dependencies: ["RelataCore", "RelataSQLite", "RelataMacros"]),
         .target(name: "RelataStoreConformance", dependencies: ["Relata"]),
         .target(name: "ChatExample", dependencies: ["Relata"]),
@@ -65,6 +72,7 @@ let package = Package(
                 "RelataCrashWriter",
                 "RelataWorker",
                 "RelataStoreConformance",
+                "RelataPostgres",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

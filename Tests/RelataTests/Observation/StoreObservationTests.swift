@@ -13,7 +13,7 @@ struct StoreObservationTests {
     @Test("commits: each write, in order, with the ids it stored and erased and the links on both sides")
     func localCommits() async throws {
         let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
-        var commits = store.commits.makeAsyncIterator()
+        let commits = store.commits.makeAsyncIterator()
         try await store.write { try Chat(id: "c").save(to: &$0) }
         try await store.write { try Message(id: "m", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
         try await store.write { try Message(id: "m", text: "hi", author: .id("u")).delete(from: &$0) }
@@ -34,7 +34,7 @@ struct StoreObservationTests {
         let backend = InMemoryBackend()
         let watcher = try await Store(backend: backend, schema: Self.schema, followInterval: .milliseconds(5))
         let writer = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
-        var commits = watcher.commits.makeAsyncIterator()
+        let commits = watcher.commits.makeAsyncIterator()
         try await writer.write { try User(id: "u", name: "Ann").save(to: &$0) }
         let commit = try #require(await commits.next())
         #expect(commit.kind == .remote)
@@ -57,7 +57,7 @@ struct StoreObservationTests {
             try Chat(id: "c2").save(to: &context)
         }
         let evaluations = Counter()
-        var values = store.observe { context in
+        let values = store.observe { context in
             evaluations.bump()
             return Chat.query("c1", in: context).related(\.$messages).resolve().map(\.text)
         }.makeAsyncIterator()
@@ -80,7 +80,7 @@ struct StoreObservationTests {
         let evaluations = Counter()
         var streams: [StoreObservation<Int>.Iterator] = []
         for i in 0..<1_000 {
-            var iterator = store.observe { context in
+            let iterator = store.observe { context in
                 evaluations.bump()
                 return context.count(of: "c\(i)", \Chat.$messages)
             }.makeAsyncIterator()
@@ -100,7 +100,7 @@ struct StoreObservationTests {
     func equalValuesAndBursts() async throws {
         let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { try User(id: "u", name: "Ann").save(to: &$0) }
-        var names = store.observe { $0.entity(User.self, id: "u")?.name }.makeAsyncIterator()
+        let names = store.observe { $0.entity(User.self, id: "u")?.name }.makeAsyncIterator()
         #expect(try await names.next() == "Ann")
         try await store.write { try User(id: "u", name: "Ann").save(to: &$0) }  // same value
         for i in 0..<50 { try await store.write { try User(id: "u", name: "Bob \(i)").save(to: &$0) } }
@@ -114,7 +114,7 @@ struct StoreObservationTests {
     func backlinks() async throws {
         let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { try Message(id: "m", text: "hi", author: .id("u1")).save(to: &$0) }
-        var authored = store.observe { $0.sources(linkingTo: "u1", through: \Message.$author) }.makeAsyncIterator()
+        let authored = store.observe { $0.sources(linkingTo: "u1", through: \Message.$author) }.makeAsyncIterator()
         #expect(try await authored.next() == ["m"])
         try await store.write { try Message(id: "m", text: "hi", author: .id("u2")).save(to: &$0) }
         #expect(try await authored.next() == [], "retargeted away from u1")
@@ -132,7 +132,7 @@ struct StoreObservationTests {
         while store.writer.observers.observerCount > 0 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(store.writer.observers.observerCount == 0)
         do {
-            var values = store.observe { $0.count(of: User.self) }.makeAsyncIterator()
+            let values = store.observe { $0.count(of: User.self) }.makeAsyncIterator()
             #expect(try await values.next() == 0)
         }
         // The iterator is gone: its stream terminates and unregisters.
@@ -146,7 +146,7 @@ struct StoreObservationTests {
         defer { harness.remove() }
         let observed = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: .milliseconds(5))
         let other = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
-        var users = observed.observe { context in context.ids(of: User.self).sorted() }.makeAsyncIterator()
+        let users = observed.observe { context in context.ids(of: User.self).sorted() }.makeAsyncIterator()
         #expect(try await users.next() == [])
         try await other.write { try User(id: "u", name: "Ann").save(to: &$0) }
         #expect(try await users.next() == ["u"])

@@ -1,0 +1,206 @@
+import Dispatch
+import Foundation
+import Logging
+import PostgresNIO
+import RelataCore
+import Synchronization
+
+/// A ``StorageBackend`` on a PostgreSQL database, shared by every process (on every machine) that
+/// opens it — the same tables, change log and guarantees as the SQLite backend.
+///
+/// ```swift
+/// let store = try await Store(postgres: "postgres://app@db.internal:5432/app", entities: User.self, Chat.self)
+/// ```
+///
+/// A write takes `pg_advisory_xact_lock` (one key per schema) first in its transaction, catches up
+/// from the change log, runs, then writes its rows (in a handful of statements: arrays bound and
+/// expanded with `UNNEST`, however many rows) and one log record, and commits. Other processes'
+/// commits are announced with `NOTIFY` (a hint carrying the sequence, never data) on a dedicated
+/// listening connection; a store also polls the log now and then, since notifications sent while
+/// a listener is disconnected are lost. Credentials never appear in errors.
+///
+/// A store calls a backend on its writer queue only, one call at a time, so the backend keeps one
+/// connection for reads and writes and one for listening.
+public final class PostgresBackend: StorageBackend {
+    /// How a backend connects and what it keeps.
+    public struct Configuration: Sendable {
+        /// The schema holding the tables (created on first open). Letters, digits and `_`.
+        public var schema: String
+        /// TLS for the connections; `.disable` by default (loopback and private networks).
+        public var tls: PostgresConnection.Configuration.TLS
+        /// How long a write waits for another writer's lock before it throws
+        /// ``RelataError/Code/storeBusy``.
+        public var busyTimeout: Duration
+        /// How many change log records are kept (older ones are removed as commits are made).
+        public var logRetention: Int
+
+        /// A configuration: schema `public`, no TLS, a 10 s busy timeout, 10,000 log records.
+        public init(
+            schema: String = "public", tls: PostgresConnection.Configuration.TLS = .disable, busyTimeout: Duration = .seconds(10),
+            logRetention: Int = 10_000
+        ) {
+            self.schema = schema
+            self.tls = tls
+            self.busyTimeout = busyTimeout
+            self.logRetention = logRetention
+        }
+    }
+
+    let connection: PostgresConnection
+    let listener: PostgresConnection
+    let configuration: Configuration
+    /// Where the server is, for errors: host, port and database, never the credentials.
+    let place: String
+    /// The tables, schema-qualified and quoted.
+    let tables: PostgresSchema
+    let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// Set when a notification arrived, or when the listener needs a poll to be sure.
+    private let news = Atomic<Bool>(true)
+    private let ticks = Atomic<Int>(0)
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
+    /// creates the tables when they do not exist.
+    ///
+    /// - Throws: ``RelataError`` (``RelataError/Code/storageFailed``, or
+    ///   ``RelataError/Code/notAStore`` for a schema of another application or a newer format),
+    ///   naming host, port and database but never the credentials.
+    public static func connect(url: String, configuration: Configuration = Configuration()) async throws -> PostgresBackend {
+        // The driver's blocking calls run on a thread of their own, never on Swift's cooperative pool.
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try open(url: url, configuration: configuration) })
+            }
+        }
+    }
+
+    /// Connects, blocking the calling thread until it is done: call it off Swift's cooperative
+    /// pool (``connect(url:configuration:)`` does).
+    public static func open(url: String, configuration: Configuration = Configuration()) throws -> PostgresBackend {
+        let (settings, place) = try PostgresURL.parse(url, tls: configuration.tls)
+        let tables = try PostgresSchema(schema: configuration.schema)
+        let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        do {
+            let connection = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
+            let listener: PostgresConnection
+            do {
+                try tables.create(on: connection, logger: logger)
+                listener = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 2, logger: logger).wait()
+            } catch {
+                try? connection.close().wait()
+                throw error
+            }
+            return PostgresBackend(connection: connection, listener: listener, configuration: configuration, place: place, tables: tables)
+        } catch {
+            throw Self.map(error, place: place, doing: "open")
+        }
+    }
+
+    private init(connection: PostgresConnection, listener: PostgresConnection, configuration: Configuration, place: String, tables: PostgresSchema) {
+        self.connection = connection
+        self.listener = listener
+        self.configuration = configuration
+        self.place = place
+        self.tables = tables
+        startListening()
+    }
+
+    private let listenTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// Listens for the writers' notifications on the dedicated connection.
+    private func startListening() {
+        let channel = tables.channel, listener = self.listener
+        let task = Task { [weak self] in
+            do {
+                try await listener.listen(on: channel) { notifications in
+                    for try await _ in notifications {
+                        self?.news.store(true, ordering: .releasing)
+                    }
+                }
+            } catch {
+                // The listener is gone: fall back to polling at every check.
+                self?.news.store(true, ordering: .releasing)
+            }
+        }
+        listenTask.withLock { $0 = task }
+    }
+
+    public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
+    }
+
+    public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
+        try run(begin: "BEGIN", lock: true, body)
+    }
+
+    /// Runs `body` in one transaction on the backend's connection.
+    private func run<T>(begin: String, lock: Bool, _ body: (PostgresTransaction) throws -> T) throws -> T {
+        let transaction = PostgresTransaction(backend: self)
+        do {
+            try transaction.execute(PostgresQuery(unsafeSQL: begin))
+            if lock {
+                let milliseconds = max(1, Int(configuration.busyTimeout.components.seconds) * 1_000 + Int(configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+                try transaction.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"))
+                try transaction.execute("SELECT pg_advisory_xact_lock(\(tables.lockKey))")
+            }
+        } catch {
+            _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            throw transaction.mapped(error, doing: lock ? "write" : "read")
+        }
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            throw transaction.passedOn(error, doing: lock ? "write" : "read")
+        }
+        do {
+            try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
+        } catch {
+            throw transaction.mapped(error, doing: "commit")
+        }
+        return result
+    }
+
+    public func hasNewCommits() throws -> Bool {
+        // A notification is a hint; every 100th check asks the log anyway (notifications sent
+        // while the listener was disconnected are lost).
+        if ticks.add(1, ordering: .relaxed).newValue % 100 == 0 { return true }
+        return news.exchange(false, ordering: .acquiringAndReleasing)
+    }
+
+    private let closed = Atomic<Bool>(false)
+
+    /// A backend released without ``close()`` (a store that was never closed) closes its connections.
+    deinit {
+        guard !closed.load(ordering: .acquiring) else { return }
+        listenTask.withLock { $0?.cancel() }
+        try? listener.close().wait()
+        try? connection.close().wait()
+    }
+
+    public func close() throws {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        listenTask.withLock { $0?.cancel() }
+        try? listener.close().wait()
+        do {
+            try connection.close().wait()
+        } catch {
+            throw Self.map(error, place: place, doing: "close")
+        }
+    }
+
+    /// A driver error as a ``RelataError`` naming the server, never the credentials.
+    static func map(_ error: any Error, place: String, doing action: String) -> RelataError {
+        if let error = error as? RelataError { return error }
+        if let error = error as? PSQLError {
+            let state = error.serverInfo?[.sqlState]
+            let message = error.serverInfo?[.message] ?? "\(error.code)"
+            if state == "55P03" {
+                return RelataError(code: .storeBusy, entityType: "Store", message: "cannot \(action) \(place): another writer held the lock past the busy timeout")
+            }
+            return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(message)")
+        }
+        return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(type(of: error))")
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import RelataCore
+
+/// Reads and writes a PostgreSQL store inside one transaction of ``PostgresBackend``: each call
+/// runs its statements on the backend's connection and waits for them (the store's writer queue
+/// may block).
+final class PostgresTransaction: StorageTransaction {
+    let backend: PostgresBackend
+    var tables: PostgresSchema { backend.tables }
+
+    init(backend: PostgresBackend) {
+        self.backend = backend
+    }
+
+    /// Runs `query`, returning its rows.
+    @discardableResult
+    func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
+        // The store calls backends on its writer queue, never on Swift's cooperative pool: waiting
+        // for the event loop here blocks nothing else.
+        try backend.connection.query(query, logger: backend.logger).wait().rows
+    }
+
+    func mapped(_ error: any Error, doing action: String) -> RelataError {
+        PostgresBackend.map(error, place: backend.place, doing: action)
+    }
+
+    /// What the store's closure threw passes on as it is; the driver's errors become `RelataError`s.
+    func passedOn(_ error: any Error, doing action: String) -> any Error {
+        error is PSQLError ? mapped(error, doing: action) : error
+    }
+
+    func load(
+        entities entity: (EntityRecord) throws -> Void,
+        links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws -> Int64 {
+        let sequence = try lastSequence()
+        for row in try execute(PostgresQuery(unsafeSQL: "SELECT type, id, payload, links FROM \(tables.entity)")) {
+            let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
+            try entity(EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) }))
+        }
+        let links = try execute(
+            PostgresQuery(
+                unsafeSQL: "SELECT type, relation, source, target, position, inverse_position FROM \(tables.link) ORDER BY type, relation, source"
+            )
+        )
+        for row in links {
+            let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
+            try link(LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse))
+        }
+        for row in try execute(PostgresQuery(unsafeSQL: "SELECT kind, source_type, source, target_type, target FROM \(tables.dynamicLink)")) {
+            let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
+            try dynamicLink(DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target))
+        }
+        return sequence
+    }
+
+    func lastSequence() throws -> Int64 {
+        try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(max(seq), 0)::int8 FROM \(tables.log)")).first?.decode(Int64.self) ?? 0
+    }
+
+    func changes(since sequence: Int64) throws -> CommittedChanges? {
+        let last = try lastSequence()
+        guard last > sequence else { return nil }
+        var changes = CommittedChanges(sequence: last)
+        // Sequences have gaps (a rolled-back write consumes one), so the log's oldest record does
+        // not tell what was pruned: writers keep the highest pruned sequence in relata_meta.
+        let pruned = try execute(PostgresQuery(unsafeSQL: "SELECT value FROM \(tables.meta) WHERE key = 'pruned'")).first
+            .flatMap { Int64(try $0.decode(String.self)) } ?? 0
+        guard sequence >= pruned else {
+            changes.needsReload = true
+            return changes
+        }
+        var query = PostgresQuery(unsafeSQL: "SELECT origin, record FROM \(tables.log) WHERE seq > $1 ORDER BY seq")
+        query.binds.append(sequence)
+        for row in try execute(query) {
+            let (origin, record) = try row.decode((String, ByteBuffer).self)
+            changes.origins.append(origin)
+            changes.touched.formUnion(try ChangeLogRecord(decoding: Data(buffer: record)))
+        }
+        let entityKeys = Array(Set(changes.touched.entities))
+        if !entityKeys.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
+                    JOIN UNNEST($1::text[], $2::text[]) AS k(type, id) ON e.type = k.type AND e.id = k.id
+                    """
+            )
+            query.binds.append(entityKeys.map(\.type))
+            query.binds.append(entityKeys.map(\.id))
+            for row in try execute(query) {
+                let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
+                changes.entities.append(EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) }))
+            }
+        }
+        let sources = Array(Set(changes.touched.linkSources))
+        if !sources.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
+                    JOIN UNNEST($1::text[], $2::text[], $3::text[]) AS k(type, relation, source)
+                    ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
+                    """
+            )
+            query.binds.append(sources.map(\.type))
+            query.binds.append(sources.map(\.relation))
+            query.binds.append(sources.map(\.source))
+            for row in try execute(query) {
+                let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
+                changes.links.append(
+                    LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
+                )
+            }
+        }
+        let dynamic = Array(Set(changes.touched.dynamicLinks))
+        if !dynamic.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
+                    JOIN UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
+                    """
+            )
+            for column in Self.columns(dynamic) { query.binds.append(column) }
+            for row in try execute(query) {
+                let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
+                changes.dynamicLinks.append(DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target))
+            }
+        }
+        return changes
+    }
+
+    static func columns(_ links: [DynamicLinkRecord]) -> [[String]] {
+        [links.map(\.kind), links.map(\.sourceType), links.map(\.source), links.map(\.targetType), links.map(\.target)]
+    }
+
+    func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        if !changes.deletedEntities.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: "DELETE FROM \(tables.entity) e USING UNNEST($1::text[], $2::text[]) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
+            )
+            query.binds.append(changes.deletedEntities.map(\.type))
+            query.binds.append(changes.deletedEntities.map(\.id))
+            try execute(query)
+        }
+        if !changes.upsertedEntities.isEmpty {
+            // One row per key (the last wins), as `ON CONFLICT DO UPDATE` needs.
+            var rows: [EntityKey: EntityRecord] = [:]
+            for record in changes.upsertedEntities { rows[EntityKey(type: record.type, id: record.id)] = record }
+            let records = Array(rows.values)
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(tables.entity) (type, id, payload, links)
+                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM UNNEST($1::text[], $2::text[], $3::bytea[], $4::bytea[])
+                    AS k(type, id, payload, links)
+                    ON CONFLICT (type, id) DO UPDATE SET payload = EXCLUDED.payload, links = EXCLUDED.links
+                    """
+            )
+            query.binds.append(records.map(\.type))
+            query.binds.append(records.map(\.id))
+            query.binds.append(records.map { ByteBuffer(bytes: $0.payload) })
+            query.binds.append(records.map { ByteBuffer(bytes: $0.links ?? Data()) })
+            try execute(query)
+        }
+        if !changes.deletedLinks.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    DELETE FROM \(tables.link) l USING UNNEST($1::text[], $2::text[], $3::text[], $4::text[]) AS k(type, relation, source, target)
+                    WHERE l.type = k.type AND l.relation = k.relation AND l.source = k.source AND l.target = k.target
+                    """
+            )
+            query.binds.append(changes.deletedLinks.map(\.type))
+            query.binds.append(changes.deletedLinks.map(\.relation))
+            query.binds.append(changes.deletedLinks.map(\.source))
+            query.binds.append(changes.deletedLinks.map(\.target))
+            try execute(query)
+        }
+        if !changes.deletedDynamicLinks.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    DELETE FROM \(tables.dynamicLink) d
+                    USING UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    WHERE d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
+                    """
+            )
+            for column in Self.columns(changes.deletedDynamicLinks) { query.binds.append(column) }
+            try execute(query)
+        }
+        if !changes.insertedDynamicLinks.isEmpty {
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(tables.dynamicLink) (kind, source_type, source, target_type, target)
+                    SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING
+                    """
+            )
+            for column in Self.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
+            try execute(query)
+        }
+        if !changes.upsertedLinks.isEmpty {
+            var rows: [LinkKey: LinkRecord] = [:]
+            for record in changes.upsertedLinks { rows[record.key] = record }
+            let records = Array(rows.values)
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(tables.link) (type, relation, source, target, position, inverse_position)
+                    SELECT type, relation, source, target, NULLIF(position, ''), NULLIF(inverse_position, '')
+                    FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                    AS k(type, relation, source, target, position, inverse_position)
+                    ON CONFLICT (type, relation, source, target)
+                    DO UPDATE SET position = EXCLUDED.position, inverse_position = EXCLUDED.inverse_position
+                    """
+            )
+            query.binds.append(records.map(\.type))
+            query.binds.append(records.map(\.relation))
+            query.binds.append(records.map(\.source))
+            query.binds.append(records.map(\.target))
+            query.binds.append(records.map { $0.position ?? "" })
+            query.binds.append(records.map { $0.inversePosition ?? "" })
+            try execute(query)
+        }
+        var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq")
+        insert.binds.append(origin)
+        insert.binds.append(Date().timeIntervalSince1970)
+        insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
+        guard let sequence = try execute(insert).first?.decode(Int64.self) else {
+            throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
+        }
+        // A hint for the other stores' listeners, sent when this transaction commits.
+        var notify = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)")
+        notify.binds.append(tables.channel)
+        notify.binds.append("\(sequence)")
+        try execute(notify)
+        if sequence % 32 == 0 || backend.configuration.logRetention < 64 {
+            let bound = sequence - Int64(backend.configuration.logRetention)
+            var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(tables.log) WHERE seq <= $1")
+            prune.binds.append(bound)
+            try execute(prune)
+            var mark = PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(tables.meta) (key, value) VALUES ('pruned', $1) ON CONFLICT (key)
+                    DO UPDATE SET value = GREATEST(\(tables.meta).value::int8, EXCLUDED.value::int8)::text
+                    """
+            )
+            mark.binds.append("\(max(0, bound))")
+            try execute(mark)
+        }
+        return sequence
+    }
+}
