@@ -57,7 +57,7 @@ let package = Package(
         // A child process for the crash-safety test: writes to a store in a loop until killed.
         .executableTarget(name: "RelataCrashWriter", dependencies: ["Relata", "ChatExample"]),
         // Child processes for the tests (and benchmark) of stores shared between processes.
-        .executableTarget(name: "RelataWorker", dependencies: ["Relata", "ChatExample"]),
+        .executableTarget(name: "RelataWorker", dependencies: ["Relata", "RelataPostgres", "ChatExample"]),
         .executableTarget(
             name: "RelataDemo",
             dependencies: ["Relata", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]

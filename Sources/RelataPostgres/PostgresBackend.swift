@@ -190,6 +190,12 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
+    /// Ends every connection listening to this schema's commits, as a network fault would (tests).
+    func terminateListeners() throws {
+        let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_backend_pid()"
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    }
+
     /// A driver error as a ``RelataError`` naming the server, never the credentials.
     static func map(_ error: any Error, place: String, doing action: String) -> RelataError {
         if let error = error as? RelataError { return error }

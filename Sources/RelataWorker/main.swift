@@ -1,6 +1,7 @@
 // A child process for the tests of stores shared between processes (and their benchmark): each
-// command opens the SQLite store at <path> with the chat models, does one job and prints what it
-// did, one line at a time (flushed at once, so a killed process loses nothing it printed).
+// command opens the SQLite store at <path> (or, for a postgres:// URL, the PostgreSQL store it
+// names; a "#schema" suffix picks the schema) with the chat models, does one job and prints what
+// it did, one line at a time (flushed at once, so a killed process loses nothing it printed).
 //
 //     relata-worker append <path> <name> <count>   appends <count> messages "<name>-<i>" to chat
 //                                                  "c", one write each, while the chat exists
@@ -18,13 +19,19 @@
 import ChatExample
 import Foundation
 import Relata
+import RelataPostgres
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 func open(_ path: String) async throws -> Store {
-    try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+    if path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") {
+        let parts = path.split(separator: "#", maxSplits: 1).map(String.init)
+        let configuration = PostgresBackend.Configuration(schema: parts.count == 2 ? parts[1] : "public")
+        return try await Store(postgres: parts[0], configuration: configuration, entities: User.self, Chat.self, Message.self, Attachment.self)
+    }
+    return try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
 }
 
 func run(_ arguments: [String]) async throws {

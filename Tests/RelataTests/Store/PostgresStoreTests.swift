@@ -1,6 +1,6 @@
 import Foundation
 import Relata
-import RelataPostgres
+@testable import RelataPostgres
 import RelataStoreConformance
 import Testing
 
@@ -69,5 +69,81 @@ struct PostgresStoreTests {
             #expect(!text.contains("s3cret-pass") && !text.contains("someone"), "\(text)")
             #expect(text.contains("127.0.0.1:1"), "\(text)")
         }
+    }
+}
+
+/// Real processes (`RelataWorker`) on one PostgreSQL database.
+@Suite("PostgreSQL store: several processes", .serialized, .timeLimit(.minutes(5)))
+struct PostgresMultiProcessTests {
+    typealias Processes = MultiProcessStoreTests
+    typealias Chat = MultiProcessStoreTests.Chat
+    typealias Message = MultiProcessStoreTests.Message
+
+    static func open(_ url: String, _ schema: String, follow: Bool = true) async throws -> Store {
+        try await Store(
+            backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)),
+            schema: EntitySchema(MultiProcessStoreTests.User.self, Chat.self, Message.self, MultiProcessStoreTests.Attachment.self),
+            followInterval: follow ? .milliseconds(10) : nil
+        )
+    }
+
+    @Test("4 processes × 200 appends to one chat at once: 800 messages, no error")
+    func concurrentAppends() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let setup = try await Self.open(url, schema, follow: false)
+        try await setup.write { try Chat(id: "c").save(to: &$0) }
+        try await setup.close()
+        let workers = try (0..<4).map { try Processes.start("append", "\(url)#\(schema)", "w\($0)", "200") }
+        for worker in workers {
+            let lines = try await worker.finish()
+            #expect(lines.last == "done 200", "worker output: \(lines.suffix(3))")
+        }
+        let store = try await Self.open(url, schema, follow: false)
+        #expect(store.context.ids(of: "c", \Chat.$messages).count == 800)
+        try store.context.checkInvariants()
+        try await store.close()
+    }
+
+    @Test("Appenders racing a process that deletes and re-creates the chat: no message refers to a missing chat")
+    func appendersRaceCascade() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let setup = try await Self.open(url, schema, follow: false)
+        try await setup.write { try Chat(id: "c").save(to: &$0) }
+        try await setup.close()
+        let target = "\(url)#\(schema)"
+        let workers = try [Processes.start("append", target, "a", "150"), Processes.start("append", target, "b", "150"), Processes.start("churn", target, "30")]
+        for worker in workers {
+            let lines = try await worker.finish()
+            #expect(lines.last?.hasPrefix("done") == true, "worker output: \(lines.suffix(3))")
+        }
+        let store = try await Self.open(url, schema, follow: false)
+        try store.context.checkInvariants()
+        Processes.expectNoDanglingChat(store.context)
+        try await store.close()
+    }
+
+    @Test("The listening connection killed with pg_terminate_backend: the follower still converges")
+    func listenerKilled() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let follower = try await Self.open(url, schema)
+        let writer = try await Self.open(url, schema, follow: false)
+        try await writer.write { try Chat(id: "c").save(to: &$0) }
+        // Every listener of this schema's channel is cut off.
+        let killer = try PostgresBackend.open(url: url, configuration: .init(schema: schema))
+        try killer.terminateListeners()
+        try killer.close()
+        try await writer.write { context in
+            for i in 0..<5 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while follower.context.ids(of: "c", \Chat.$messages).count < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(follower.context.ids(of: "c", \Chat.$messages).count == 5)
+        try await follower.close()
+        try await writer.close()
     }
 }
