@@ -139,9 +139,9 @@ public final class PostgresBackend: StorageBackend {
         do {
             try transaction.execute(PostgresQuery(unsafeSQL: begin))
             if lock {
+                // One round trip: the busy timeout for this transaction, then the writers' lock.
                 let milliseconds = max(1, Int(configuration.busyTimeout.components.seconds) * 1_000 + Int(configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000))
-                try transaction.execute(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"))
-                try transaction.execute("SELECT pg_advisory_xact_lock(\(tables.lockKey))")
+                try transaction.execute("SELECT set_config('lock_timeout', \(String(milliseconds)), true), pg_advisory_xact_lock(\(tables.lockKey))")
             }
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))

@@ -62,13 +62,20 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func changes(since sequence: Int64) throws -> CommittedChanges? {
-        let last = try lastSequence()
-        guard last > sequence else { return nil }
-        var changes = CommittedChanges(sequence: last)
         // Sequences have gaps (a rolled-back write consumes one), so the log's oldest record does
         // not tell what was pruned: writers keep the highest pruned sequence in relata_meta.
-        let pruned = try execute(PostgresQuery(unsafeSQL: "SELECT value FROM \(tables.meta) WHERE key = 'pruned'")).first
-            .flatMap { Int64(try $0.decode(String.self)) } ?? 0
+        let state = try execute(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT (SELECT COALESCE(max(seq), 0)::int8 FROM \(tables.log)),
+                           (SELECT COALESCE(max(value::int8), 0)::int8 FROM \(tables.meta) WHERE key = 'pruned')
+                    """
+            )
+        ).first
+        var last: Int64 = 0, pruned: Int64 = 0
+        if let state { (last, pruned) = try state.decode((Int64, Int64).self) }
+        guard last > sequence else { return nil }
+        var changes = CommittedChanges(sequence: last)
         guard sequence >= pruned else {
             changes.needsReload = true
             return changes
@@ -220,18 +227,21 @@ final class PostgresTransaction: StorageTransaction {
             query.binds.append(records.map { $0.inversePosition ?? "" })
             try execute(query)
         }
-        var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq")
+        // The log record, and a hint for the other stores' listeners (sent when this transaction
+        // commits: the sequence, never data), in one round trip.
+        var insert = PostgresQuery(
+            unsafeSQL: """
+                WITH record AS (INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq)
+                SELECT record.seq FROM record, LATERAL pg_notify($4, record.seq::text)
+                """
+        )
         insert.binds.append(origin)
         insert.binds.append(Date().timeIntervalSince1970)
         insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
+        insert.binds.append(tables.channel)
         guard let sequence = try execute(insert).first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
-        // A hint for the other stores' listeners, sent when this transaction commits.
-        var notify = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)")
-        notify.binds.append(tables.channel)
-        notify.binds.append("\(sequence)")
-        try execute(notify)
         if sequence % 32 == 0 || backend.configuration.logRetention < 64 {
             let bound = sequence - Int64(backend.configuration.logRetention)
             var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(tables.log) WHERE seq <= $1")
