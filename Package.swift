@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "RelataWorker", dependencies: ["Relata", "RelataPostgres", "ChatExample"]),
         .executableTarget(
             name: "RelataDemo",
-            dependencies: ["Relata", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Relata", "RelataPostgres", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "RelataTests",

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatExample
 import Foundation
 import Relata
+import RelataPostgres
 
 /// relata-demo: the chat example of the README, end to end, on a SQLite store file (`run`, the
 /// default), and `watch`, which prints the commits other processes make to that file, live.
@@ -26,6 +27,9 @@ struct ChatDemo: AsyncParsableCommand {
     @Option(help: "The store file.")
     var path = "relata-demo.sqlite"
 
+    @Option(help: "A PostgreSQL database to use instead of the file: postgres://user:password@host:port/database.")
+    var postgres: String?
+
     @Flag(help: "Delete the store file first and start over.")
     var reset = false
 
@@ -38,9 +42,15 @@ struct ChatDemo: AsyncParsableCommand {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             print("Reset: removed \(url.path)")
         }
-        print("Store file: \(url.path)  (override with --path, start over with --reset)")
         let opening = ContinuousClock.now
-        let store = try await Store(path: url.path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+        let store: Store
+        if let postgres {
+            print("Store: PostgreSQL database (--postgres)")
+            store = try await Store(postgres: postgres, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+        } else {
+            print("Store file: \(url.path)  (override with --path, start over with --reset)")
+            store = try await Store(path: url.path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+        }
         print("Opened in \(format(ContinuousClock.now - opening))\n")
 
         let runs = store.context.ids(of: DemoRun.self).compactMap { store.context.entity(DemoRun.self, id: $0) }

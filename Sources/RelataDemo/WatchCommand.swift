@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatExample
 import Foundation
 import Relata
+import RelataPostgres
 
 /// `relata-demo watch`: follows the store file and prints every commit it sees, live — run
 /// `relata-demo` (or any program on the file) in another terminal.
@@ -20,12 +21,20 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "The store file (created if missing).")
     var path = "relata-demo.sqlite"
 
+    @Option(help: "A PostgreSQL database to watch instead of the file: postgres://user:password@host:port/database.")
+    var postgres: String?
+
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var seconds: Double?
 
     func run() async throws {
-        let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
-        print("Watching \(URL(fileURLWithPath: path).path) at commit \(store.sequence): \(Self.describe(Self.counts(store.context)))")
+        let store =
+            if let postgres {
+                try await Store(postgres: postgres, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+            } else {
+                try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+            }
+        print("Watching \(postgres == nil ? URL(fileURLWithPath: path).path : "the PostgreSQL database") at commit \(store.sequence): \(Self.describe(Self.counts(store.context)))")
         let watching = Task {
             for await commit in store.commits {
                 print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: true))) commit \(commit.sequence) (\(commit.kind)): \(Self.describe(commit.delta))")
