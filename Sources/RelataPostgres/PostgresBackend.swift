@@ -46,8 +46,10 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
-    let connection: PostgresConnection
-    let listener: PostgresConnection
+    /// The connection for reads and writes (replaced when it was lost), and the listening one.
+    private let connections: Mutex<(main: PostgresConnection, listener: PostgresConnection?)>
+    /// How to connect again (credentials stay in here, never in messages).
+    private let settings: PostgresConnection.Configuration
     let configuration: Configuration
     /// Where the server is, for errors: host, port and database, never the credentials.
     let place: String
@@ -90,15 +92,20 @@ public final class PostgresBackend: StorageBackend {
                 try? connection.close().wait()
                 throw error
             }
-            return PostgresBackend(connection: connection, listener: listener, configuration: configuration, place: place, tables: tables)
+            return PostgresBackend(
+                connection: connection, listener: listener, settings: settings, configuration: configuration, place: place, tables: tables
+            )
         } catch {
             throw Self.map(error, place: place, doing: "open")
         }
     }
 
-    private init(connection: PostgresConnection, listener: PostgresConnection, configuration: Configuration, place: String, tables: PostgresSchema) {
-        self.connection = connection
-        self.listener = listener
+    private init(
+        connection: PostgresConnection, listener: PostgresConnection, settings: PostgresConnection.Configuration,
+        configuration: Configuration, place: String, tables: PostgresSchema
+    ) {
+        connections = Mutex((connection, listener))
+        self.settings = settings
         self.configuration = configuration
         self.place = place
         self.tables = tables
@@ -107,22 +114,59 @@ public final class PostgresBackend: StorageBackend {
 
     private let listenTask = Mutex<Task<Void, Never>?>(nil)
 
-    /// Listens for the writers' notifications on the dedicated connection.
+    /// Listens for the writers' notifications on the dedicated connection; when it is lost,
+    /// connects again with backoff (100 ms, doubling, up to 5 s), and flags news each time,
+    /// since what was sent meanwhile is lost.
     private func startListening() {
-        let channel = tables.channel, listener = self.listener
+        let channel = tables.channel, settings = self.settings, logger = self.logger
         let task = Task { [weak self] in
-            do {
-                try await listener.listen(on: channel) { notifications in
-                    for try await _ in notifications {
-                        self?.news.store(true, ordering: .releasing)
+            var backoff = Duration.milliseconds(100)
+            while !Task.isCancelled {
+                guard let listener = self?.connections.withLock({ $0.listener }) else {
+                    do {
+                        let connection = try await PostgresConnection.connect(configuration: settings, id: 2, logger: logger)
+                        guard let self else {
+                            try? await connection.close()
+                            return
+                        }
+                        self.connections.withLock { $0.listener = connection }
+                        backoff = .milliseconds(100)
+                    } catch {
+                        try? await Task.sleep(for: backoff)
+                        backoff = min(backoff * 2, .seconds(5))
                     }
+                    continue
                 }
-            } catch {
-                // The listener is gone: fall back to polling at every check.
+                do {
+                    try await listener.listen(on: channel) { notifications in
+                        self?.news.store(true, ordering: .releasing)
+                        for try await _ in notifications {
+                            self?.news.store(true, ordering: .releasing)
+                        }
+                    }
+                } catch {}
+                // Lost (or cancelled): drop it; the next turn connects again.
                 self?.news.store(true, ordering: .releasing)
+                self?.connections.withLock { if $0.listener === listener { $0.listener = nil } }
+                try? await listener.close()
             }
         }
         listenTask.withLock { $0 = task }
+    }
+
+    /// The connection for reads and writes; a new one when the last was lost (the server
+    /// restarted, the network failed).
+    func connection() throws -> PostgresConnection {
+        let current = connections.withLock { $0.main }
+        guard current.isClosed else { return current }
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        do {
+            let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
+            connections.withLock { $0.main = fresh }
+            return fresh
+        } catch {
+            throw Self.map(error, place: place, doing: "reconnect to")
+        }
     }
 
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
@@ -133,19 +177,22 @@ public final class PostgresBackend: StorageBackend {
         try run(begin: "BEGIN", lock: true, body)
     }
 
-    /// Runs `body` in one transaction on the backend's connection.
+    /// Runs `body` in one transaction on the backend's connection. A connection found lost when
+    /// the transaction begins is replaced and the transaction begun again; one lost during the
+    /// transaction fails it (nothing of it is committed) with a typed error, and the next call
+    /// connects again.
     private func run<T>(begin: String, lock: Bool, _ body: (PostgresTransaction) throws -> T) throws -> T {
-        let transaction = PostgresTransaction(backend: self)
+        var transaction = PostgresTransaction(backend: self, connection: try connection())
         do {
-            try transaction.execute(PostgresQuery(unsafeSQL: begin))
-            if lock {
-                // One round trip: the busy timeout for this transaction, then the writers' lock.
-                let milliseconds = max(1, Int(configuration.busyTimeout.components.seconds) * 1_000 + Int(configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000))
-                try transaction.execute("SELECT set_config('lock_timeout', \(String(milliseconds)), true), pg_advisory_xact_lock(\(tables.lockKey))")
-            }
+            try start(transaction, begin: begin, lock: lock)
         } catch {
-            _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
-            throw transaction.mapped(error, doing: lock ? "write" : "read")
+            guard transaction.connection.isClosed else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
+            transaction = PostgresTransaction(backend: self, connection: try connection())
+            do {
+                try start(transaction, begin: begin, lock: lock)
+            } catch {
+                throw transaction.mapped(error, doing: lock ? "write" : "read")
+            }
         }
         let result: T
         do {
@@ -162,6 +209,21 @@ public final class PostgresBackend: StorageBackend {
         return result
     }
 
+    /// Begins the transaction; for a write, with its busy timeout, under the writers' lock.
+    private func start(_ transaction: PostgresTransaction, begin: String, lock: Bool) throws {
+        do {
+            try transaction.execute(PostgresQuery(unsafeSQL: begin))
+            if lock {
+                // One round trip: the busy timeout for this transaction, then the writers' lock.
+                let milliseconds = max(1, Int(configuration.busyTimeout.components.seconds) * 1_000 + Int(configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+                try transaction.execute("SELECT set_config('lock_timeout', \(String(milliseconds)), true), pg_advisory_xact_lock(\(tables.lockKey))")
+            }
+        } catch {
+            _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            throw error
+        }
+    }
+
     public func hasNewCommits() throws -> Bool {
         // A notification is a hint; every 100th check asks the log anyway (notifications sent
         // while the listener was disconnected are lost).
@@ -175,16 +237,18 @@ public final class PostgresBackend: StorageBackend {
     deinit {
         guard !closed.load(ordering: .acquiring) else { return }
         listenTask.withLock { $0?.cancel() }
-        try? listener.close().wait()
-        try? connection.close().wait()
+        let (main, listener) = connections.withLock { ($0.main, $0.listener) }
+        try? listener?.close().wait()
+        try? main.close().wait()
     }
 
     public func close() throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listenTask.withLock { $0?.cancel() }
-        try? listener.close().wait()
+        let (main, listener) = connections.withLock { ($0.main, $0.listener) }
+        try? listener?.close().wait()
         do {
-            try connection.close().wait()
+            try main.close().wait()
         } catch {
             throw Self.map(error, place: place, doing: "close")
         }
@@ -193,7 +257,13 @@ public final class PostgresBackend: StorageBackend {
     /// Ends every connection listening to this schema's commits, as a network fault would (tests).
     func terminateListeners() throws {
         let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_backend_pid()"
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+        _ = try connection().query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    }
+
+    /// Ends every other connection to the database, as a server restart would (tests).
+    func terminateOtherConnections() throws {
+        let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        _ = try connection().query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
     }
 
     /// A driver error as a ``RelataError`` naming the server, never the credentials.

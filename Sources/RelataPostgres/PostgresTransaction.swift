@@ -8,10 +8,13 @@ import RelataCore
 /// may block).
 final class PostgresTransaction: StorageTransaction {
     let backend: PostgresBackend
+    /// The connection the transaction runs on, the same for all of it.
+    let connection: PostgresConnection
     var tables: PostgresSchema { backend.tables }
 
-    init(backend: PostgresBackend) {
+    init(backend: PostgresBackend, connection: PostgresConnection) {
         self.backend = backend
+        self.connection = connection
     }
 
     /// Runs `query`, returning its rows.
@@ -19,7 +22,7 @@ final class PostgresTransaction: StorageTransaction {
     func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
         // The store calls backends on its writer queue, never on Swift's cooperative pool: waiting
         // for the event loop here blocks nothing else.
-        try backend.connection.query(query, logger: backend.logger).wait().rows
+        try connection.query(query, logger: backend.logger).wait().rows
     }
 
     func mapped(_ error: any Error, doing action: String) -> RelataError {

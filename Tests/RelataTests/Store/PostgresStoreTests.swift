@@ -72,9 +72,12 @@ struct PostgresStoreTests {
     }
 }
 
-/// Real processes (`RelataWorker`) on one PostgreSQL database.
-@Suite("PostgreSQL store: several processes", .serialized, .timeLimit(.minutes(5)))
-struct PostgresMultiProcessTests {
+extension PostgresStoreTests {
+/// Real processes (`RelataWorker`) on one PostgreSQL database, and dropped connections. Nested in
+/// `PostgresStoreTests`, whose `.serialized` covers it: a test here ends every other connection
+/// to the database.
+@Suite("PostgreSQL store: several processes and faults")
+struct Processes {
     typealias Processes = MultiProcessStoreTests
     typealias Chat = MultiProcessStoreTests.Chat
     typealias Message = MultiProcessStoreTests.Message
@@ -146,4 +149,36 @@ struct PostgresMultiProcessTests {
         try await follower.close()
         try await writer.close()
     }
+
+    @Test("Every connection dropped, as a server restart does: stores reconnect without restarting the process, nothing is half-committed")
+    func connectionsDropped() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let follower = try await Self.open(url, schema)
+        let writer = try await Self.open(url, schema, follow: false)
+        try await writer.write { context in
+            try Chat(id: "c").save(to: &context)
+            for i in 0..<5 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        let killer = try PostgresBackend.open(url: url, configuration: .init(schema: schema))
+        try killer.terminateOtherConnections()
+        try killer.close()
+        // The writer's connection is gone: the write connects again and commits whole.
+        try await writer.write { context in
+            for i in 5..<10 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        #expect(writer.context.ids(of: "c", \Chat.$messages).count == 10)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while follower.context.ids(of: "c", \Chat.$messages).count < 10, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(follower.context.ids(of: "c", \Chat.$messages).count == 10, "the follower reconnected and caught up")
+        try await follower.write { try Message(id: "last", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await writer.refresh()
+        #expect(writer.context.ids(of: "c", \Chat.$messages).count == 11)
+        try writer.context.checkInvariants()
+        try await follower.close()
+        try await writer.close()
+    }
+}
 }
