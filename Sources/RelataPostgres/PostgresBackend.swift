@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import RelataCore
 import Synchronization
@@ -47,7 +48,7 @@ public final class PostgresBackend: StorageBackend {
     }
 
     /// The connection for reads and writes (replaced when it was lost), and the listening one.
-    private let connections: Mutex<(main: PostgresConnection, listener: PostgresConnection?)>
+    private let connections = Mutex<(main: PostgresConnection?, listener: PostgresConnection?)>((nil, nil))
     /// How to connect again (credentials stay in here, never in messages).
     private let settings: PostgresConnection.Configuration
     let configuration: Configuration
@@ -59,60 +60,33 @@ public final class PostgresBackend: StorageBackend {
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
     private let ticks = Atomic<Int>(0)
+    private let listenTask = Mutex<Task<Void, Never>?>(nil)
 
-    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
-    /// creates the tables when they do not exist.
+    /// A backend for the database at `url` (`postgres://user:password@host:port/database`). It
+    /// connects on first use — the store's first read, on its writer queue — and creates the
+    /// tables then when they do not exist.
     ///
-    /// - Throws: ``RelataError`` (``RelataError/Code/storageFailed``, or
-    ///   ``RelataError/Code/notAStore`` for a schema of another application or a newer format),
-    ///   naming host, port and database but never the credentials.
+    /// - Throws: ``RelataError`` when `url` or the schema name is malformed. Connection errors
+    ///   (``RelataError/Code/storageFailed``, or ``RelataError/Code/notAStore`` for a schema of
+    ///   another application or a newer format) come from the first use, naming host, port and
+    ///   database but never the credentials.
     public static func connect(url: String, configuration: Configuration = Configuration()) async throws -> PostgresBackend {
-        // The driver's blocking calls run on a thread of their own, never on Swift's cooperative pool.
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try open(url: url, configuration: configuration) })
-            }
-        }
+        try open(url: url, configuration: configuration)
     }
 
-    /// Connects, blocking the calling thread until it is done: call it off Swift's cooperative
-    /// pool (``connect(url:configuration:)`` does).
+    /// The same as ``connect(url:configuration:)``, for synchronous code: nothing here waits.
     public static func open(url: String, configuration: Configuration = Configuration()) throws -> PostgresBackend {
         let (settings, place) = try PostgresURL.parse(url, tls: configuration.tls)
-        let tables = try PostgresSchema(schema: configuration.schema)
-        let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
-        do {
-            let connection = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
-            let listener: PostgresConnection
-            do {
-                try tables.create(on: connection, logger: logger)
-                listener = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 2, logger: logger).wait()
-            } catch {
-                try? connection.close().wait()
-                throw error
-            }
-            return PostgresBackend(
-                connection: connection, listener: listener, settings: settings, configuration: configuration, place: place, tables: tables
-            )
-        } catch {
-            throw Self.map(error, place: place, doing: "open")
-        }
+        return PostgresBackend(settings: settings, configuration: configuration, place: place, tables: try PostgresSchema(schema: configuration.schema))
     }
 
-    private init(
-        connection: PostgresConnection, listener: PostgresConnection, settings: PostgresConnection.Configuration,
-        configuration: Configuration, place: String, tables: PostgresSchema
-    ) {
-        connections = Mutex((connection, listener))
+    private init(settings: PostgresConnection.Configuration, configuration: Configuration, place: String, tables: PostgresSchema) {
         self.settings = settings
         self.configuration = configuration
         self.place = place
         self.tables = tables
         startListening()
     }
-
-    private let listenTask = Mutex<Task<Void, Never>?>(nil)
 
     /// Listens for the writers' notifications on the dedicated connection; when it is lost,
     /// connects again with backoff (100 ms, doubling, up to 5 s), and flags news each time,
@@ -158,14 +132,25 @@ public final class PostgresBackend: StorageBackend {
     /// restarted, the network failed).
     func connection() throws -> PostgresConnection {
         let current = connections.withLock { $0.main }
-        guard current.isClosed else { return current }
+        if let current, !current.isClosed { return current }
         let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
         do {
             let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
+            if current == nil {
+                // The first connection: the tables, created when missing.
+                do {
+                    try tables.create(on: fresh, logger: logger)
+                } catch {
+                    Closing.keep(fresh)
+                    let closing: EventLoopFuture<Void> = fresh.close()
+                    _ = closing
+                    throw error
+                }
+            }
             connections.withLock { $0.main = fresh }
             return fresh
         } catch {
-            throw Self.map(error, place: place, doing: "reconnect to")
+            throw Self.map(error, place: place, doing: current == nil ? "open" : "reconnect to")
         }
     }
 
@@ -237,9 +222,14 @@ public final class PostgresBackend: StorageBackend {
     deinit {
         guard !closed.load(ordering: .acquiring) else { return }
         listenTask.withLock { $0?.cancel() }
+        // Closed without waiting (this may run on any thread); each closing connection is kept
+        // until it is closed.
         let (main, listener) = connections.withLock { ($0.main, $0.listener) }
-        try? listener?.close().wait()
-        try? main.close().wait()
+        for connection in [main, listener].compactMap({ $0 }) where !connection.isClosed {
+            Closing.keep(connection)
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = closing
+        }
     }
 
     public func close() throws {
@@ -248,22 +238,31 @@ public final class PostgresBackend: StorageBackend {
         let (main, listener) = connections.withLock { ($0.main, $0.listener) }
         try? listener?.close().wait()
         do {
-            try main.close().wait()
+            try main?.close().wait()
         } catch {
             throw Self.map(error, place: place, doing: "close")
         }
     }
 
     /// Ends every connection listening to this schema's commits, as a network fault would (tests).
-    func terminateListeners() throws {
-        let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_backend_pid()"
-        _ = try connection().query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    func terminateListeners() async throws {
+        try await runOffPool("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_backend_pid()")
     }
 
     /// Ends every other connection to the database, as a server restart would (tests).
-    func terminateOtherConnections() throws {
-        let sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        _ = try connection().query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
+    func terminateOtherConnections() async throws {
+        try await runOffPool("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    }
+
+    /// Runs `sql` on a dispatch thread: waiting for the driver never blocks Swift's cooperative pool.
+    private func runOffPool(_ sql: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    _ = try self.connection().query(PostgresQuery(unsafeSQL: sql), logger: self.logger).wait()
+                })
+            }
+        }
     }
 
     /// A driver error as a ``RelataError`` naming the server, never the credentials.
@@ -278,5 +277,18 @@ public final class PostgresBackend: StorageBackend {
             return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(message)")
         }
         return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(type(of: error))")
+    }
+}
+
+/// Connections closed without waiting, kept until they are closed (a connection must not be
+/// released before its close completes).
+private enum Closing {
+    private static let connections = Mutex<[PostgresConnection]>([])
+
+    static func keep(_ connection: PostgresConnection) {
+        connections.withLock { kept in
+            kept.removeAll { $0.isClosed }
+            kept.append(connection)
+        }
     }
 }
