@@ -103,6 +103,12 @@ public final class PostgresBackend: StorageBackend {
                             try? await connection.close()
                             return
                         }
+                        guard !Task.isCancelled, !self.closed.load(ordering: .acquiring) else {
+                            Closing.keep(connection)
+                            let closing: EventLoopFuture<Void> = connection.close()
+                            _ = closing
+                            return
+                        }
                         self.connections.withLock { $0.listener = connection }
                         backoff = .milliseconds(100)
                     } catch {
@@ -220,7 +226,6 @@ public final class PostgresBackend: StorageBackend {
 
     /// A backend released without ``close()`` (a store that was never closed) closes its connections.
     deinit {
-        guard !closed.load(ordering: .acquiring) else { return }
         listenTask.withLock { $0?.cancel() }
         // Closed without waiting (this may run on any thread); each closing connection is kept
         // until it is closed.
