@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "Relata", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", "1.33.0"..<"1.34.0"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +20,8 @@ let package = Package(
                 .product(name: "ChatExample", package: "Relata"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "RelataPostgres", package: "Relata"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Sources/RelataBench"
         )

@@ -241,9 +241,9 @@ public final class PostgresBackend: StorageBackend {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listenTask.withLock { $0?.cancel() }
         let (main, listener) = connections.withLock { ($0.main, $0.listener) }
-        try? listener?.close().wait()
+        try? listener?.close().answer(within: .seconds(5))
         do {
-            try main?.close().wait()
+            try main?.close().answer(within: .seconds(5))
         } catch {
             throw Self.map(error, place: place, doing: "close")
         }
@@ -264,7 +264,8 @@ public final class PostgresBackend: StorageBackend {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    _ = try self.connection().query(PostgresQuery(unsafeSQL: sql), logger: self.logger).wait()
+                    let connection = try self.connection()
+                    _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger).answer(from: connection)
                 })
             }
         }
@@ -280,6 +281,9 @@ public final class PostgresBackend: StorageBackend {
                 return RelataError(code: .storeBusy, entityType: "Store", message: "cannot \(action) \(place): another writer held the lock past the busy timeout")
             }
             return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(message)")
+        }
+        if error is PostgresConnectionLost {
+            return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): the connection was lost")
         }
         return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(type(of: error))")
     }

@@ -42,9 +42,9 @@ struct PostgresSchema: Sendable {
     /// a new database at once create them once); refuses a schema of another application or of a
     /// newer format.
     func create(on connection: PostgresConnection, logger: Logger) throws {
-        _ = try connection.query("BEGIN", logger: logger).wait()
+        _ = try connection.query("BEGIN", logger: logger).answer(from: connection)
         do {
-            _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).wait()
+            _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).answer(from: connection)
             for statement in [
                 "CREATE SCHEMA IF NOT EXISTS \"\(schema)\"",
                 "CREATE TABLE IF NOT EXISTS \(meta) (key text PRIMARY KEY, value text NOT NULL)",
@@ -59,9 +59,9 @@ struct PostgresSchema: Sendable {
                 """,
                 "CREATE TABLE IF NOT EXISTS \(log) (seq bigserial PRIMARY KEY, origin text NOT NULL, at double precision NOT NULL, record bytea NOT NULL)",
             ] {
-                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).answer(from: connection)
             }
-            let rows = try connection.query(PostgresQuery(unsafeSQL: "SELECT key, value FROM \(meta)"), logger: logger).wait().rows
+            let rows = try connection.query(PostgresQuery(unsafeSQL: "SELECT key, value FROM \(meta)"), logger: logger).answer(from: connection).rows
             var found: [String: String] = [:]
             for row in rows {
                 let (key, value) = try row.decode((String, String).self)
@@ -71,7 +71,7 @@ struct PostgresSchema: Sendable {
                 _ = try connection.query(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(meta) (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.version)')"),
                     logger: logger
-                ).wait()
+                ).answer(from: connection)
             } else if found["format"] != Self.format {
                 throw RelataError(code: .notAStore, entityType: "Store", message: "schema \(schema) holds tables of another application")
             } else if let version = found["version"].flatMap(Int.init), version > Self.version {
@@ -80,9 +80,9 @@ struct PostgresSchema: Sendable {
                     message: "schema \(schema) is a Relata store of version \(version), newer than this library (\(Self.version))"
                 )
             }
-            _ = try connection.query("COMMIT", logger: logger).wait()
+            _ = try connection.query("COMMIT", logger: logger).answer(from: connection)
         } catch {
-            _ = try? connection.query("ROLLBACK", logger: logger).wait()
+            _ = try? connection.query("ROLLBACK", logger: logger).answer(from: connection)
             throw error
         }
     }

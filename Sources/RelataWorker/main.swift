@@ -5,6 +5,11 @@
 //
 //     relata-worker append <path> <name> <count>   appends <count> messages "<name>-<i>" to chat
 //                                                  "c", one write each, while the chat exists
+//     relata-worker pairs <path> <name> <count>    saves messages "<name>-<i>-a" and "-b" to chat "c"
+//                                                  in one write each, <count> times, printing
+//                                                  "saved <i>"; a write that throws prints
+//                                                  "failed <i> <error code>" and the next begins
+//                                                  50 ms later (for faults: a server restart)
 //     relata-worker churn <path> <rounds>          deletes chat "c" (its messages cascade) and
 //                                                  saves it again, <rounds> times
 //     relata-worker hold <path>                    saves message "held" inside a write and never
@@ -53,6 +58,26 @@ func run(_ arguments: [String]) async throws {
             if saved { appended += 1 }
         }
         say("done \(appended)")
+    case ("pairs", 4):
+        guard let count = Int(arguments[3]) else { throw Usage() }
+        let store = try await open(path)
+        say("ready")
+        var saved = 0
+        for i in 0..<count {
+            do {
+                try await store.write { context in
+                    for half in ["a", "b"] {
+                        try Message(id: "\(arguments[2])-\(i)-\(half)", text: "pair \(i)", author: .id("u"), chat: .id("c")).save(to: &context)
+                    }
+                }
+                saved += 1
+                say("saved \(i)")
+            } catch let error as RelataError {
+                say("failed \(i) \(error.code)")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        say("done \(saved)")
     case ("churn", 3):
         guard let rounds = Int(arguments[2]) else { throw Usage() }
         let store = try await open(path)
@@ -98,7 +123,7 @@ func run(_ arguments: [String]) async throws {
 
 struct Usage: Error, CustomStringConvertible {
     var description: String {
-        "usage: relata-worker append <path> <name> <count> | churn <path> <rounds> | hold <path> | open <path> | watch <path> <count>"
+        "usage: relata-worker append <path> <name> <count> | pairs <path> <name> <count> | churn <path> <rounds> | hold <path> | open <path> | watch <path> <count>"
     }
 }
 

@@ -9,6 +9,12 @@ enum PersistW1 {
 
     static func save(_ data: W1Data, path: String) async throws {
         let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
+        try await save(data, to: store)
+        try await store.close()
+    }
+
+    /// Saves W1 through `store`: users and chats in one write, then one write per 1,000 messages.
+    static func save(_ data: W1Data, to store: Store) async throws {
         try await store.write { context in
             for user in data.users { try user.save(to: &context) }
             for chat in data.chats { try chat.save(to: &context) }
@@ -19,7 +25,6 @@ enum PersistW1 {
                 for message in batch { try message.save(to: &context) }
             }
         }
-        try await store.close()
     }
 
     static func open(path: String) async throws -> Store {

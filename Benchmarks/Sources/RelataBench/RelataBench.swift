@@ -25,6 +25,9 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Run only the observation benchmark.")
     var observationOnly = false
 
+    @Option(help: "Run only the PostgreSQL benchmarks, on the server at this URL (postgres://user@host:port/database); they create and drop schemas relata_bench_* and baseline_bench_*.")
+    var postgres: String?
+
     @Option(help: "Writes per process in the benchmark of several processes on one file.")
     var sharedWrites: Int = 500
 
@@ -77,6 +80,11 @@ struct RelataBench: AsyncParsableCommand {
                 timer.cancel()
             }
             if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count, gap: name) }
+            return
+        }
+        if let postgres {
+            let scaleList = scales.split(separator: ",").compactMap { Double($0) }
+            try await PostgresW1.run(url: postgres, scales: scaleList, runs: runs, writesPerProcess: sharedWrites)
             return
         }
         if sharedOnly {

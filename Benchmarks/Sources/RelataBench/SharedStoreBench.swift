@@ -1,40 +1,68 @@
 import ChatExample
 import Foundation
 import Relata
+import RelataPostgres
 
-/// Several processes on one SQLite file (relata-bench spawns itself as the writers): commits per
-/// second with 1, 2 and 4 writing processes, how soon a commit of another process is seen by a
-/// store that follows the file without `refresh()`, and what following costs an idle process.
+/// Several processes on one store (relata-bench spawns itself as the writers) — a SQLite file,
+/// or a PostgreSQL database with `postgres`: commits per second with 1, 2 and 4 writing
+/// processes, how soon a commit of another process is seen by a store that follows the storage
+/// without `refresh()`, and what following costs an idle process.
+///
+/// A store is named by a target: a file path, or `postgres://…#schema`.
 enum SharedStoreBench {
     static let entities: [any EntityModelProtocol.Type] = [User.self, Chat.self, Message.self, Attachment.self]
 
-    static func open(_ path: String, follow: Bool = true) async throws -> Store {
-        try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities), followInterval: follow ? .milliseconds(10) : nil)
+    static func open(_ target: String, follow: Bool = true) async throws -> Store {
+        let interval: Duration? = follow ? .milliseconds(10) : nil
+        if target.hasPrefix("postgres") {
+            let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
+            let backend = try await PostgresBackend.connect(url: parts[0], configuration: .init(schema: parts.count == 2 ? parts[1] : "public"))
+            return try await Store(backend: backend, schema: EntitySchema(entities), followInterval: interval)
+        }
+        return try await Store(backend: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
     }
 
-    static func run(writesPerProcess: Int) async throws {
+    /// The file whose creation starts the writers of `target`.
+    static func goFile(_ target: String) -> String {
+        guard target.hasPrefix("postgres") else { return target + ".go" }
+        let schema = target.split(separator: "#").last.map(String.init) ?? "public"
+        return FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-\(schema).go").path
+    }
+
+    static func run(writesPerProcess: Int, postgres url: String? = nil) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-shared-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        print("Several processes on one SQLite file (each write appends one message to one chat of a store with 1,000 messages)")
+        /// A new, empty store named `label`.
+        func target(_ label: String) async throws -> String {
+            guard let url else { return directory.appendingPathComponent("\(label).sqlite").path }
+            let schema = "relata_bench_\(label)"
+            let connection = try await PostgresBaselineW1.connect(url)
+            try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            try await connection.close()
+            try? FileManager.default.removeItem(atPath: goFile("\(url)#\(schema)"))
+            return "\(url)#\(schema)"
+        }
+        let storage = url == nil ? "one SQLite file" : "one PostgreSQL database"
+        print("Several processes on \(storage) (each write appends one message to one chat of a store with 1,000 messages)")
         var single = 0.0
         for processes in [1, 2, 4] {
-            let path = directory.appendingPathComponent("writers-\(processes).sqlite").path
+            let path = try await target("writers_\(processes)")
             let rate = try await writesPerSecond(path: path, processes: processes, each: writesPerProcess)
             if processes == 1 { single = rate }
             print("  \(processes) writing process\(processes == 1 ? " " : "es")  \(String(format: "%6.0f", rate)) commits/s in all  (\(String(format: "%.2f", rate / single))x one process; \(writesPerProcess) writes each)")
         }
-        let path = directory.appendingPathComponent("visibility.sqlite").path
+        let path = try await target("visibility")
         let latencies = try await visibility(path: path, commits: 200)
         func percentile(_ p: Double) -> String {
             String(format: "%.1f ms", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1_000)
         }
-        print("  a commit of another process seen by store.read, without refresh (follow interval 10 ms): p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (\(latencies.count) commits)")
-        let quiet = try await visibility(path: directory.appendingPathComponent("quiet.sqlite").path, commits: 10, gap: 1_200...2_400)
+        print("  a commit of another process seen by store.read, without refresh (follow interval 10 ms\(url == nil ? "" : ", woken by NOTIFY")): p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1)) (\(latencies.count) commits)")
+        let quiet = try await visibility(path: try await target("quiet"), commits: 10, gap: 1_200...2_400)
         print("  the same after a quiet second (the follower has slowed down): median \(String(format: "%.1f ms", quiet[quiet.count / 2] * 1_000)), max \(String(format: "%.1f ms", (quiet.last ?? 0) * 1_000)) (\(quiet.count) commits)")
         let still = try await idleCPU(path: path, seconds: 5, follow: false)
         let idle = try await idleCPU(path: path, seconds: 5, follow: true)
-        print("  an idle store that follows the file: \(String(format: "%.2f", idle * 100))% of one core; one that does not: \(String(format: "%.2f", still * 100))% (5 s each, getrusage of this process)")
+        print("  an idle store that follows \(url == nil ? "the file" : "the database"): \(String(format: "%.2f", idle * 100))% of one core; one that does not: \(String(format: "%.2f", still * 100))% (5 s each, getrusage of this process)")
         print("")
     }
 
@@ -50,7 +78,7 @@ enum SharedStoreBench {
 
     static func writesPerSecond(path: String, processes: Int, each: Int) async throws -> Double {
         try await seed(path)
-        let go = path + ".go"
+        let go = goFile(path)
         let children = try (0..<processes).map { try Child.start(["--probe", "shared-append", "--path", path, "--name", "w\($0)", "--count", "\(each)"]) }
         for child in children { try await child.wait(for: "ready") }
         FileManager.default.createFile(atPath: go, contents: nil)
@@ -73,7 +101,7 @@ enum SharedStoreBench {
     static func appendChild(path: String, name: String, count: Int) async throws {
         let store = try await open(path)
         say("ready")
-        while !FileManager.default.fileExists(atPath: path + ".go") { try await Task.sleep(for: .milliseconds(1)) }
+        while !FileManager.default.fileExists(atPath: goFile(path)) { try await Task.sleep(for: .milliseconds(1)) }
         let start = Date().timeIntervalSince1970
         for i in 0..<count {
             try await store.write { context in

@@ -193,5 +193,66 @@ struct Processes {
         try await follower.close()
         try await writer.close()
     }
+
+    /// The shell command that restarts the test server (`RELATA_POSTGRES_RESTART`, set by
+    /// `.ci/run`), or `nil` (a failure under CI) when none is configured.
+    static func restartCommand() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let command = environment["RELATA_POSTGRES_RESTART"], !command.isEmpty { return command }
+        if environment["CI"] == "true" {
+            Issue.record("RELATA_POSTGRES_RESTART is not set: CI must say how to restart its PostgreSQL server (see .ci/run)")
+        } else {
+            print("PostgreSQL restart test skipped: set RELATA_POSTGRES_RESTART to a command restarting the server (e.g. pg_ctl -D <data> -w -m fast restart)")
+        }
+        return nil
+    }
+
+    @Test("The server restarted mid-run (pg_ctl restart): every write commits whole or fails with a typed error, and stores go on without restarting the process")
+    func serverRestarted() async throws {
+        guard let url = PostgresStoreTests.serverURL(), let restart = Self.restartCommand() else { return }
+        let schema = PostgresStoreTests.schema()
+        let setup = try await Self.open(url, schema, follow: false)
+        try await setup.write { try Chat(id: "c").save(to: &$0) }
+        try await setup.close()
+        let follower = try await Self.open(url, schema)
+        let target = "\(url)#\(schema)"
+        let names = ["a", "b"]
+        let workers = try names.map { try Processes.start("pairs", target, $0, "300") }
+        for worker in workers { try await worker.wait(for: "saved 20") }
+        try await Self.offPool {
+            let status = try ShellCommand.run(restart)
+            #expect(status == 0, "the restart command failed")
+        }
+        var saved: [String] = [], failed = 0
+        for (name, worker) in zip(names, workers) {
+            let lines = try await worker.finish()
+            #expect(lines.last?.hasPrefix("done") == true, "worker output: \(lines.suffix(3))")
+            #expect(lines.contains("saved 299"), "the worker's store wrote again after the restart: \(lines.suffix(3))")
+            saved += lines.filter { $0.hasPrefix("saved ") }.map { "\(name)-\($0.dropFirst(6))" }
+            failed += lines.filter { $0.hasPrefix("failed ") }.count
+        }
+        print("server restart: \(saved.count) writes committed, \(failed) failed with a typed error")
+        let store = try await Self.open(url, schema, follow: false)
+        let ids = Set(store.context.ids(of: Message.self))
+        let lost = saved.filter { !ids.contains("\($0)-a") || !ids.contains("\($0)-b") }
+        #expect(lost.isEmpty, "committed writes missing: \(lost.prefix(5))")
+        let halves = ids.filter { id in
+            let pair = id.dropLast(2)
+            return !ids.contains("\(pair)-a") || !ids.contains("\(pair)-b")
+        }
+        #expect(halves.isEmpty, "half-committed writes: \(halves.prefix(5))")
+        try store.context.checkInvariants()
+        // This process's follower reconnected and caught up, and can write.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while Set(follower.context.ids(of: Message.self)) != ids, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(Set(follower.context.ids(of: Message.self)) == ids, "the follower caught up after the restart")
+        try await follower.write { try Message(id: "after", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await store.refresh()
+        #expect(store.context.entity(Message.self, id: "after") != nil)
+        try await follower.close()
+        try await store.close()
+    }
 }
 }
