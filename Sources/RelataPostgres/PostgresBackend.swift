@@ -16,7 +16,7 @@ import Synchronization
 /// A write takes `pg_advisory_xact_lock` (one key per schema) first in its transaction, catches up
 /// from the change log, runs, then writes its rows (in a handful of statements: arrays bound and
 /// expanded with `UNNEST`, however many rows) and one log record, and commits. Other processes'
-/// commits are announced with `NOTIFY` (a hint carrying the sequence, never data) on a dedicated
+/// commits are announced with `NOTIFY` (a hint carrying the sequence and the writer's origin, never data) on a dedicated
 /// listening connection; a store also polls the log now and then, since notifications sent while
 /// a listener is disconnected are lost. Credentials never appear in errors.
 ///
@@ -60,6 +60,8 @@ public final class PostgresBackend: StorageBackend {
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
     private let ticks = Atomic<Int>(0)
+    /// The origin of the store's own commits (the store names it when it persists).
+    let ownOrigin = Mutex<String?>(nil)
     private let listenTask = Mutex<Task<Void, Never>?>(nil)
 
     /// A backend for the database at `url` (`postgres://user:password@host:port/database`). It
@@ -120,8 +122,11 @@ public final class PostgresBackend: StorageBackend {
                 do {
                     try await listener.listen(on: channel) { notifications in
                         self?.news.store(true, ordering: .releasing)
-                        for try await _ in notifications {
-                            self?.news.store(true, ordering: .releasing)
+                        for try await notification in notifications {
+                            // "<sequence> <origin>": this store's own commits are news to nobody here.
+                            guard let self else { return }
+                            let origin = notification.payload.split(separator: " ", maxSplits: 1).last.map(String.init)
+                            if origin != self.ownOrigin.withLock({ $0 }) { self.news.store(true, ordering: .releasing) }
                         }
                     }
                 } catch {}

@@ -29,9 +29,12 @@ final class PostgresTransaction: StorageTransaction {
         PostgresBackend.map(error, place: backend.place, doing: action)
     }
 
-    /// What the store's closure threw passes on as it is; the driver's errors become `RelataError`s.
+    /// What the store's closure threw passes on as it is; the driver's errors (PostgresNIO's, and
+    /// SwiftNIO's for the connection under it) become `RelataError`s.
     func passedOn(_ error: any Error, doing action: String) -> any Error {
-        error is PSQLError ? mapped(error, doing: action) : error
+        if error is PostgresConnectionLost { return mapped(error, doing: action) }
+        let module = String(reflecting: type(of: error)).prefix { $0 != "." }
+        return ["PostgresNIO", "NIOCore", "NIOPosix"].contains(module) ? mapped(error, doing: action) : error
     }
 
     func load(
@@ -231,11 +234,12 @@ final class PostgresTransaction: StorageTransaction {
             try execute(query)
         }
         // The log record, and a hint for the other stores' listeners (sent when this transaction
-        // commits: the sequence, never data), in one round trip.
+        // commits: the sequence and origin, never data), in one round trip.
+        backend.ownOrigin.withLock { $0 = origin }
         var insert = PostgresQuery(
             unsafeSQL: """
                 WITH record AS (INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq)
-                SELECT record.seq FROM record, LATERAL pg_notify($4, record.seq::text)
+                SELECT record.seq FROM record, LATERAL pg_notify($4, record.seq::text || ' ' || $1)
                 """
         )
         insert.binds.append(origin)
