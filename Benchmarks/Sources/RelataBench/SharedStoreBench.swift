@@ -81,7 +81,7 @@ enum SharedStoreBench {
         let go = goFile(path)
         let children = try (0..<processes).map { try Child.start(["--probe", "shared-append", "--path", path, "--name", "w\($0)", "--count", "\(each)"]) }
         for child in children { try await child.wait(for: "ready") }
-        FileManager.default.createFile(atPath: go, contents: nil)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
         var starts: [Double] = [], ends: [Double] = []
         for child in children {
             let lines = try await child.finish()

@@ -76,13 +76,7 @@ extension PostgresStoreTests {
 /// Real processes (`RelataWorker`) on one PostgreSQL database, and dropped connections. Nested in
 /// `PostgresStoreTests`, whose `.serialized` covers it: a test here ends every other connection
 /// to the database.
-@Suite(
-    "PostgreSQL store: several processes and faults",
-    .enabled(
-        if: ProcessInfo.processInfo.environment["RELATA_POSTGRES_FAULTS"] == "1",
-        "set RELATA_POSTGRES_FAULTS=1: run in the whole suite these sometimes hang (a worker that never finishes; not yet understood)"
-    )
-)
+@Suite("PostgreSQL store: several processes and faults")
 struct Processes {
     typealias Processes = MultiProcessStoreTests
     typealias Chat = MultiProcessStoreTests.Chat
