@@ -18,6 +18,17 @@ enum PostgresW1 {
         try await connection.close()
     }
 
+    /// W1's save alone, into a fresh schema (profiling).
+    static func saveOnly(_ data: W1Data, url: String) async throws {
+        let connection = try await PostgresBaselineW1.connect(url)
+        try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS relata_bench_w1 CASCADE")
+        try await connection.close()
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: "relata_bench_w1"))
+        let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities))
+        try await PersistW1.save(data, to: store)
+        try await store.close()
+    }
+
     static func runScale(_ s: Double, url: String, runs: Int) async throws {
         let data = W1Data(scale: s)
         let input = FloorW1.Input(data)

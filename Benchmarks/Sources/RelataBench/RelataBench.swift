@@ -82,6 +82,13 @@ struct RelataBench: AsyncParsableCommand {
             if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count, gap: name) }
             return
         }
+        if let postgres, probe == "postgres-save" {
+            // Profiling aid: W1's save through a PostgreSQL store, alone.
+            let start = ContinuousClock.now
+            try await PostgresW1.saveOnly(W1Data(scale: scale), url: postgres)
+            print("postgres-save: \(format(ContinuousClock.now - start))")
+            return
+        }
         if let postgres {
             let scaleList = scales.split(separator: ",").compactMap { Double($0) }
             try await PostgresW1.run(url: postgres, scales: scaleList, runs: runs, writesPerProcess: sharedWrites)
