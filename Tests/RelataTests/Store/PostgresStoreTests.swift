@@ -11,12 +11,21 @@ import Testing
 struct PostgresStoreTests {
     /// The server's URL, or `nil` (recorded as a failure under CI) when none is configured.
     static func serverURL() -> String? {
+        setting(
+            "RELATA_POSTGRES_URL", ciMust: "start a PostgreSQL server",
+            skipped: "PostgreSQL tests skipped: set RELATA_POSTGRES_URL (e.g. postgres://relata@127.0.0.1:5432/postgres) to run them"
+        )
+    }
+
+    /// The environment variable `name`; when unset, a failure under CI (which must provide it,
+    /// as `ciMust` says), else the `skipped` message.
+    static func setting(_ name: String, ciMust: String, skipped: String) -> String? {
         let environment = ProcessInfo.processInfo.environment
-        if let url = environment["RELATA_POSTGRES_URL"], !url.isEmpty { return url }
+        if let value = environment[name], !value.isEmpty { return value }
         if environment["CI"] == "true" {
-            Issue.record("RELATA_POSTGRES_URL is not set: CI must start a PostgreSQL server (see .ci/run)")
+            Issue.record("\(name) is not set: CI must \(ciMust) (see .ci/run)")
         } else {
-            print("PostgreSQL tests skipped: set RELATA_POSTGRES_URL (e.g. postgres://relata@127.0.0.1:5432/postgres) to run them")
+            print(skipped)
         }
         return nil
     }
@@ -56,6 +65,26 @@ struct PostgresStoreTests {
         try b.context.checkInvariants()
         try await a.close()
         try await b.close()
+    }
+
+    @Test("Observation across instances: another store's commit arrives in commits as remote, and observers see it, without refresh")
+    func observationAcrossStores() async throws {
+        guard let url = Self.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: Self.schema())
+        let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+        let observed = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema)
+        let other = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        let commits = observed.commits.makeAsyncIterator()
+        let users = observed.observe { context in context.ids(of: User.self).sorted() }.makeAsyncIterator()
+        #expect(try await users.next() == [])
+        try await other.write { try User(id: "u", name: "Ann").save(to: &$0) }
+        let commit = try #require(await commits.next())
+        #expect(commit.kind == .remote)
+        #expect(commit.delta.storedIDs(of: User.self) == ["u"])
+        #expect(commit.sequence == other.sequence)
+        #expect(try await users.next() == ["u"])
+        try await observed.close()
+        try await other.close()
     }
 
     @Test("Errors name the server, never the credentials")
@@ -191,14 +220,10 @@ struct Processes {
     /// The shell command that restarts the test server (`RELATA_POSTGRES_RESTART`, set by
     /// `.ci/run`), or `nil` (a failure under CI) when none is configured.
     static func restartCommand() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let command = environment["RELATA_POSTGRES_RESTART"], !command.isEmpty { return command }
-        if environment["CI"] == "true" {
-            Issue.record("RELATA_POSTGRES_RESTART is not set: CI must say how to restart its PostgreSQL server (see .ci/run)")
-        } else {
-            print("PostgreSQL restart test skipped: set RELATA_POSTGRES_RESTART to a command restarting the server (e.g. pg_ctl -D <data> -w -m fast restart)")
-        }
-        return nil
+        PostgresStoreTests.setting(
+            "RELATA_POSTGRES_RESTART", ciMust: "say how to restart its PostgreSQL server",
+            skipped: "PostgreSQL restart test skipped: set RELATA_POSTGRES_RESTART to a command restarting the server (e.g. pg_ctl -D <data> -w -m fast restart)"
+        )
     }
 
     @Test("The server restarted mid-run (pg_ctl restart): every write commits whole or fails with a typed error, and stores go on without restarting the process")
