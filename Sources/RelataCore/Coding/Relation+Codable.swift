@@ -5,7 +5,7 @@ extension Relation: Codable {
         case ids, entities, fragments, null, appending
     }
 
-    private static var isToMany: Bool { Cardinality.self == Relations.ToMany.self }
+    static var isToMany: Bool { Cardinality.self == Relations.ToMany.self }
 
     public func encode(to encoder: any Encoder) throws {
         if case .none = state {
@@ -15,10 +15,11 @@ extension Relation: Codable {
             try container.encodeNil()
             return
         }
-        let strategy = encoder.userInfo[.relationEncodingStrategy] as? RelationEncodingStrategy ?? .keyed
-        switch strategy {
+        switch encoder.relationEncodingStrategy {
         case .plain: try encodePlain(to: encoder)
         case .keyed: try encodeKeyed(to: encoder)
+        case .keyedContainer: try encodeContainer(to: encoder, explicit: false)
+        case .explicitKeyedContainer: try encodeContainer(to: encoder, explicit: true)
         }
     }
 
@@ -64,11 +65,25 @@ extension Relation: Codable {
             self.init(state: .none)
             return
         }
-        let strategy = decoder.userInfo[.relationDecodingStrategy] as? RelationDecodingStrategy ?? .keyed
-        switch strategy {
-        case .keyed: try self.init(keyedFrom: decoder)
-        case .plain: try self.init(plainFrom: single)
+        // The shapes of the set in order, each but the last tried softly (SwiftletModel's order).
+        let strategy = decoder.relationDecodingStrategy
+        let readers: [(RelationDecodingStrategy, () throws -> State)] = [
+            (.keyed, { try Self(keyedFrom: decoder).state }),
+            (.explicitKeyedContainer, { try Self.containerState(from: decoder, explicit: true) }),
+            (.keyedContainer, { try Self.containerState(from: decoder, explicit: false) }),
+            (.plain, { try Self(plainFrom: single).state }),
+        ].filter { strategy.contains($0.0) }
+        guard !readers.isEmpty else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "the relation decoding strategy is empty"))
         }
+        for (index, reader) in readers.enumerated() {
+            guard index < readers.count - 1 else { break }
+            if let state = try? reader.1() {
+                self.init(state: state)
+                return
+            }
+        }
+        self.init(state: try readers[readers.count - 1].1())
     }
 
     private init(keyedFrom decoder: any Decoder) throws {
@@ -89,19 +104,25 @@ extension Relation: Codable {
                 debugDescription: "relation to \(Entity.self) has none of the keys ids, entities, fragments, null"
             ))
         }
-        if !Self.isToMany, state.count > 1 || (appending && state.count > 0) {
+        try Self.validate(state, appending: appending, at: decoder.codingPath)
+        self.init(state: state)
+    }
+
+    /// A decoded state a relation of this kind may hold: a to-one one value at most and never
+    /// appending, a required one never null.
+    static func validate(_ state: State, appending: Bool, at codingPath: [any CodingKey]) throws {
+        if !isToMany, state.count > 1 || (appending && state.count > 0) {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
+                codingPath: codingPath,
                 debugDescription: "to-one relation to \(Entity.self) holds \(state.count) values or is appending"
             ))
         }
         if case .null = state, Constraints.self == Relations.Required.self {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
+                codingPath: codingPath,
                 debugDescription: "required relation to \(Entity.self) cannot be null"
             ))
         }
-        self.init(state: state)
     }
 
     private init(plainFrom container: any SingleValueDecodingContainer) throws {

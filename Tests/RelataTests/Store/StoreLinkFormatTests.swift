@@ -33,7 +33,7 @@ struct StoreLinkFormatTests {
     @Test("A store with one row per side is read as before, then rewritten once per pair")
     func upgradesLegacyRows() async throws {
         let backend = InMemoryBackend()
-        try await backend.persist(Self.legacyRows())
+        try backend.persist(Self.legacyRows())
         let store = try await Store(backend: backend, schema: Self.schema)
         let context = store.context
         #expect(context.ids(of: "c", \Chat.$users) == ["u1", "u2"])
@@ -58,14 +58,14 @@ struct StoreLinkFormatTests {
     /// The link rows of `backend`, as `Type.relation source target`, sorted.
     static func linkRows(_ backend: some StorageBackend) async throws -> [String] {
         var rows: [String] = []
-        try await backend.load(entities: { _ in }, links: { rows.append("\($0.type).\($0.relation) \($0.source) \($0.target)") }, dynamicLinks: { _ in })
+        try backend.load(entities: { _ in }, links: { rows.append("\($0.type).\($0.relation) \($0.source) \($0.target)") }, dynamicLinks: { _ in })
         return rows.sorted()
     }
 
     /// The to-one links kept in the entity rows of `backend`, as `Type.relation source target`, sorted.
     static func rowLinks(_ backend: some StorageBackend) async throws -> [String] {
         var rows: [String] = []
-        try await backend.load(
+        try backend.load(
             entities: { record in
                 for link in try record.links.map(ToOneLinkColumn.decode) ?? [] {
                     rows.append("\(record.type).\(link.relation) \(record.id) \(link.target)")
@@ -79,7 +79,7 @@ struct StoreLinkFormatTests {
     /// The entity rows of `backend`, as `Type id` (`Type id (links only)` without payload), sorted.
     static func entityRows(_ backend: some StorageBackend) async throws -> [String] {
         var rows: [String] = []
-        try await backend.load(
+        try backend.load(
             entities: { rows.append("\($0.type) \($0.id)" + ($0.payload.isEmpty ? " (links only)" : "")) },
             links: { _ in }, dynamicLinks: { _ in }
         )
@@ -100,7 +100,7 @@ struct StoreLinkFormatTests {
             LinkRecord(type: "Chat", relation: "messages", source: "c", target: "m2", position: "a0"),
             LinkRecord(type: "Chat", relation: "messages", source: "c", target: "m1", position: "a1"),
         ]
-        try await backend.persist(changes)
+        try backend.persist(changes)
         let store = try await Store(backend: backend, schema: Self.schema)
         #expect(store.context.ids(of: "c", \Chat.$messages) == ["m2", "m1"])
         #expect(store.context.ids(of: "m1", \Message.$chat) == ["c"])
