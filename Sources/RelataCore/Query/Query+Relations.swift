@@ -41,6 +41,27 @@ extension Query {
         adding(RelationResolver.id(keyPath, context))
     }
 
+    /// Resolves a to-many relation as an appending slice (SwiftletModel's `with(slice:)`): the
+    /// same entities as ``with(_:_:)-(WritableKeyPath<Entity,Relation<Target,D,Relations.ToMany,K>>,_)``,
+    /// marked so that saving the resolved entity appends them instead of replacing the relation,
+    /// and so that ``RelationEncodingStrategy/explicitKeyedContainer`` writes them as `"slice"`.
+    @inlinable
+    public func with<Target, D, K>(
+        slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
+        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> Query {
+        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context, appending: true))
+    }
+
+    /// Fills a to-many relation with ids as an appending slice (SwiftletModel's `id(slice:)`),
+    /// written as `"slice_ids"` by ``RelationEncodingStrategy/explicitKeyedContainer``.
+    @inlinable
+    public func id<Target, D, K>(
+        slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
+    ) -> Query {
+        adding(RelationResolver.ids(keyPath, context, appending: true))
+    }
+
     /// A query for the entities this entity links to through a to-many relation, in order.
     @inlinable
     public func related<Target, D, K>(
@@ -80,7 +101,8 @@ enum RelationResolver {
     static func toMany<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
         _ nested: [Modifier<Target>],
-        _ context: Context
+        _ context: Context,
+        appending: Bool = false
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
@@ -99,7 +121,7 @@ enum RelationResolver {
                     resolved.append(target)
                 }
             }
-            write(&entity, Relation(state: .entities(resolved, fragment: false, appending: false)))
+            write(&entity, Relation(state: .entities(resolved, fragment: false, appending: appending)))
         }
     }
 
@@ -133,7 +155,8 @@ enum RelationResolver {
     @inlinable
     static func ids<Entity: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
-        _ context: Context
+        _ context: Context,
+        appending: Bool = false
     ) -> Modifier<Entity> {
         let key = Entity.relationKey(keyPath)
         let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
@@ -142,7 +165,7 @@ enum RelationResolver {
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let ids = links?.many[entity.id]?.targets
-            write(&entity, Relation(state: .ids(ids ?? [], appending: false)))
+            write(&entity, Relation(state: .ids(ids ?? [], appending: appending)))
         }
     }
 

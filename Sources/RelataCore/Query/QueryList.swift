@@ -87,6 +87,23 @@ public struct QueryList<Entity: EntityModelProtocol> {
         adding(RelationResolver.id(keyPath, context))
     }
 
+    /// Resolves a to-many relation of every entity as an appending slice (see ``Query/with(slice:_:)``).
+    @inlinable
+    public func with<Target, D, K>(
+        slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
+        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryList {
+        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context, appending: true))
+    }
+
+    /// Fills a to-many relation of every entity with ids as an appending slice (see ``Query/id(slice:)``).
+    @inlinable
+    public func id<Target, D, K>(
+        slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
+    ) -> QueryList {
+        adding(RelationResolver.ids(keyPath, context, appending: true))
+    }
+
     // MARK: Filtering and sorting
 
     /// Keeps the entities for which `isIncluded` is true (after relations are resolved).
