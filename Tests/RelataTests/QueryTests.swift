@@ -35,11 +35,11 @@ struct QueryTests {
         #expect(chat.$users.isNone)
     }
 
-    @Test("An empty to-one resolves to nil, an empty to-many to []")
+    @Test("An unlinked to-one resolves to nil (.none), an empty to-many to []")
     func empties() throws {
         let message = try #require(Message.query("m1", in: context()).with(\.$attachment).with(\.$replies).resolve())
         #expect(message.attachment == nil)
-        #expect(message.$attachment.isNull)
+        #expect(message.$attachment.isNone, "no link resolves to .none, as in SwiftletModel: saving the result elsewhere unlinks nothing")
         #expect(message.replies?.map(\.id) == ["m2"])
         #expect(Message.query("m3", in: try context()).with(\.$replies).resolve()?.replies == [])
         #expect(Message.query("nope", in: try context()).resolve() == nil)
@@ -49,10 +49,29 @@ struct QueryTests {
     func relatedAndCount() throws {
         let context = try context()
         #expect(User.query("2", in: context).related(\.$chats).resolve().map(\.id) == ["c"])
-        #expect(Message.query("m2", in: context).related(\.$replyTo).resolve()?.id == "m1")
+        #expect(Message.query("m2", in: context).related(\.$replyTo)?.resolve()?.id == "m1")
         #expect(Chat.query("c", in: context).count(\.$messages) == 3)
         #expect(context.count(of: "c", \Chat.$users) == 3)
         #expect(Chat.query("c", in: context).related(\.$users).count == 3)
+    }
+
+    @Test("SwiftletModel's query surface: a to-one related query is nil without a link; a to-many one is a collection of queries; entity.query(in:)")
+    func swiftletModelQuerySurface() throws {
+        let context = try context()
+        #expect(Message.query("m1", in: context).related(\.$replyTo) == nil, "m1 replies to nothing")
+        #expect(Message.query("nope", in: context).related(\.$replyTo) == nil)
+        #expect(Message.query("m2", in: context).related(\.$author)?.resolve()?.name == "Alice")
+        let messages = Chat.query("c", in: context).related(\.$messages).with(\.$author)
+        #expect(!messages.isEmpty && messages.count == 3)
+        #expect(messages.map(\.id) == ["m1", "m2", "m3"], "iteration yields one query per id, in link order")
+        #expect(messages[1].resolve()?.author?.name == "Alice", "each query is shaped like the list")
+        #expect(messages.first?.resolve()?.text == "first")
+        #expect(Message.query("m3", in: context).related(\.$replies).isEmpty)
+        var names: [String] = []
+        for query in Chat.query("c", in: context).related(\.$users) { names += query.resolve().map { [$0.name] } ?? [] }
+        #expect(names == ["Bob", "Alice", "John"])
+        let stored = try #require(Message.query("m2", in: context).resolve())
+        #expect(stored.query(in: context).with(\.$replyTo).resolve()?.replyTo?.id == "m1", "the instance form queries the entity by its id")
     }
 
     @Test("All entities of a type, filtered and sorted by key path; batchQuery")

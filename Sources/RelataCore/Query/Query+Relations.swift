@@ -16,7 +16,8 @@ extension Query {
         adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
     }
 
-    /// Resolves a to-one relation with the related entity, shaped by `nested`.
+    /// Resolves a to-one relation with the related entity, shaped by `nested`; a relation with no
+    /// link stays `.none` (as in SwiftletModel), one linked to an id not stored holds that id.
     @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
@@ -33,7 +34,7 @@ extension Query {
         adding(RelationResolver.ids(keyPath, context))
     }
 
-    /// Fills a to-one relation with the id of the related entity only.
+    /// Fills a to-one relation with the id of the related entity only (`.none` without a link).
     @inlinable
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
@@ -71,13 +72,14 @@ extension Query {
         return QueryList(ids: context.ids(of: id, keyPath), context: context)
     }
 
-    /// A query for the entity this entity links to through a to-one relation.
+    /// A query for the entity this entity links to through a to-one relation, or `nil` when it
+    /// links to none (SwiftletModel's optional query).
     @inlinable
     public func related<Target, D, K>(
         _ keyPath: KeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
-    ) -> Query<Target> {
-        guard let id else { return Query<Target>(id: nil, context: context) }
-        return Query<Target>(id: context.ids(of: id, keyPath).first, context: context)
+    ) -> Query<Target>? {
+        guard let id, let target = context.ids(of: id, keyPath).first else { return nil }
+        return Query<Target>(id: target, context: context)
     }
 
     /// The number of targets of a relation, read from the link table without building entities.
@@ -139,7 +141,9 @@ enum RelationResolver {
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             guard let id = links?.one[entity.id] else {
-                write(&entity, Relation(state: .null))
+                // No link: `.none`, as SwiftletModel resolves it (saving the result elsewhere
+                // leaves that context's link alone).
+                write(&entity, Relation(state: .none))
                 return
             }
             region?.insert(.entity(ObjectIdentifier(Target.self), AnyHashable(id)))
@@ -181,7 +185,7 @@ enum RelationResolver {
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let id = links?.one[entity.id]
-            write(&entity, Relation(state: id.map { .id($0) } ?? .null))
+            write(&entity, Relation(state: id.map { .id($0) } ?? .none))
         }
     }
 }

@@ -83,6 +83,13 @@ extension EntityModelProtocol {
     public static func query(_ ids: [ID], in context: Context) -> QueryList<Self> {
         QueryList(ids: ids, context: context)
     }
+
+    /// A query for this entity (by its id) in `context`: `message.query(in: context)` is
+    /// `Message.query(message.id, in: context)`, as in SwiftletModel.
+    @inlinable
+    public func query(in context: Context) -> Query<Self> {
+        Query(id: id, context: context)
+    }
 }
 
 extension Array {

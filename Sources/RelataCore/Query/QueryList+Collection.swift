@@ -1,0 +1,13 @@
+/// A list query is also the collection of its entities' queries, as SwiftletModel's `related`
+/// returns an array of queries: `isEmpty`, `count`, `first`, iteration and indexing give one
+/// ``Query`` per id, shaped like the list (`related(\.$chats).with(\.$users)[0].resolve()`).
+extension QueryList: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ids.count }
+
+    /// The query of the entity at `index`, shaped like this list (its filters and order apply to
+    /// ``resolve()`` only).
+    public subscript(index: Int) -> Query<Entity> {
+        Query(id: ids[index], context: context, modifiers: modifiers)
+    }
+}
