@@ -71,6 +71,7 @@ let package = Package(
                 "ChatExample",
                 "RelataCrashWriter",
                 "RelataWorker",
+                "RelataDemo",
                 "RelataStoreConformance",
                 "RelataPostgres",
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -21,20 +21,36 @@ struct RelataDemo: AsyncParsableCommand {
 struct ChatDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Save, load, query, reorder and relate the chat example on the store file (the default)."
+        abstract: "Save, load, query, reorder and relate the chat example on the store file (the default).",
+        discussion: """
+            The first run creates the store, saves the chat of SwiftletModel's README, bulk-loads a \
+            larger chat graph and queries both. Later runs reopen the same store, say what earlier \
+            runs left in it and go on from there; a run that was stopped mid-load is picked up \
+            where it stopped.
+            """
     )
 
-    @Option(help: "The store file.")
+    @Option(help: "Where the store lives: a SQLite file, created when missing.")
     var path = "relata-demo.sqlite"
 
-    @Option(help: "A PostgreSQL database to use instead of the file: postgres://user:password@host:port/database.")
+    @Option(help: ArgumentHelp(
+        "Keep the store in a PostgreSQL database instead of a file.",
+        discussion: "A URL: postgres://user:password@host:port/database. The tables are created on first use.",
+        valueName: "url"
+    ))
     var postgres: String?
 
-    @Flag(help: "Delete the store file first and start over.")
+    @Flag(help: "Delete the store file first and start over with an empty store.")
     var reset = false
 
-    @Option(help: "Messages to bulk-load into a new store (1,000 per write).")
+    @Option(help: "How many messages the first run bulk-loads (in writes of 1,000).")
     var messages = 20_000
+
+    @Flag(help: "Print the README chat as JSON (SwiftletModel's plain shape) instead of a short summary.")
+    var json = false
+
+    @Flag(help: "Check, at the end, that every link has its other side (takes a moment on a large store).")
+    var check = false
 
     func run() async throws {
         let url = URL(fileURLWithPath: path)
@@ -55,10 +71,17 @@ struct ChatDemo: AsyncParsableCommand {
 
         let runs = store.context.ids(of: DemoRun.self).compactMap { store.context.entity(DemoRun.self, id: $0) }
             .sorted { $0.id < $1.id }
-        if runs.isEmpty {
+        if runs.isEmpty, store.context.count(of: User.self) == 0 {
             print("1. A new store: saving the README's chat, then bulk-loading \(messages) messages")
             try await saveReadmeChat(store)
-            try await bulkLoad(store)
+            try await bulkLoad(store, from: 0)
+        } else if runs.isEmpty {
+            // No run finished, but something is stored: an earlier run stopped mid-load.
+            let loaded = store.context.ids(of: Message.self).count { $0.hasPrefix("m") }
+            print("1. Reopened a store an earlier run left unfinished (stopped mid-load): \(counts(store.context))")
+            print("   going on with the bulk load from message \(loaded / 1_000 * 1_000)")
+            if store.context.entity(Chat.self, id: "1") == nil { try await saveReadmeChat(store) }
+            try await bulkLoad(store, from: loaded / 1_000 * 1_000)
         } else {
             print("1. Found the store of \(runs.count) earlier run(s):")
             for run in runs { print("   run \(run.id) at \(run.date): \(run.summary)") }
@@ -74,9 +97,13 @@ struct ChatDemo: AsyncParsableCommand {
         try await store.write { context in try run.relate(.free, Chat(id: "1"), in: &context) }
         let related = Chat(id: "1").related(.free, DemoRun.self, in: store.context).map(\.id)
         print("\n5. Dynamic relationships: chat 1 is freely related to run(s) \(related) (one more each run)")
-        try store.context.checkInvariants()
+        if check {
+            let checking = ContinuousClock.now
+            try store.context.checkInvariants()
+            print("\nChecked: every link has its other side (\(format(ContinuousClock.now - checking))).")
+        }
         try await store.close()
-        print("\nAll links consistent. Run \(run.id) recorded; run again to see the store reopened.")
+        print("\nRun \(run.id) recorded; run again to see the store reopened.")
     }
 
     func counts(_ context: Context) -> String {
@@ -98,8 +125,9 @@ struct ChatDemo: AsyncParsableCommand {
         }
     }
 
-    /// Users u0…u999, chats c0…c99 (10 members each), then messages in writes of 1,000.
-    func bulkLoad(_ store: Store) async throws {
+    /// Users u0…u999, chats c0…c99 (10 members each), then messages from `first` on, in writes
+    /// of 1,000 (saving is an upsert: loading again what is there changes nothing).
+    func bulkLoad(_ store: Store, from first: Int) async throws {
         let start = ContinuousClock.now
         try await store.write { context in
             for i in 0..<1_000 { try User(id: "u\(i)", name: "User \(i)").save(to: &context) }
@@ -108,7 +136,7 @@ struct ChatDemo: AsyncParsableCommand {
             }
         }
         let total = messages
-        for batch in stride(from: 0, to: total, by: 1_000) {
+        for batch in stride(from: first, to: total, by: 1_000) {
             let end = min(batch + 1_000, total)
             try await store.write { context in
                 for m in batch..<end {
@@ -140,9 +168,14 @@ struct ChatDemo: AsyncParsableCommand {
                 }
                 .resolve()
         }
-        let encoder = JSONEncoder.prettyPrinting
-        encoder.relationEncodingStrategy = .plain
-        print(bob.prettyDescription(with: encoder) ?? "")
+        if json {
+            let encoder = JSONEncoder.prettyPrinting
+            encoder.relationEncodingStrategy = .plain
+            print(bob.prettyDescription(with: encoder) ?? "")
+        } else {
+            print(summary(of: bob))
+            print("   (--json prints it all as JSON)")
+        }
 
         print("\n3. Background get and set of one relation")
         let page = store.context.count(of: "1", \Chat.$messages)
@@ -151,6 +184,24 @@ struct ChatDemo: AsyncParsableCommand {
             to: .appending(relation: [Message(id: "page\(page)", text: "Page \(page)", author: .id("2"))])
         )
         print("   chat 1 messages: \(await store.get(\Chat.$messages, of: "1").map(\.text))")
+    }
+
+    /// A few lines for a resolved user: each chat with its members, and each message with its
+    /// author and replies.
+    func summary(of user: User?) -> String {
+        guard let user else { return "   (user 1 is not stored)" }
+        var lines = ["   \(user.name) is in \(user.chats?.count ?? 0) chat(s)"]
+        for chat in user.chats ?? [] {
+            let members = (chat.users ?? []).map(\.name).joined(separator: ", ")
+            lines.append("   chat \(chat.id): \(members) — \(chat.messages?.count ?? 0) messages, admin(s) \(chat.$admins.ids)")
+            for message in (chat.messages ?? []).prefix(3) {
+                let replies = (message.replies ?? []).map { "\"\($0.text)\" by \($0.author?.name ?? "?")" }
+                let answer = replies.isEmpty ? "" : ", answered \(replies.joined(separator: ", "))"
+                lines.append("     \(message.id) by user \(message.$author.id ?? "?"): \"\(message.text)\"\(answer)")
+            }
+            if (chat.messages?.count ?? 0) > 3 { lines.append("     …") }
+        }
+        return lines.joined(separator: "\n")
     }
 
     func bigGraph(_ store: Store) async throws {
