@@ -1,4 +1,4 @@
-/// Makes a struct an entity: generates its ``EntityModelProtocol`` conformance.
+/// Makes a struct an entity: generates its `EntityModelProtocol` conformance.
 ///
 /// ```swift
 /// @EntityModel
@@ -30,7 +30,7 @@
 /// ```
 ///
 /// The memberwise initialiser takes every stored property in order; relation parameters are
-/// ``Relation`` values defaulting to `.none`, optional `var`s default to `nil`. It is generated
+/// `Relation` values defaulting to `.none`, optional `var`s default to `nil`. It is generated
 /// only when the struct declares no initialiser of its own. A mutual relation whose inverse is
 /// not a mutual relation back to this type does not compile.
 @attached(member, names: named(init), arbitrary)

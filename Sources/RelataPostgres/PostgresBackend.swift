@@ -6,7 +6,7 @@ import PostgresNIO
 import RelataCore
 import Synchronization
 
-/// A ``StorageBackend`` on a PostgreSQL database, shared by every process (on every machine) that
+/// A `StorageBackend` on a PostgreSQL database, shared by every process (on every machine) that
 /// opens it — the same tables, change log and guarantees as the SQLite backend.
 ///
 /// ```swift
@@ -30,7 +30,7 @@ public final class PostgresBackend: StorageBackend {
         /// TLS for the connections; `.disable` by default (loopback and private networks).
         public var tls: PostgresConnection.Configuration.TLS
         /// How long a write waits for another writer's lock before it throws
-        /// ``RelataError/Code/storeBusy``.
+        /// `RelataError.Code.storeBusy`.
         public var busyTimeout: Duration
         /// How many change log records are kept (older ones are removed as commits are made).
         public var logRetention: Int
@@ -68,8 +68,8 @@ public final class PostgresBackend: StorageBackend {
     /// connects on first use — the store's first read, on its writer queue — and creates the
     /// tables then when they do not exist.
     ///
-    /// - Throws: ``RelataError`` when `url` or the schema name is malformed. Connection errors
-    ///   (``RelataError/Code/storageFailed``, or ``RelataError/Code/notAStore`` for a schema of
+    /// - Throws: `RelataError` when `url` or the schema name is malformed. Connection errors
+    ///   (`RelataError.Code.storageFailed`, or `RelataError.Code.notAStore` for a schema of
     ///   another application or a newer format) come from the first use, naming host, port and
     ///   database but never the credentials.
     public static func connect(url: String, configuration: Configuration = Configuration()) async throws -> PostgresBackend {
@@ -276,7 +276,7 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
-    /// A driver error as a ``RelataError`` naming the server, never the credentials.
+    /// A driver error as a `RelataError` naming the server, never the credentials.
     static func map(_ error: any Error, place: String, doing action: String) -> RelataError {
         if let error = error as? RelataError { return error }
         if let error = error as? PSQLError {

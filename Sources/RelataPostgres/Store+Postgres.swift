@@ -11,7 +11,7 @@ extension Store {
     ///   - url: `postgres://user:password@host:port/database`.
     ///   - configuration: Schema, TLS, busy timeout and log retention.
     ///   - entities: The entity types the store holds.
-    /// - Throws: ``RelataError`` when the server cannot be reached or the schema holds something
+    /// - Throws: `RelataError` when the server cannot be reached or the schema holds something
     ///   else; the message names host, port and database, never the credentials.
     public convenience init(
         postgres url: String, configuration: PostgresBackend.Configuration = PostgresBackend.Configuration(),

@@ -3,7 +3,7 @@ import GRDB
 import RelataCore
 import Synchronization
 
-/// The default ``StorageBackend``: one SQLite file (through GRDB), in WAL mode.
+/// The default `StorageBackend`: one SQLite file (through GRDB), in WAL mode.
 ///
 /// ```swift
 /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
@@ -14,10 +14,10 @@ import Synchronization
 /// links); `relata_link` (type, relation, source, target, position, inverse position: one row per
 /// to-many link, one per linked pair for a mutual relation); `relata_dynamic_link` (kind, source
 /// type and id, target type and id: one row per dynamic relationship); and `relata_log` (the
-/// change log: one record per commit naming the rows it touched, see ``ChangeLogRecord``).
+/// change log: one record per commit naming the rows it touched, see `ChangeLogRecord`).
 /// Payloads keep property names, like JSON, so adding an optional property or a relation to a
 /// model needs no migration; rows of a type or relation the model no longer has are kept but not
-/// loaded (``Store/ignoredRecords``).
+/// loaded (`Store.ignoredRecords`).
 ///
 /// Several processes may open one file at once (see the article on sharing a store): each
 /// ``write(_:)`` is one `BEGIN IMMEDIATE` transaction, which waits for other writers up to
@@ -30,7 +30,7 @@ public final class SQLiteBackend: StorageBackend {
     private let queue: DatabaseQueue
 
     /// How long a write waits for another connection's write lock before it throws
-    /// ``RelataError/Code/storeBusy``.
+    /// `RelataError.Code.storeBusy`.
     public let busyTimeout: Duration
     /// Which change log records the writers keep (older ones are removed).
     public let logRetention: LogRetention
@@ -42,12 +42,12 @@ public final class SQLiteBackend: StorageBackend {
     /// A file that exists is checked first, read-only: if it is not a SQLite database, or a SQLite
     /// database that is not a Relata store, or damaged, opening throws and the file is not modified.
     ///
-    /// - Throws: ``RelataError`` with code ``RelataError/Code/notAStore``,
-    ///   ``RelataError/Code/corruptedStore`` or ``RelataError/Code/storageFailed``.
+    /// - Throws: `RelataError` with code `RelataError.Code.notAStore`,
+    ///   `RelataError.Code.corruptedStore` or `RelataError.Code.storageFailed`.
     /// - Parameters:
     ///   - path: The file.
     ///   - busyTimeout: How long a write waits for another process's write to finish (10 s by
-    ///     default); past it, the write throws ``RelataError/Code/storeBusy``.
+    ///     default); past it, the write throws `RelataError.Code.storeBusy`.
     ///   - logRetention: Which change log records are kept (see ``LogRetention``).
     public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = LogRetention()) throws {
         self.path = path
@@ -212,7 +212,7 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    /// The driver's error as a ``RelataError``.
+    /// The driver's error as a `RelataError`.
     static func map(_ error: any Error, path: String, doing action: String) -> RelataError {
         if let error = error as? DatabaseError {
             switch error.resultCode {
@@ -243,7 +243,7 @@ extension Store {
     /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
     /// ```
     ///
-    /// - Throws: ``RelataError`` when the file is not a Relata store, is damaged, or cannot be read.
+    /// - Throws: `RelataError` when the file is not a Relata store, is damaged, or cannot be read.
     public convenience init(path: String, entities: any EntityModelProtocol.Type...) async throws {
         try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
     }

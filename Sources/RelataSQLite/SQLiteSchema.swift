@@ -69,7 +69,7 @@ enum SQLiteSchema {
 /// Which change log records a SQLite store keeps. A record is removed once it is older than
 /// ``maxAge`` *or* more than ``maxRecords`` commits old, whichever comes first; the newest record
 /// is always kept. A Store whose replica is behind the oldest record kept (a process that slept
-/// through many commits) loads the whole file again (see ``Store/fullReloads``).
+/// through many commits) loads the whole file again (see `Store.fullReloads`).
 public struct LogRetention: Sendable, Hashable {
     /// How many of the newest records are kept at most.
     public var maxRecords: Int

@@ -1,6 +1,6 @@
 import Relata
 
-/// A transaction that hands every ``StorageTransaction/persist(_:origin:)`` to `persist` and
+/// A transaction that hands every `StorageTransaction.persist(_:origin:)` to `persist` and
 /// everything else to the transaction it wraps: for backends that wrap another one to inject
 /// faults in tests (fail a write, drop one, record them).
 ///

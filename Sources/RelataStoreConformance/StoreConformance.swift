@@ -2,7 +2,7 @@ import Foundation
 import Relata
 import Synchronization
 
-/// The behaviour every ``StorageBackend`` must have, checked through Relata's public API only —
+/// The behaviour every `StorageBackend` must have, checked through Relata's public API only —
 /// like fluent-kit's `FluentBenchmark`, for the authors of backends.
 ///
 /// Run it from your backend's tests, with a function that makes a new, empty storage:
@@ -17,7 +17,7 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Each check gets a storage of its own and opens it as often as it needs (a ``Store`` over a
+/// Each check gets a storage of its own and opens it as often as it needs (a `Store` over a
 /// backend from the storage's function, closed before the next is opened). The checks cover
 /// entities and both sides of links, ordered positions, cascade / deny / co-owner erasure,
 /// dynamic relationships, unique relations, counts, reopening, rollback of a failed write (the

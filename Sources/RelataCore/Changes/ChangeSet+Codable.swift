@@ -14,7 +14,7 @@ extension ChangeSet: Codable {
     /// Decodes changes encoded by ``encode(to:)``.
     ///
     /// - Throws: `DecodingError` when the decoder has no ``EntitySchema`` under
-    ///   ``Foundation/CodingUserInfoKey/relataSchema`` or the data is malformed; ``RelataError``
+    ///   `CodingUserInfoKey.relataSchema` or the data is malformed; ``RelataError``
     ///   with code ``RelataError/Code/unknownEntityType`` naming a type or relation the schema
     ///   does not know.
     public init(from decoder: any Decoder) throws {

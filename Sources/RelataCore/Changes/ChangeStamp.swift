@@ -20,6 +20,7 @@ public struct ChangeStamp: Hashable, Comparable, Codable, Sendable, CustomString
         (lhs.counter, lhs.replica) < (rhs.counter, rhs.replica)
     }
 
+    /// `counter@replica`.
     public var description: String { "\(counter)@\(replica)" }
 
     /// A seed for the jitter of keys generated while replaying this change, the same on every

@@ -7,6 +7,7 @@ extension Relation: Codable {
 
     static var isToMany: Bool { Cardinality.self == Relations.ToMany.self }
 
+    /// Writes the relation in the encoder's ``RelationEncodingStrategy``.
     public func encode(to encoder: any Encoder) throws {
         if case .none = state {
             // Both shapes write `.none` as null; skip the strategy lookup (stored entities are
@@ -59,6 +60,7 @@ extension Relation: Codable {
         }
     }
 
+    /// Reads the relation in the shapes of the decoder's ``RelationDecodingStrategy``; `null` is `.none`.
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
@@ -179,10 +181,12 @@ struct AnyKey: CodingKey {
 }
 
 extension Relationship: Codable {
+    /// Reads the relation (see ``Relation/init(from:)``).
     public init(from decoder: any Decoder) throws {
         self.init(relation: try Relation(from: decoder))
     }
 
+    /// Writes the relation (see ``Relation/encode(to:)``).
     public func encode(to encoder: any Encoder) throws {
         try projectedValue.encode(to: encoder)
     }

@@ -30,8 +30,10 @@ public enum RelationEncodingStrategy: Sendable, Hashable {
 /// `null` is `.none` whatever the set. As in SwiftletModel, an object is always read by a
 /// container shape when one is in the set: one with none of its keys is `.none`.
 public struct RelationDecodingStrategy: OptionSet, Sendable, Hashable {
+    /// The bits of the shapes in the set.
     public let rawValue: UInt
 
+    /// The set of shapes whose bits `rawValue` holds.
     public init(rawValue: UInt) {
         self.rawValue = rawValue
     }

@@ -7,8 +7,11 @@
 ///   stored once.
 /// - `free`: the two are related, with no effect on erasure. Symmetric, stored once.
 public enum DynamicRelationKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The subject owns the object: erasing the last owner erases it.
     case owns
+    /// The subject is owned by the object (the same relationship as the object owning the subject).
     case ownedBy
+    /// Related, with no effect on erasure.
     case free
 }
 
@@ -26,5 +29,6 @@ public struct DynamicRelation: Hashable, Sendable, CustomStringConvertible {
         self.other = other
     }
 
+    /// The kind and the other end, e.g. `owns Chat "1"`.
     public var description: String { "\(kind.rawValue) \(other)" }
 }

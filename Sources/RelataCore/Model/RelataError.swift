@@ -23,6 +23,7 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         /// A code with this raw identifier.
         public init(_ rawValue: String) { self.rawValue = rawValue }
 
+        /// The raw identifier.
         public var description: String { rawValue }
 
         /// No entity of that type and id is stored.

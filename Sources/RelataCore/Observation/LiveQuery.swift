@@ -21,7 +21,7 @@ import Synchronization
 /// ```
 ///
 /// The value is computed at once from the store's current state, then again after each commit
-/// that touched what the query read (``Store/observe(_:)-(@Sendable(Context)->Value)``); commits
+/// that touched what the query read (`Store.observe(_:)`); commits
 /// of other processes included. Equal values are not assigned again, so views do not redraw for
 /// nothing. Releasing the object stops the observation.
 @MainActor

@@ -38,7 +38,7 @@ extension Store {
     }
 
     /// The value `body` computes from the store's state: at once, then again after each commit
-    /// that touched what `body` read (see ``observe(_:)-(@Sendable(Context)->Value)``, for
+    /// that touched what `body` read (see `observe(_:)`, for
     /// `Equatable` values, which are not repeated).
     public func observe<Value: Sendable>(
         _ body: @escaping @Sendable (Context) throws -> Value
@@ -73,9 +73,11 @@ extension Store {
 /// when it starts and unsubscribes when it ends — the loop finishes, its task is cancelled, or
 /// the iterator is dropped.
 public struct StoreCommits: AsyncSequence, Sendable {
+    /// Each element is one commit.
     public typealias Element = StoreCommit
     let hub: ObservationHub
 
+    /// Subscribes to the store's commits from now on.
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncStream<StoreCommit>.makeStream()
         let id = hub.subscribe(continuation)
@@ -102,12 +104,13 @@ public struct StoreCommits: AsyncSequence, Sendable {
     }
 }
 
-/// The values of an observed closure (``Store/observe(_:)-(@Sendable(Context)->Value)``): an
+/// The values of an observed closure (`Store.observe(_:)`): an
 /// `AsyncSequence` whose iteration starts the observation and stops it when it ends — the loop
 /// finishes, its task is cancelled, or the iterator is dropped. For query values, the latest value
 /// is kept for a reader that lags and older ones are dropped; list changes are all kept (each is
 /// relative to the one before).
 public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
+    /// Each element is one value of the observed closure.
     public typealias Element = Value
     let hub: ObservationHub
     /// Whether a reader that lags gets only the latest value (query values) or every one (list
@@ -124,6 +127,7 @@ public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
         self.makeObserver = makeObserver
     }
 
+    /// Starts the observation: the first value comes at once.
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(
             bufferingPolicy: keepsEveryValue ? .unbounded : .bufferingNewest(1)

@@ -112,7 +112,7 @@ public protocol StorageTransaction: StorageReader {
 public struct EntityRecord: Sendable, Hashable {
     /// The entity type's name (see ``EntitySchema``).
     public var type: String
-    /// The id, as text (``EntityRecord/idText(_:)``).
+    /// The id, as text (`EntityRecord.idText(_:)`).
     public var id: String
     /// The normalized entity in Relata's keyed binary form (rows written before version 4 of
     /// the SQLite format hold JSON); empty when the row only holds links.
@@ -187,9 +187,13 @@ public struct LinkRecord: Sendable, Hashable {
 
 /// Identifies one stored link.
 public struct LinkKey: Sendable, Hashable {
+    /// The stored name of the type that declares the relation.
     public var type: String
+    /// The relation's name.
     public var relation: String
+    /// The id of the source entity, as text.
     public var source: String
+    /// The id of the target entity, as text.
     public var target: String
 
     /// A key.
