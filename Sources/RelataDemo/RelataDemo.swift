@@ -4,7 +4,7 @@ import Foundation
 import Relata
 import RelataPostgres
 
-/// relata-demo: the chat example of the README, end to end, on a SQLite store file (`run`, the
+/// relata-demo: the chat example of SwiftletModel's README, end to end, on a SQLite store file (`run`, the
 /// default), and `watch`, which prints the commits other processes make to that file, live.
 @main
 struct RelataDemo: AsyncParsableCommand {

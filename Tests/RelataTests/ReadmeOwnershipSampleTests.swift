@@ -2,8 +2,8 @@ import Foundation
 import Relata
 import Testing
 
-/// The README's "Ownership, dynamic relationships and the other relation kinds" sample, statement
-/// for statement; the lines the README marks as throwing are checked to throw.
+/// The guide's (Docs/Guide.md) "Ownership, dynamic relationships and the other relation kinds"
+/// sample, statement for statement; the lines it marks as throwing are checked to throw.
 enum ReadmeOwnershipSample {
     @EntityModel
     struct Team {
@@ -32,7 +32,7 @@ enum ReadmeOwnershipSample {
 extension ReadmeOwnershipSample {
     @Suite("README sample: ownership and the other relation kinds")
     struct Tests {
-        @Test("The sample does what the README says")
+        @Test("The sample does what the guide says")
         func sample() throws {
             var context = Context()
             try Team(id: "a", projects: .relation([Project(id: "p", lead: Alias("ann"))])).save(to: &context)

@@ -2,9 +2,34 @@ import Foundation
 import Relata
 import Testing
 
-/// The README's samples, as a user pastes them (only the file path is made temporary).
-@Suite("README samples")
+/// The samples of the README and of the guide (Docs/Guide.md), as a user pastes them (only the
+/// file path is made temporary).
+@Suite("README and guide samples")
 struct ReadmeSampleTests {
+    @Test("The README's opening example: save a chat with a message, resolve it nested")
+    func openingExample() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("chat.sqlite").path
+
+        var context = Context()
+        try Chat(id: "1", users: .ids(["1", "2"]), messages: .relation([Message(id: "1", text: "Hi", author: .id("1"))]))
+            .save(to: &context)
+        let chat = Chat.query("1", in: context).with(\.$messages) { $0.with(\.$author) }.resolve()
+
+        let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+        try await store.write { context in try Chat(id: "2").save(to: &context) }   // persisted, shared
+
+        #expect(chat?.messages?.map(\.text) == ["Hi"])
+        #expect(chat?.messages?.first?.$author.id == "1", "the author is linked by id (no user 1 is stored)")
+        #expect(context.ids(of: "1", \Message.$chat) == ["1"], "the inverse link was written with the link")
+        try await store.close()
+        let reopened = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+        #expect(reopened.context.entity(Chat.self, id: "2") != nil, "the write was persisted")
+        try await reopened.close()
+    }
+
     @Test("Store: persistence in one line")
     func storeSample() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-readme-\(UUID().uuidString)")
@@ -30,7 +55,7 @@ struct ReadmeSampleTests {
         #expect(reopened.context.ids(of: "1", \Chat.$users) == ["1", "2", "3"])
     }
 
-    @Test("Ownership, unique relations, aliases and backlinks, as the README lists them")
+    @Test("Ownership, unique relations, aliases and backlinks, as the guide lists them")
     func guideSamples() throws {
         var context = Context()
         try Node(id: "A", children: .relation([Node(id: "B")])).save(to: &context)     // .cascadeOrphans
