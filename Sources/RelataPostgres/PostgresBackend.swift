@@ -165,10 +165,13 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
+    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent view of the rows and the log.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
     }
 
+    /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
+    /// rolled back when it throws.
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         try run(begin: "BEGIN", lock: true, body)
     }
@@ -220,6 +223,8 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
+    /// Whether another process may have committed since the last call: a cheap hint for the
+    /// store's follower, which reads the log when it says yes.
     public func hasNewCommits() throws -> Bool {
         // A notification is a hint; every 100th check asks the log anyway (notifications sent
         // while the listener was disconnected are lost).
@@ -242,6 +247,7 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
+    /// Releases the storage; later calls fail.
     public func close() throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listenTask.withLock { $0?.cancel() }

@@ -149,6 +149,7 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
+    /// Runs `body` in a SQLite read transaction: one consistent view of the rows and the log.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         do {
             return try queue.read { db in try body(SQLiteTransaction(db: db, backend: self)) }
@@ -159,6 +160,8 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
+    /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
+    /// rolled back when it throws.
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         do {
             return try queue.writeWithoutTransaction { db in
@@ -190,6 +193,8 @@ public final class SQLiteBackend: StorageBackend {
         let error: any Error
     }
 
+    /// Whether another process may have committed since the last call: a cheap hint for the
+    /// store's follower, which reads the log when it says yes.
     public func hasNewCommits() throws -> Bool {
         do {
             // Changes when another connection (this process or another) commits; this
@@ -204,6 +209,7 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
+    /// Releases the storage; later calls fail.
     public func close() throws {
         do {
             try queue.close()

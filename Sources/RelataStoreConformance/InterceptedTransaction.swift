@@ -25,6 +25,7 @@ public struct InterceptedTransaction: StorageTransaction {
         intercept = persist
     }
 
+    /// Loads through the wrapped transaction.
     public func load(
         entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
@@ -32,10 +33,12 @@ public struct InterceptedTransaction: StorageTransaction {
         try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
     }
 
+    /// Reads the commits after `sequence` through the wrapped transaction.
     public func changes(since sequence: Int64) throws -> CommittedChanges? {
         try wrapped.changes(since: sequence)
     }
 
+    /// Runs the `persist` closure given at ``init(_:persist:)`` instead of the wrapped persist.
     public func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         try intercept(changes, origin)
     }
