@@ -8,10 +8,8 @@ import Testing
 struct ReadmeSampleTests {
     @Test("The README's opening example: save a chat with a message, resolve it nested")
     func openingExample() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, path) = try MultiProcessStoreTests.temporaryStore()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("chat.sqlite").path
 
         var context = Context()
         try Chat(id: "1", users: .ids(["1", "2"]), messages: .relation([Message(id: "1", text: "Hi", author: .id("1"))]))
@@ -32,10 +30,8 @@ struct ReadmeSampleTests {
 
     @Test("Store: persistence in one line")
     func storeSample() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relata-readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, path) = try MultiProcessStoreTests.temporaryStore()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("chat.sqlite").path
 
         let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
 

@@ -10,11 +10,7 @@ extension Relation {
     }
 
     func encodeContainer(to encoder: any Encoder, explicit: Bool) throws {
-        if case .none = state {
-            var single = encoder.singleValueContainer()
-            try single.encodeNil()
-            return
-        }
+        // `.none` never gets here: `encode(to:)` writes it as null for every shape.
         var container = encoder.container(keyedBy: ContainerKey.self)
         switch state {
         case .none:
