@@ -106,9 +106,7 @@ public final class PostgresBackend: StorageBackend {
                             return
                         }
                         guard !Task.isCancelled, !self.closed.load(ordering: .acquiring) else {
-                            Closing.keep(connection)
-                            let closing: EventLoopFuture<Void> = connection.close()
-                            _ = closing
+                            Closing.close(connection)
                             return
                         }
                         self.connections.withLock { $0.listener = connection }
@@ -152,9 +150,7 @@ public final class PostgresBackend: StorageBackend {
                 do {
                     try tables.create(on: fresh, logger: logger)
                 } catch {
-                    Closing.keep(fresh)
-                    let closing: EventLoopFuture<Void> = fresh.close()
-                    _ = closing
+                    Closing.close(fresh)
                     throw error
                 }
             }
@@ -214,7 +210,7 @@ public final class PostgresBackend: StorageBackend {
             try transaction.execute(PostgresQuery(unsafeSQL: begin))
             if lock {
                 // One round trip: the busy timeout for this transaction, then the writers' lock.
-                let milliseconds = max(1, Int(configuration.busyTimeout.components.seconds) * 1_000 + Int(configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+                let milliseconds = max(1, Int(configuration.busyTimeout.timeInterval * 1_000))
                 try transaction.execute("SELECT set_config('lock_timeout', \(String(milliseconds)), true), pg_advisory_xact_lock(\(tables.lockKey))")
             }
         } catch {
@@ -241,9 +237,7 @@ public final class PostgresBackend: StorageBackend {
         // until it is closed.
         let (main, listener) = connections.withLock { ($0.main, $0.listener) }
         for connection in [main, listener].compactMap({ $0 }) where !connection.isClosed {
-            Closing.keep(connection)
-            let closing: EventLoopFuture<Void> = connection.close()
-            _ = closing
+            Closing.close(connection)
         }
     }
 
@@ -305,10 +299,13 @@ public final class PostgresBackend: StorageBackend {
 private enum Closing {
     private static let connections = Mutex<[PostgresConnection]>([])
 
-    static func keep(_ connection: PostgresConnection) {
+    /// Closes `connection` without waiting, keeping it until it is closed.
+    static func close(_ connection: PostgresConnection) {
         connections.withLock { kept in
             kept.removeAll { $0.isClosed }
             kept.append(connection)
         }
+        let closing: EventLoopFuture<Void> = connection.close()
+        _ = closing
     }
 }

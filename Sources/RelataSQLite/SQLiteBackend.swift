@@ -254,10 +254,3 @@ extension Store {
         try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var timeInterval: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
-    }
-}

@@ -69,23 +69,29 @@ extension Relation: Codable {
         }
         // The shapes of the set in order, each but the last tried softly (SwiftletModel's order).
         let strategy = decoder.relationDecodingStrategy
-        let readers: [(RelationDecodingStrategy, () throws -> State)] = [
-            (.keyed, { try Self(keyedFrom: decoder).state }),
-            (.explicitKeyedContainer, { try Self.containerState(from: decoder, explicit: true) }),
-            (.keyedContainer, { try Self.containerState(from: decoder, explicit: false) }),
-            (.plain, { try Self(plainFrom: single).state }),
-        ].filter { strategy.contains($0.0) }
-        guard !readers.isEmpty else {
+        let order = RelationDecodingStrategy.order
+        guard let last = order.lastIndex(where: strategy.contains) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "the relation decoding strategy is empty"))
         }
-        for (index, reader) in readers.enumerated() {
-            guard index < readers.count - 1 else { break }
-            if let state = try? reader.1() {
+        for shape in order[..<last] where strategy.contains(shape) {
+            if let state = try? Self.state(in: shape, from: decoder, single) {
                 self.init(state: state)
                 return
             }
         }
-        self.init(state: try readers[readers.count - 1].1())
+        self.init(state: try Self.state(in: order[last], from: decoder, single))
+    }
+
+    /// Reads the relation in one shape.
+    private static func state(
+        in shape: RelationDecodingStrategy, from decoder: any Decoder, _ single: any SingleValueDecodingContainer
+    ) throws -> State {
+        switch shape {
+        case .keyed: try Self(keyedFrom: decoder).state
+        case .explicitKeyedContainer: try containerState(from: decoder, explicit: true)
+        case .keyedContainer: try containerState(from: decoder, explicit: false)
+        default: try Self(plainFrom: single).state
+        }
     }
 
     private init(keyedFrom decoder: any Decoder) throws {

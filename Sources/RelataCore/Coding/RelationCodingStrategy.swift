@@ -50,6 +50,9 @@ public struct RelationDecodingStrategy: OptionSet, Sendable, Hashable {
 
     /// The key of a decoder's `userInfo` that holds its strategy (SwiftletModel's name).
     public static let userInfoKey = CodingUserInfoKey.relationDecodingStrategy
+
+    /// The shapes in the order a decoder tries them.
+    static let order: [RelationDecodingStrategy] = [.keyed, .explicitKeyedContainer, .keyedContainer, .plain]
 }
 
 extension CodingUserInfoKey {

@@ -37,8 +37,7 @@ public final class InMemoryBackend: StorageBackend {
     }
 
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        let seconds = Double(busyTimeout.components.seconds) + Double(busyTimeout.components.attoseconds) / 1e18
-        guard writeLock.lock(before: Date(timeIntervalSinceNow: seconds)) else {
+        guard writeLock.lock(before: Date(timeIntervalSinceNow: busyTimeout.timeInterval)) else {
             throw RelataError(code: .storeBusy, entityType: "Store", message: "another write held the in-memory store longer than \(busyTimeout)")
         }
         defer { writeLock.unlock() }

@@ -26,7 +26,7 @@ final class StoreFollower: @unchecked Sendable {
     private let quietLimit: Int
 
     init(writer: StoreWriter, interval: Duration) {
-        let nanoseconds = max(1_000_000, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
+        let nanoseconds = max(1_000_000, Int(interval.timeInterval * 1e9))
         fast = .nanoseconds(nanoseconds)
         slow = .nanoseconds(nanoseconds * 3)
         quietLimit = max(1, 1_000_000_000 / nanoseconds)

@@ -54,10 +54,7 @@ struct PostgresStoreTests {
         try await b.write { context in
             for i in 0..<10 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while a.context.ids(of: "c", \Chat.$messages).count < 10, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil(seconds: 10) { a.context.ids(of: "c", \Chat.$messages).count >= 10 }
         #expect(a.context.ids(of: "c", \Chat.$messages) == (0..<10).map { "m\($0)" }, "a followed b's commit")
         try await a.write { try Chat.delete(id: "c", from: &$0) }
         try await b.refresh()
@@ -177,10 +174,7 @@ struct Processes {
         try await writer.write { context in
             for i in 0..<5 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while follower.context.ids(of: "c", \Chat.$messages).count < 5, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil(seconds: 20) { follower.context.ids(of: "c", \Chat.$messages).count >= 5 }
         #expect(follower.context.ids(of: "c", \Chat.$messages).count == 5)
         try await follower.close()
         try await writer.close()
@@ -204,10 +198,7 @@ struct Processes {
             for i in 5..<10 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
         }
         #expect(writer.context.ids(of: "c", \Chat.$messages).count == 10)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while follower.context.ids(of: "c", \Chat.$messages).count < 10, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil(seconds: 20) { follower.context.ids(of: "c", \Chat.$messages).count >= 10 }
         #expect(follower.context.ids(of: "c", \Chat.$messages).count == 10, "the follower reconnected and caught up")
         try await follower.write { try Message(id: "last", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
         try await writer.refresh()
@@ -262,10 +253,7 @@ struct Processes {
         #expect(halves.isEmpty, "half-committed writes: \(halves.prefix(5))")
         try store.context.checkInvariants()
         // This process's follower reconnected and caught up, and can write.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while Set(follower.context.ids(of: Message.self)) != ids, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil(seconds: 20) { Set(follower.context.ids(of: Message.self)) == ids }
         #expect(Set(follower.context.ids(of: Message.self)) == ids, "the follower caught up after the restart")
         try await follower.write { try Message(id: "after", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
         try await store.refresh()

@@ -118,10 +118,7 @@ struct SharedStoreTests {
         try await writer.write { context in
             try Chat(id: "c", users: .relation([User(id: "u", name: "Ann")])).save(to: &context)
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while follower.context.ids(of: "c", \Chat.$users) != ["u"], ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil(seconds: 10) { follower.context.ids(of: "c", \Chat.$users) == ["u"] }
         #expect(follower.context.ids(of: "c", \Chat.$users) == ["u"])
         #expect(follower.context.ids(of: "u", \User.$chats) == ["c"], "both sides of the link")
         try await follower.close()

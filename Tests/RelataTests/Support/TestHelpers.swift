@@ -39,3 +39,9 @@ func checkSequence<Reference>(
         }
     }
 }
+
+/// Polls `condition` every 5 ms until it holds or `seconds` pass (the caller then checks it).
+func waitUntil(seconds: Int, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+}
