@@ -71,15 +71,19 @@ extension Context {
         let values = source ?? self
         let readers = storage.tables.compactMap { $0.trackedDeltaReaders(in: self, values: values) }
         var delta = StoreDelta()
-        let marks = readers.reduce(0) { $0 + $1.marks }
+        let marks = readers.reduce(0) { $0 + $1.entityMarks + $1.relationMarks.reduce(0, +) }
         if onEveryCore, marks >= ParallelCoding.threshold {
             // One job per table's entities and per relation; then each table is put together.
-            var jobs: [@Sendable () -> any Sendable] = []
+            var jobs: [@Sendable () -> any Sendable] = [], sizes: [Int] = []
             for reader in readers {
                 jobs.append { reader.entities() }
-                for relation in reader.relations { jobs.append { relation() } }
+                sizes.append(reader.entityMarks)
+                for (relation, marks) in zip(reader.relations, reader.relationMarks) {
+                    jobs.append { relation() }
+                    sizes.append(marks)
+                }
             }
-            var results = ParallelCoding.each(jobs)[...]
+            var results = ParallelCoding.each(jobs, sizes: sizes)[...]
             for reader in readers {
                 let entities = results.removeFirst() as! TableChange
                 let relations = results.prefix(reader.relations.count).map { $0 as! RelationChange }
@@ -106,14 +110,17 @@ struct TableDeltaReaders: Sendable {
     @usableFromInline let entities: @Sendable () -> TableChange
     /// Read the relations, one each.
     @usableFromInline let relations: [@Sendable () -> RelationChange]
-    /// How many places were marked.
-    @usableFromInline let marks: Int
+    /// How many entities were marked.
+    @usableFromInline let entityMarks: Int
+    /// How many links were marked in each relation of ``relations``.
+    @usableFromInline let relationMarks: [Int]
 
     @inlinable
-    init(entities: @escaping @Sendable () -> TableChange, relations: [@Sendable () -> RelationChange], marks: Int) {
+    init(entities: @escaping @Sendable () -> TableChange, relations: [@Sendable () -> RelationChange], entityMarks: Int, relationMarks: [Int]) {
         self.entities = entities
         self.relations = relations
-        self.marks = marks
+        self.entityMarks = entityMarks
+        self.relationMarks = relationMarks
     }
 }
 
@@ -134,7 +141,7 @@ extension EntityTable {
             for id in ids { entries.append((id, source?.entities[id])) }
             let stored = entries
             return TableChange(
-                type: ObjectIdentifier(Entity.self), changes: TableDelta<Entity>(entities: stored), relations: [],
+                type: ObjectIdentifier(Entity.self), changes: TableDelta<Entity>(entities: stored, ids: ids), relations: [],
                 bindEntities: { context in
                     guard !stored.isEmpty else { return {} }
                     let table = context.mutableTable(Entity.self)
@@ -144,10 +151,10 @@ extension EntityTable {
                         for (id, value) in stored { table.entities[id] = value }
                     }
                 },
-                count: stored.count
+                entityCount: stored.count
             )
         }
-        return TableDeltaReaders(entities: entities, relations: builder.readers, marks: ids.count + builder.marks)
+        return TableDeltaReaders(entities: entities, relations: builder.readers, entityMarks: ids.count, relationMarks: builder.marks)
     }
 }
 
@@ -158,7 +165,8 @@ struct RelationDeltaBuilder: _RelationVisitor {
     @usableFromInline let context: Context
     @usableFromInline let values: Context
     @usableFromInline var readers: [@Sendable () -> RelationChange] = []
-    @usableFromInline var marks = 0
+    /// How many links each reader reads.
+    @usableFromInline var marks: [Int] = []
 
     @inlinable
     init(context: Context, values: Context) {
@@ -174,7 +182,7 @@ struct RelationDeltaBuilder: _RelationVisitor {
         let key = descriptor.key
         guard let (marked, dirty) = context.table(S.self)?.trackedLinks(key, T.ID.self) else { return }
         let links = values.storage === context.storage ? marked : values.table(S.self)?.existingLinkTable(key, T.ID.self)
-        marks += dirty.count
+        marks.append(dirty.count)
         readers.append {
             var delta = RelationDelta(descriptor: descriptor)
             if key.toMany {
@@ -216,10 +224,9 @@ extension RelationDelta {
             }
         }
         for (source, new) in toOne {
-            let old = links.one[source]
-            guard old != new else { continue }
-            links.one[source] = new
-            guard let backlinks else { continue }
+            // One hash lookup per entry: set (or remove) and learn the target it replaced.
+            let old = if let new { links.one.updateValue(new, forKey: source) } else { links.one.removeValue(forKey: source) }
+            guard old != new, let backlinks else { continue }
             // Replacing a one-way to-one target moves its backlink.
             if let old { backlinks.remove(source, for: old) }
             if let new { backlinks.insert(source, for: new) }

@@ -76,11 +76,17 @@ public struct StoreDelta: Sendable {
         // Every table the works write is bound first (made unique to `context`), then the works
         // run: the works of link tables first, those of entity tables last, because an entity
         // work holds its table, which would make a later bind copy it.
-        var works: [@Sendable () -> Void] = []
+        var works: [@Sendable () -> Void] = [], sizes: [Int] = []
         for table in tables {
-            for relation in table.relations { works.append(relation.bind(&context)) }
+            for relation in table.relations {
+                works.append(relation.bind(&context))
+                sizes.append(relation.count)
+            }
         }
-        for table in tables { works.append(table.bindEntities(&context)) }
+        for table in tables {
+            works.append(table.bindEntities(&context))
+            sizes.append(table.entityCount)
+        }
         if !dynamicLinks.isEmpty {
             let links = context.mutableDynamicLinks()
             for (link, present) in dynamicLinks {
@@ -88,7 +94,7 @@ public struct StoreDelta: Sendable {
             }
         }
         if onEveryCore, count >= ParallelCoding.threshold {
-            _ = ParallelCoding.each(works)
+            _ = ParallelCoding.each(works, sizes: sizes)
         } else {
             for work in works { work() }
         }
@@ -108,17 +114,20 @@ struct TableChange: Sendable {
     @usableFromInline let bindEntities: @Sendable (inout Context) -> @Sendable () -> Void
     /// Entity entries plus link entries.
     @usableFromInline let count: Int
+    /// Entity entries.
+    @usableFromInline let entityCount: Int
 
     @inlinable
     init(
         type: ObjectIdentifier, changes: any Sendable, relations: [RelationChange],
-        bindEntities: @escaping @Sendable (inout Context) -> @Sendable () -> Void, count: Int
+        bindEntities: @escaping @Sendable (inout Context) -> @Sendable () -> Void, entityCount: Int
     ) {
         self.type = type
         self.changes = changes
         self.relations = relations
         self.bindEntities = bindEntities
-        self.count = count
+        self.entityCount = entityCount
+        count = entityCount + relations.reduce(0) { $0 + $1.count }
     }
 }
 
@@ -126,10 +135,7 @@ extension TableChange {
     /// The same changes with these relations.
     @inlinable
     func with(_ relations: [RelationChange]) -> TableChange {
-        TableChange(
-            type: type, changes: changes, relations: relations, bindEntities: bindEntities,
-            count: count + relations.reduce(0) { $0 + $1.count }
-        )
+        TableChange(type: type, changes: changes, relations: relations, bindEntities: bindEntities, entityCount: entityCount)
     }
 }
 
@@ -159,10 +165,13 @@ struct RelationChange: Sendable {
 @usableFromInline
 struct TableDelta<Entity: EntityModelProtocol>: Sendable {
     @usableFromInline var entities: ContiguousArray<(id: Entity.ID, value: Entity?)>
+    /// The ids of ``entities``, as a set (the write's marks: no copy is made for it).
+    @usableFromInline let ids: Set<Entity.ID>
 
     @inlinable
-    init(entities: ContiguousArray<(id: Entity.ID, value: Entity?)>) {
+    init(entities: ContiguousArray<(id: Entity.ID, value: Entity?)>, ids: Set<Entity.ID>) {
         self.entities = entities
+        self.ids = ids
     }
 }
 

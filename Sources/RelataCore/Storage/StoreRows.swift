@@ -64,22 +64,25 @@ extension EntityTable {
     @inlinable
     func gatherEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
         let type = EntitySchema.storageName(of: Entity.self)
-        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta)
+        // The entities the write touched come with their values; the reader adds the sources
+        // whose to-one links (kept in their rows) changed without their entity.
+        let touched = delta.table(of: Entity.self)
+        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta, known: touched?.ids ?? [])
         try Entity._relataVisitRelations(&reader)
-        var sources = reader.touchedSources
-        for (id, _) in delta.entities(of: Entity.self) { sources.insert(id) }
-        guard !sources.isEmpty else { return }
+        let count = (touched?.entities.count ?? 0) + reader.touchedSources.count
+        guard count > 0 else { return }
         var rows: [(id: Entity.ID, entity: Entity?)] = []
-        rows.reserveCapacity(sources.count)
+        rows.reserveCapacity(count)
         var vanished: [Entity.ID] = []
-        for id in sources {
-            let entity = entities[id]
+        func add(_ id: Entity.ID, _ entity: Entity?) {
             if entity == nil, !reader.hasLinks(id) {
                 vanished.append(id)
             } else {
                 rows.append((id, entity))
             }
         }
+        for (id, entity) in touched?.entities ?? [] { add(id, entity) }
+        for id in reader.touchedSources { add(id, entities[id]) }
         if !vanished.isEmpty {
             // A row goes when neither its entity nor any to-one link is left, if it was stored.
             let old = before.table(Entity.self)
@@ -223,13 +226,17 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// One per relation: appends the link of a source in ``ToOneLinkColumn``'s form to the bytes,
     /// and returns whether the source has one.
     @usableFromInline var writers: [@Sendable (Entity.ID, inout [UInt8]) throws -> Bool] = []
+    /// Sources whose row a delta touches through a link, except those in `known`.
     @usableFromInline var touchedSources = Set<Entity.ID>()
+    /// Sources the caller has already (the entities the delta stores or erases).
+    @usableFromInline let known: Set<Entity.ID>
 
     @inlinable
-    init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?) {
+    init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = []) {
         self.context = context
         self.table = table
         self.delta = delta
+        self.known = known
     }
 
     /// Whether `source` has a to-one link kept in its row.
@@ -251,16 +258,22 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
         }
         if let delta {
-            var touched = Set<S.ID>()
-            let forward = delta.relation(key, of: S.self, to: T.self)?.toOne ?? []
-            touched.reserveCapacity(forward.count)
-            for (source, _) in forward { touched.insert(source) }
-            if let inverseKey = descriptor.inverse, let backward = delta.relation(inverseKey, of: T.self, to: S.self) {
-                // A moved position in the inverse list is kept in this side's row.
-                for (_, source, _) in backward.toMany { touched.insert(source) }
-                for case (_, let source?) in backward.toOne { touched.insert(source) }
+            // `S` is `Entity` (these are its relations): the sources are noted through a closure
+            // typed for `Entity`, cast once, never a collection cast element by element.
+            var found = Set<Entity.ID>()
+            let known = known
+            let noteEntity: (Entity.ID) -> Void = { source in
+                if !known.contains(source) { found.insert(source) }
             }
-            if let touched = touched as? Set<Entity.ID> { touchedSources.formUnion(touched) }
+            if let note = noteEntity as? (S.ID) -> Void {
+                for (source, _) in delta.relation(key, of: S.self, to: T.self)?.toOne ?? [] { note(source) }
+                if let inverseKey = descriptor.inverse, let backward = delta.relation(inverseKey, of: T.self, to: S.self) {
+                    // A moved position in the inverse list is kept in this side's row.
+                    for (_, source, _) in backward.toMany { note(source) }
+                    for case (_, let source?) in backward.toOne { note(source) }
+                }
+            }
+            touchedSources.formUnion(found)
         }
         guard let links else { return }
         let relation = descriptor.name
