@@ -30,8 +30,20 @@ struct ContextLoader {
     private var legacyLinkKeys: [LinkKey] = []
     private var legacyDynamicLinks: [DynamicLinkRecord] = []
 
+    /// The last type name asked about, and whether it is a short name: rows come grouped by
+    /// type, so one row in thousands pays for the schema's hash lookup.
+    private var lastName: (name: String, isShort: Bool)?
+
+    /// Whether `name` is a type's name without its module (see ``EntitySchema/isShortName(_:)``).
+    private mutating func isShortName(_ name: String) -> Bool {
+        if let lastName, lastName.name == name { return lastName.isShort }
+        let isShort = schema.isShortName(name)
+        lastName = (name, isShort)
+        return isShort
+    }
+
     mutating func load(_ record: EntityRecord) throws {
-        if schema.isShortName(record.type) { legacyEntityKeys.append(EntityKey(type: record.type, id: record.id)) }
+        if isShortName(record.type) { legacyEntityKeys.append(EntityKey(type: record.type, id: record.id)) }
         if let links = record.links {
             let decoded: [ToOneLink]
             do {
@@ -111,7 +123,7 @@ struct ContextLoader {
             try finishLinks()
             current = (record.type, record.relation, linkLoader(type: record.type, relation: record.relation))
         }
-        if schema.isShortName(record.type) { legacyLinkKeys.append(record.key) }
+        if isShortName(record.type) { legacyLinkKeys.append(record.key) }
         guard let loader = current!.loader else {
             ignored["\(record.type).\(record.relation)", default: 0] += 1
             return
@@ -181,7 +193,7 @@ struct ContextLoader {
     /// not stored, is skipped and counted under `"dynamic links"`.
     mutating func load(_ record: DynamicLinkRecord) throws {
         try flush()
-        if schema.isShortName(record.sourceType) || schema.isShortName(record.targetType) {
+        if isShortName(record.sourceType) || isShortName(record.targetType) {
             legacyDynamicLinks.append(record)
         }
         guard let kind = DynamicLink.Kind(rawValue: record.kind),
