@@ -24,6 +24,16 @@ struct ContextLoader {
     /// are done.
     private var rowLinks: [String: [String: [LinkRecord]]] = [:]
 
+    /// Those of the type whose rows are arriving, by relation (moved into ``rowLinks`` when the
+    /// type changes).
+    private var currentRowLinks: (type: String, links: [String: [LinkRecord]])?
+
+    private mutating func keepCurrentRowLinks() {
+        guard let current = currentRowLinks else { return }
+        currentRowLinks = nil
+        rowLinks[current.type] = current.links
+    }
+
     /// Rows stored under a type's name without its module (before names were qualified): they
     /// are rewritten under the qualified name, once, at open (see ``upgrade()``).
     private var legacyEntityKeys: [EntityKey] = []
@@ -54,8 +64,14 @@ struct ContextLoader {
                     message: "the stored links of \(record.type) \"\(record.id)\" are damaged", underlying: error
                 )
             }
+            if currentRowLinks?.type != record.type {
+                // Rows come grouped by type: the type's name is hashed once per group, not once
+                // per link (a module-qualified name is too long to be stored inline).
+                keepCurrentRowLinks()
+                currentRowLinks = (record.type, rowLinks.removeValue(forKey: record.type) ?? [:])
+            }
             for link in decoded {
-                rowLinks[record.type, default: [:]][link.relation, default: []].append(
+                currentRowLinks!.links[link.relation, default: []].append(
                     LinkRecord(
                         type: record.type, relation: link.relation, source: record.id, target: link.target,
                         position: nil, inversePosition: link.inversePosition
@@ -141,6 +157,7 @@ struct ContextLoader {
 
     /// Places the to-one links read from entity rows, one relation at a time.
     private mutating func placeRowLinks() throws {
+        keepCurrentRowLinks()
         let gathered = rowLinks
         rowLinks = [:]
         for (type, relations) in gathered {
