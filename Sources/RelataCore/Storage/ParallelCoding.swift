@@ -51,12 +51,12 @@ enum ParallelCoding {
     /// Runs each of `jobs` (a few large ones) on the cores at once and returns their results in
     /// order. The caller waits: call it off Swift's cooperative pool (the store's writer queue).
     ///
-    /// - Parameter sizes: The work of each job, when known: the largest start first, so the
-    ///   threads, each taking the next job when it is free, end close together (a large job
-    ///   started last would leave the other cores idle while it runs).
-    static func each<Result: Sendable>(_ jobs: [@Sendable () -> Result], sizes: [Int]? = nil) -> [Result] {
+    /// - Parameter sizes: The work of each job: the largest start first, so the threads, each
+    ///   taking the next job when it is free, end close together (a large job started last would
+    ///   leave the other cores idle while it runs).
+    static func each<Result: Sendable>(_ jobs: [@Sendable () -> Result], sizes: [Int]) -> [Result] {
         guard jobs.count > 1 else { return jobs.map { $0() } }
-        let order = sizes.map { sizes in jobs.indices.sorted { sizes[$0] > sizes[$1] } } ?? Array(jobs.indices)
+        let order = jobs.indices.sorted { sizes[$0] > sizes[$1] }
         let results = Results<Result>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { results.set(order[$0], jobs[order[$0]]()) }
         return results.filled()
