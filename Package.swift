@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", "1.33.0"..<"1.34.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         .target(
@@ -50,7 +51,9 @@ let package = Package(
         ),
         .target(
             name: "RelataPostgres",
-            dependencies: ["RelataCore", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "RelataCore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .target(name: "Relata", dependencies: ["RelataCore", "RelataSQLite", "RelataMacros"]),
         .target(name: "RelataStoreConformance", dependencies: ["Relata"]),

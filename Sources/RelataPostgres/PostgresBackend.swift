@@ -29,17 +29,23 @@ public final class PostgresBackend: StorageBackend {
         public var schema: String
         /// TLS for the connections; `.disable` by default (loopback and private networks).
         public var tls: PostgresConnection.Configuration.TLS
-        /// How long a write waits for another writer's lock before it throws
-        /// `RelataError.Code.storeBusy`.
+        /// How long a write waits for another writer's lock, and any statement (reads too) for a
+        /// lock another client holds, before it throws `RelataError.Code.storeBusy`. At most
+        /// about 24 days (PostgreSQL's bound; longer is taken as that).
         public var busyTimeout: Duration
-        /// How many change log records are kept (older ones are removed as commits are made).
-        public var logRetention: Int
+        /// How long one statement may run before the server cancels it (the call then throws
+        /// `RelataError.Code.storageFailed`): 5 minutes by default, so nothing waits for ever.
+        public var statementTimeout: Duration
+        /// Which change log records are kept (older ones are removed as commits are made).
+        public var logRetention: LogRetention
 
-        /// A configuration: schema `public`, no TLS, a 10 s busy timeout, 10,000 log records.
+        /// A configuration: schema `public`, no TLS, a 10 s busy timeout, the standard log
+        /// retention (10,000 records of the last 10 minutes).
         public init(
             schema: String = "public", tls: PostgresConnection.Configuration.TLS = .disable, busyTimeout: Duration = .seconds(10),
-            logRetention: Int = 10_000
+            logRetention: LogRetention = .standard, statementTimeout: Duration = .seconds(300)
         ) {
+            self.statementTimeout = statementTimeout
             self.schema = schema
             self.tls = tls
             self.busyTimeout = busyTimeout
@@ -145,6 +151,23 @@ public final class PostgresBackend: StorageBackend {
         let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
         do {
             let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
+            do {
+                // Every wait on this connection is bounded, reads included: a lock another client
+                // holds (VACUUM FULL, ALTER TABLE, LOCK TABLE) fails a statement past the busy
+                // timeout, and no statement runs longer than the statement timeout.
+                _ = try fresh.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            SELECT pg_catalog.set_config('lock_timeout', '\(Self.milliseconds(configuration.busyTimeout))', false),
+                                   pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false)
+                            """
+                    ),
+                    logger: logger
+                ).answer(from: fresh)
+            } catch {
+                Closing.close(fresh)
+                throw error
+            }
             if current == nil {
                 // The first connection: the tables, created when missing.
                 do {
@@ -204,14 +227,21 @@ public final class PostgresBackend: StorageBackend {
         return result
     }
 
-    /// Begins the transaction; for a write, with its busy timeout, under the writers' lock.
+    /// A timeout in PostgreSQL's milliseconds: at least 1 (0 would mean no limit), at most
+    /// `Int32.max` (about 24 days: PostgreSQL's own bound).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let value = duration.timeInterval * 1_000
+        guard value.isFinite else { return Int(Int32.max) }
+        return Int(min(max(1, value.rounded(.up)), Double(Int32.max)))
+    }
+
+    /// Begins the transaction; for a write, under the writers' lock.
     private func start(_ transaction: PostgresTransaction, begin: String, lock: Bool) throws {
         do {
             try transaction.execute(PostgresQuery(unsafeSQL: begin))
             if lock {
-                // One round trip: the busy timeout for this transaction, then the writers' lock.
-                let milliseconds = max(1, Int(configuration.busyTimeout.timeInterval * 1_000))
-                try transaction.execute("SELECT set_config('lock_timeout', \(String(milliseconds)), true), pg_advisory_xact_lock(\(tables.lockKey))")
+                // The writers' lock, waited for up to the connection's lock_timeout (the busy timeout).
+                try transaction.execute("SELECT pg_catalog.pg_advisory_xact_lock(\(tables.lockKey))")
             }
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
@@ -256,12 +286,12 @@ public final class PostgresBackend: StorageBackend {
 
     /// Ends every connection listening to this schema's commits, as a network fault would (tests).
     func terminateListeners() async throws {
-        try await runOffPool("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_backend_pid()")
+        try await runOffPool("SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_catalog.pg_backend_pid()")
     }
 
     /// Ends every other connection to the database, as a server restart would (tests).
     func terminateOtherConnections() async throws {
-        try await runOffPool("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        try await runOffPool("SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE datname = pg_catalog.current_database() AND pid <> pg_catalog.pg_backend_pid()")
     }
 
     /// Runs `sql` on a dispatch thread: waiting for the driver never blocks Swift's cooperative pool.
@@ -281,16 +311,37 @@ public final class PostgresBackend: StorageBackend {
         if let error = error as? RelataError { return error }
         if let error = error as? PSQLError {
             let state = error.serverInfo?[.sqlState]
-            let message = error.serverInfo?[.message] ?? "\(error.code)"
             if state == "55P03" {
-                return RelataError(code: .storeBusy, entityType: "Store", message: "cannot \(action) \(place): another writer held the lock past the busy timeout")
+                return RelataError(
+                    code: .storeBusy, entityType: "Store",
+                    message: "cannot \(action) \(place): another writer or client held a lock past the busy timeout"
+                )
             }
+            if state == "57014" {
+                return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): a statement ran past the statement timeout")
+            }
+            let message = safeMessage(state: state, server: error.serverInfo?[.message]) ?? "\(error.code)"
             return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(message)")
         }
         if error is PostgresConnectionLost {
             return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): the connection was lost")
         }
         return RelataError(code: .storageFailed, entityType: "Store", message: "cannot \(action) \(place): \(type(of: error))")
+    }
+}
+
+extension PostgresBackend {
+    /// The server's message when it names no secret and no stored value: authentication errors
+    /// (class 28) quote the role, data and integrity errors (classes 22, 23) the values; those
+    /// are replaced by what they mean and their SQLSTATE.
+    static func safeMessage(state: String?, server: String?) -> String? {
+        guard let state else { return server }
+        switch state.prefix(2) {
+        case "28": return "authentication failed (SQLSTATE \(state))"
+        case "22": return "the server refused a value (SQLSTATE \(state))"
+        case "23": return "the server refused a row (SQLSTATE \(state))"
+        default: return server.map { "\($0) (SQLSTATE \(state))" }
+        }
     }
 }
 

@@ -28,7 +28,7 @@ struct PostgresSchema: Sendable {
         link = prefix + "relata_link"
         dynamicLink = prefix + "relata_dynamic_link"
         log = prefix + "relata_log"
-        channel = "relata_\(schema.lowercased())"
+        channel = "relata_\(schema)"
         // FNV-1a of the schema name: one lock per store, the same in every process.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "relata:\(schema)".utf8 {
@@ -44,7 +44,7 @@ struct PostgresSchema: Sendable {
     func create(on connection: PostgresConnection, logger: Logger) throws {
         _ = try connection.query("BEGIN", logger: logger).answer(from: connection)
         do {
-            _ = try connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger).answer(from: connection)
+            _ = try connection.query("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))", logger: logger).answer(from: connection)
             for statement in [
                 "CREATE SCHEMA IF NOT EXISTS \"\(schema)\"",
                 "CREATE TABLE IF NOT EXISTS \(meta) (key text PRIMARY KEY, value text NOT NULL)",

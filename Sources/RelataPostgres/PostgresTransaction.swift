@@ -64,7 +64,7 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func lastSequence() throws -> Int64 {
-        try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(max(seq), 0)::int8 FROM \(tables.log)")).first?.decode(Int64.self) ?? 0
+        try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(tables.log)")).first?.decode(Int64.self) ?? 0
     }
 
     func changes(since sequence: Int64) throws -> CommittedChanges? {
@@ -73,8 +73,8 @@ final class PostgresTransaction: StorageTransaction {
         let state = try execute(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT (SELECT COALESCE(max(seq), 0)::int8 FROM \(tables.log)),
-                           (SELECT COALESCE(max(value::int8), 0)::int8 FROM \(tables.meta) WHERE key = 'pruned')
+                    SELECT (SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(tables.log)),
+                           (SELECT COALESCE(pg_catalog.max(value::int8), 0)::int8 FROM \(tables.meta) WHERE key = 'pruned')
                     """
             )
         ).first
@@ -98,7 +98,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
-                    JOIN UNNEST($1::text[], $2::text[]) AS k(type, id) ON e.type = k.type AND e.id = k.id
+                    JOIN pg_catalog.unnest($1::text[], $2::text[]) AS k(type, id) ON e.type = k.type AND e.id = k.id
                     """
             )
             query.binds.append(entityKeys.map(\.type))
@@ -113,7 +113,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
-                    JOIN UNNEST($1::text[], $2::text[], $3::text[]) AS k(type, relation, source)
+                    JOIN pg_catalog.unnest($1::text[], $2::text[], $3::text[]) AS k(type, relation, source)
                     ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
                     """
             )
@@ -132,7 +132,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
-                    JOIN UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    JOIN pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
                     ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
                     """
             )
@@ -152,7 +152,7 @@ final class PostgresTransaction: StorageTransaction {
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         if !changes.deletedEntities.isEmpty {
             var query = PostgresQuery(
-                unsafeSQL: "DELETE FROM \(tables.entity) e USING UNNEST($1::text[], $2::text[]) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
+                unsafeSQL: "DELETE FROM \(tables.entity) e USING pg_catalog.unnest($1::text[], $2::text[]) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
             )
             query.binds.append(changes.deletedEntities.map(\.type))
             query.binds.append(changes.deletedEntities.map(\.id))
@@ -166,7 +166,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(tables.entity) (type, id, payload, links)
-                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM UNNEST($1::text[], $2::text[], $3::bytea[], $4::bytea[])
+                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM pg_catalog.unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[])
                     AS k(type, id, payload, links)
                     ON CONFLICT (type, id) DO UPDATE SET payload = EXCLUDED.payload, links = EXCLUDED.links
                     """
@@ -180,7 +180,7 @@ final class PostgresTransaction: StorageTransaction {
         if !changes.deletedLinks.isEmpty {
             var query = PostgresQuery(
                 unsafeSQL: """
-                    DELETE FROM \(tables.link) l USING UNNEST($1::text[], $2::text[], $3::text[], $4::text[]) AS k(type, relation, source, target)
+                    DELETE FROM \(tables.link) l USING pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(type, relation, source, target)
                     WHERE l.type = k.type AND l.relation = k.relation AND l.source = k.source AND l.target = k.target
                     """
             )
@@ -194,7 +194,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     DELETE FROM \(tables.dynamicLink) d
-                    USING UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    USING pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
                     WHERE d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
                     """
             )
@@ -205,7 +205,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(tables.dynamicLink) (kind, source_type, source, target_type, target)
-                    SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING
+                    SELECT * FROM pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING
                     """
             )
             for column in Self.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
@@ -219,7 +219,7 @@ final class PostgresTransaction: StorageTransaction {
                 unsafeSQL: """
                     INSERT INTO \(tables.link) (type, relation, source, target, position, inverse_position)
                     SELECT type, relation, source, target, NULLIF(position, ''), NULLIF(inverse_position, '')
-                    FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                    FROM pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
                     AS k(type, relation, source, target, position, inverse_position)
                     ON CONFLICT (type, relation, source, target)
                     DO UPDATE SET position = EXCLUDED.position, inverse_position = EXCLUDED.inverse_position
@@ -239,18 +239,24 @@ final class PostgresTransaction: StorageTransaction {
         var insert = PostgresQuery(
             unsafeSQL: """
                 WITH record AS (INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq)
-                SELECT record.seq FROM record, LATERAL pg_notify($4, record.seq::text || ' ' || $1)
+                SELECT record.seq FROM record, LATERAL pg_catalog.pg_notify($4, record.seq::text || ' ' || $1)
                 """
         )
         insert.binds.append(origin)
-        insert.binds.append(Date().timeIntervalSince1970)
+        let now = Date().timeIntervalSince1970
+        insert.binds.append(now)
         insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
         insert.binds.append(tables.channel)
         guard let sequence = try execute(insert).first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
-        if sequence % 32 == 0 || backend.configuration.logRetention < 64 {
-            let bound = sequence - Int64(backend.configuration.logRetention)
+        let retention = backend.configuration.logRetention
+        if retention.prunes(at: sequence) {
+            // A prefix only (see LogRetention): up to the newest expired record, or by count.
+            var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(tables.log) WHERE at < $1")
+            expired.binds.append(retention.cutoff(now: now))
+            let newestExpired = try execute(expired).first?.decode(Int64?.self) ?? nil
+            let bound = retention.pruneBound(last: sequence, newestExpired: newestExpired)
             var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(tables.log) WHERE seq <= $1")
             prune.binds.append(bound)
             try execute(prune)

@@ -49,7 +49,7 @@ public final class SQLiteBackend: StorageBackend {
     ///   - busyTimeout: How long a write waits for another process's write to finish (10 s by
     ///     default); past it, the write throws `RelataError.Code.storeBusy`.
     ///   - logRetention: Which change log records are kept (see ``LogRetention``).
-    public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = LogRetention()) throws {
+    public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = .standard) throws {
         self.path = path
         self.busyTimeout = busyTimeout
         self.logRetention = logRetention
@@ -66,7 +66,7 @@ public final class SQLiteBackend: StorageBackend {
         let current = found.map { $0.version == SQLiteSchema.version && $0.wal } ?? false
         var configuration = Configuration()
         configuration.journalMode = current ? .default : .wal
-        configuration.busyMode = .timeout(busyTimeout.timeInterval)
+        configuration.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
@@ -104,14 +104,10 @@ public final class SQLiteBackend: StorageBackend {
     ///   empty database.
     @discardableResult
     static func validate(path: String, busyTimeout: Duration = .seconds(10)) throws -> (version: Int, wal: Bool)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw RelataError(code: .storageFailed, entityType: "Store", message: "cannot read \(path)")
-        }
-        let header = handle.readData(ofLength: 16)
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
-            throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is not a SQLite database, so not a Relata store")
-        }
+        // The header is read by SQLite itself (a file that is not a database fails with
+        // SQLITE_NOTADB), never through a descriptor of our own: closing any descriptor of the file
+        // would release every POSIX lock this process holds on it, including the shared lock of
+        // another Store's connection to it (SQLite's "How To Corrupt", 2.2.1).
         // Nothing is written either way. Read-only when the database has -wal or -shm files
         // beside it (another connection uses it, or one crashed; they are left as they are);
         // otherwise a read-write connection, because a read-only one makes those files for a
@@ -121,7 +117,7 @@ public final class SQLiteBackend: StorageBackend {
         var configuration = Configuration()
         configuration.readonly = companions
         // Another process may be writing, checkpointing or closing the file meanwhile.
-        configuration.busyMode = .timeout(busyTimeout.timeInterval)
+        configuration.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }

@@ -65,20 +65,3 @@ enum SQLiteSchema {
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
     }
 }
-
-/// Which change log records a SQLite store keeps. A record is removed once it is older than
-/// ``maxAge`` *or* more than ``maxRecords`` commits old, whichever comes first; the newest record
-/// is always kept. A Store whose replica is behind the oldest record kept (a process that slept
-/// through many commits) loads the whole file again (see `Store.fullReloads`).
-public struct LogRetention: Sendable, Hashable {
-    /// How many of the newest records are kept at most.
-    public var maxRecords: Int
-    /// How old a record may get.
-    public var maxAge: Duration
-
-    /// A retention: by default the last 10,000 commits of the last 10 minutes.
-    public init(maxRecords: Int = 10_000, maxAge: Duration = .seconds(600)) {
-        self.maxRecords = max(1, maxRecords)
-        self.maxAge = maxAge
-    }
-}

@@ -133,14 +133,15 @@ struct SQLiteTransaction: StorageTransaction {
         return sequence
     }
 
-    /// Removes the records the retention no longer keeps. Checked every 32 commits (every commit
-    /// for a retention under 64 records): the check reads the records' times.
+    /// Removes the records the retention no longer keeps: a prefix of the log, never a record in
+    /// the middle (see `LogRetention`), so a store behind the oldest record kept knows it.
     private func prune(upTo sequence: Int64, now: TimeInterval) throws {
         let retention = backend.logRetention
-        guard sequence % 32 == 0 || retention.maxRecords < 64 else { return }
-                try db.execute(
-            sql: "DELETE FROM relata_log WHERE seq < :last AND (seq <= :last - :count OR at < :cutoff)",
-            arguments: ["last": sequence, "count": retention.maxRecords, "cutoff": now - retention.maxAge.timeInterval]
+        guard retention.prunes(at: sequence) else { return }
+        let expired = try Int64.fetchOne(
+            db, sql: "SELECT max(seq) FROM relata_log WHERE at < ?", arguments: [retention.cutoff(now: now)]
         )
+        let bound = retention.pruneBound(last: sequence, newestExpired: expired)
+        try db.execute(sql: "DELETE FROM relata_log WHERE seq <= ?", arguments: [bound])
     }
 }

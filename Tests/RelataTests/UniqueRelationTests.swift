@@ -56,7 +56,7 @@ struct UniqueRelationTests {
             try Movie(id: "v", title: "V").insert("r1", into: \.$remakes, at: 0, in: &context)
         }
         #expect(context.sources(linkingTo: "r1", through: \Movie.$remakes) == ["a"])
-        let store = await Store.inMemory(entities: Movie.self)
+        let store = try await Store.inMemory(entities: Movie.self)
         try await store.write { context in try Movie(id: "a", title: "A", remakes: .ids(["r1"])).save(to: &context) }
         let error = await #expect(throws: RelataError.self) {
             try await store.set(\Movie.$remakes, of: "z", to: .appending(ids: ["r1"]))

@@ -18,21 +18,41 @@ public struct EntitySchema: Sendable {
     /// The types by name without module, when one type has that name.
     let shortNames: [String: any EntityModelProtocol.Type]
 
+    /// Stored names two different types claim, with the types' names (see ``validate()``).
+    let conflicts: [(name: String, first: String, second: String)]
+
     /// A schema of these entity types.
     ///
-    /// - Precondition: No two types have the same module-qualified name.
+    /// Two different types stored under one name (a custom `storedTypeName` given twice) make a
+    /// schema no store opens: ``validate()`` and `Store`'s initializers throw.
     public init(_ types: [any EntityModelProtocol.Type]) {
         var byName: [String: any EntityModelProtocol.Type] = [:]
         var byShortName: [String: [any EntityModelProtocol.Type]] = [:]
+        var conflicts: [(name: String, first: String, second: String)] = []
         for type in types {
             let name = Self.storageName(of: type)
-            precondition(byName[name] == nil || byName[name]! == type, "two entity types are named \(name)")
+            if let known = byName[name], known != type {
+                conflicts.append((name, Self.qualifiedName(of: known), Self.qualifiedName(of: type)))
+            }
             guard byName[name] == nil else { continue }
             byName[name] = type
             byShortName[String(describing: type), default: []].append(type)
         }
         self.types = byName
         self.shortNames = byShortName.compactMapValues { $0.count == 1 ? $0[0] : nil }
+        self.conflicts = conflicts
+    }
+
+    /// Checks that no two types are stored under one name.
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidConfiguration`` naming the
+    ///   stored name and both types.
+    public func validate() throws(RelataError) {
+        guard let conflict = conflicts.first else { return }
+        throw RelataError(
+            code: .invalidConfiguration, entityType: conflict.second,
+            message: "two entity types are stored under the name \(conflict.name): \(conflict.first) and \(conflict.second)"
+        )
     }
 
     /// A schema of these entity types.

@@ -54,6 +54,13 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         public static let uniqueViolation = Code("uniqueViolation")
         /// Position keys asked for between bounds that are out of order (see `PositionKey`).
         public static let invalidPosition = Code("invalidPosition")
+        /// A setting is out of range or malformed (a log retention that keeps nothing, a URL
+        /// parameter that is not understood, two entity types under one stored name); nothing
+        /// was opened or written.
+        public static let invalidConfiguration = Code("invalidConfiguration")
+        /// An id cannot be stored: a store keeps ids as text, and text holding U+0000 (NUL) is not
+        /// kept byte for byte by SQLite's C strings or accepted by PostgreSQL. Nothing was written.
+        public static let invalidID = Code("invalidID")
     }
 
     /// What went wrong.

@@ -111,7 +111,7 @@ extension PositionKey: Codable {
         let text = try container.decode(String.self)
         guard let key = PositionKey(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "\"\(text)\" is not a valid position key"
+                in: container, debugDescription: "the text (\(text.utf8.count) bytes) is not a valid position key"
             )
         }
         self = key

@@ -11,24 +11,24 @@ public final class InMemoryBackend: StorageBackend {
         var entities: [EntityKey: EntityRecord] = [:]
         var links: [LinkSourceKey: [String: LinkRecord]] = [:]
         var dynamicLinks: Set<DynamicLinkRecord> = []
-        var log: [(sequence: Int64, origin: String, record: ChangeLogRecord)] = []
+        var log: [(sequence: Int64, origin: String, at: TimeInterval, record: ChangeLogRecord)] = []
         var sequence: Int64 = 0
     }
 
     private let rows = Mutex(Rows())
     private let writeLock = NSLock()
-    /// How many log records are kept: older ones are removed as commits are made.
-    public let logRetention: Int
+    /// Which change log records are kept: older ones are removed as commits are made.
+    public let logRetention: LogRetention
     /// How long ``write(_:)`` waits for another writer before it throws ``RelataError/Code/storeBusy``.
     public let busyTimeout: Duration
 
     /// An empty backend.
     ///
     /// - Parameters:
-    ///   - logRetention: How many change log records are kept (at least 1).
+    ///   - logRetention: Which change log records are kept.
     ///   - busyTimeout: How long a write waits for another one to finish.
-    public init(logRetention: Int = 10_000, busyTimeout: Duration = .seconds(30)) {
-        self.logRetention = max(1, logRetention)
+    public init(logRetention: LogRetention = .standard, busyTimeout: Duration = .seconds(30)) {
+        self.logRetention = logRetention
         self.busyTimeout = busyTimeout
     }
 
@@ -37,7 +37,7 @@ public final class InMemoryBackend: StorageBackend {
     }
 
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        guard writeLock.lock(before: Date(timeIntervalSinceNow: busyTimeout.timeInterval)) else {
+        guard writeLock.lock(before: Date(timeIntervalSinceNow: busyTimeout.seconds(atMost: 1e12))) else {
             throw RelataError(code: .storeBusy, entityType: "Store", message: "another write held the in-memory store longer than \(busyTimeout)")
         }
         defer { writeLock.unlock() }
@@ -56,7 +56,7 @@ public final class InMemoryBackend: StorageBackend {
         rows.withLock { ($0.entities.count, $0.links.values.reduce(0) { $0 + $1.count }, $0.dynamicLinks.count) }
     }
 
-    private static func commit(_ changes: StoreChanges, origin: String, to rows: inout Rows, keeping retention: Int) {
+    private static func commit(_ changes: StoreChanges, origin: String, to rows: inout Rows, keeping retention: LogRetention) {
         for key in changes.deletedEntities { rows.entities[key] = nil }
         for record in changes.upsertedEntities { rows.entities[EntityKey(type: record.type, id: record.id)] = record }
         for key in changes.deletedLinks {
@@ -70,8 +70,13 @@ public final class InMemoryBackend: StorageBackend {
         for record in changes.deletedDynamicLinks { rows.dynamicLinks.remove(record) }
         for record in changes.insertedDynamicLinks { rows.dynamicLinks.insert(record) }
         rows.sequence += 1
-        rows.log.append((rows.sequence, origin, ChangeLogRecord(touching: changes)))
-        if rows.log.count > retention { rows.log.removeFirst(rows.log.count - retention) }
+        let now = Date().timeIntervalSince1970
+        rows.log.append((rows.sequence, origin, now, ChangeLogRecord(touching: changes)))
+        // A prefix only (see LogRetention).
+        let cutoff = retention.cutoff(now: now)
+        let expired = rows.log.last { $0.at < cutoff }?.sequence
+        let bound = retention.pruneBound(last: rows.sequence, newestExpired: expired)
+        if let keep = rows.log.firstIndex(where: { $0.sequence > bound }) { rows.log.removeFirst(keep) }
     }
 
     private final class Transaction: StorageTransaction {

@@ -125,7 +125,7 @@ final class PayloadDecoding: Decoder {
         if T.self == URL.self {
             let text = try decodeString(at: offset, path: path())
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "invalid URL \(text)"))
+                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "the stored text is not a valid URL (\(text.utf8.count) bytes)"))
             }
             return unsafeBitCast(url, to: T.self)
         }

@@ -47,6 +47,12 @@ public final class Store: Sendable {
     ///     10 ms, for about 1% of a core while idle.
     /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
     public init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+        do {
+            try schema.validate()
+        } catch {
+            try? backend.close()
+            throw error
+        }
         let writer = StoreWriter(backend: backend, origin: UUID().uuidString)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
@@ -88,9 +94,11 @@ public final class Store: Sendable {
     /// A store that keeps its data in memory only, for tests and previews.
     ///
     /// - Parameter entities: The entity types it holds.
-    public static func inMemory(entities: any EntityModelProtocol.Type...) async -> Store {
-        // Loading an empty in-memory backend cannot fail; nothing else writes it, so it is not followed.
-        try! await Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil)
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidConfiguration`` when two of
+    ///   the types are stored under one name.
+    public static func inMemory(entities: any EntityModelProtocol.Type...) async throws -> Store {
+        // Nothing else writes an in-memory backend, so it is not followed.
+        try await Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil)
     }
 
     /// The state as of the last committed write: a snapshot, O(1), taken without waiting.

@@ -26,7 +26,8 @@ final class StoreFollower: @unchecked Sendable {
     private let quietLimit: Int
 
     init(writer: StoreWriter, interval: Duration) {
-        let nanoseconds = max(1_000_000, Int(interval.timeInterval * 1e9))
+        // Between 1 ms and a day: a longer interval is taken as a day (and no product overflows).
+        let nanoseconds = Int(max(1e6, interval.seconds(atMost: 86_400) * 1e9))
         fast = .nanoseconds(nanoseconds)
         slow = .nanoseconds(nanoseconds * 3)
         quietLimit = max(1, 1_000_000_000 / nanoseconds)

@@ -37,7 +37,7 @@ struct ListChangePropertyTests {
     @Test("Each change applied to the list before gives the list after; modifications name edited elements only")
     func changesApply() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...100_000).array(of: 1...50)) { codes in
-            let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+            let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
             _ = try? await store.write { try Chat(id: "c").save(to: &$0) }
             let changes = store.observeChanges(of: \Chat.$messages, "c").makeAsyncIterator()
             guard let first = try? await changes.next() else {
@@ -76,7 +76,7 @@ struct ListChangePropertyTests {
 
     @Test("An edit of one element is a modification at its index; a move is a deletion and an insertion")
     func editAndMove() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { context in
             for i in 0..<5 { try Message(id: "m\(i)", text: "\(i)", author: .id("u"), chat: .id("c")).save(to: &context) }
         }

@@ -11,7 +11,7 @@ import Testing
 struct LiveQueryTests {
     @Test("The value is current at once and changes after a commit; observation tracking is told")
     func tracksCommits() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { try User(id: "a", name: "Ann").save(to: &$0) }
         let users = LiveQuery(store) { context in context.ids(of: User.self).sorted() }
         #expect(users.value == ["a"])
@@ -29,7 +29,7 @@ struct LiveQueryTests {
 
     @Test("Releasing the object stops its observation")
     func releaseStops() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         var users: LiveQuery<Int>? = LiveQuery(store) { $0.count(of: User.self) }
         while store.writer.observers.observerCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(users?.value == 0)

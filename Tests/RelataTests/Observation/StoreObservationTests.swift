@@ -12,7 +12,7 @@ struct StoreObservationTests {
 
     @Test("commits: each write, in order, with the ids it stored and erased and the links on both sides")
     func localCommits() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         let commits = store.commits.makeAsyncIterator()
         try await store.write { try Chat(id: "c").save(to: &$0) }
         try await store.write { try Message(id: "m", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
@@ -51,7 +51,7 @@ struct StoreObservationTests {
 
     @Test("observe: the value at once, then after each commit that touched what it read; other commits evaluate nothing")
     func observeValue() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { context in
             try Chat(id: "c1").save(to: &context)
             try Chat(id: "c2").save(to: &context)
@@ -73,7 +73,7 @@ struct StoreObservationTests {
 
     @Test("observe: 1,000 observers of 1,000 chats, one commit to one chat: one evaluation")
     func manyObservers() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { context in
             for i in 0..<1_000 { try Chat(id: "c\(i)").save(to: &context) }
         }
@@ -98,7 +98,7 @@ struct StoreObservationTests {
 
     @Test("observe: equal values are not repeated; bursts give the latest value")
     func equalValuesAndBursts() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { try User(id: "u", name: "Ann").save(to: &$0) }
         let names = store.observe { $0.entity(User.self, id: "u")?.name }.makeAsyncIterator()
         #expect(try await names.next() == "Ann")
@@ -112,7 +112,7 @@ struct StoreObservationTests {
 
     @Test("observe: a backlink of a one-way relation notifies when a source leaves or joins it")
     func backlinks() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { try Message(id: "m", text: "hi", author: .id("u1")).save(to: &$0) }
         let authored = store.observe { $0.sources(linkingTo: "u1", through: \Message.$author) }.makeAsyncIterator()
         #expect(try await authored.next() == ["m"])
@@ -122,7 +122,7 @@ struct StoreObservationTests {
 
     @Test("observe: ending the iteration unregisters the observer")
     func cancellation() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         let task = Task {
             for try await _ in store.observe({ $0.count(of: User.self) }) {}
         }

@@ -31,7 +31,7 @@ struct SharedStoreTests {
             let backend: any StorageBackend =
                 switch kind {
                 case .memory: harness.memory
-                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: LogRetention(maxRecords: retention))
+                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: retention))
                 }
             return try await Store(backend: backend, schema: schema, followInterval: follow ? .milliseconds(5) : nil)
         }
@@ -129,12 +129,12 @@ struct SharedStoreTests {
     func reloadsWhenLogPruned(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
-        let memory = InMemoryBackend(logRetention: 2)
+        let memory = InMemoryBackend(logRetention: try LogRetention(maxRecords: 2))
         func open() async throws -> Store {
             let backend: any StorageBackend =
                 switch kind {
                 case .memory: memory
-                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: LogRetention(maxRecords: 2))
+                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: 2))
                 }
             return try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
         }

@@ -48,7 +48,7 @@ struct StoreWritePathTests {
 
     @Test("A copy that escaped a write stops tracking when it is next mutated")
     func escapedCopyStopsTracking() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self)
         var escaped = try await store.write { context in
             try User(id: "a", name: "A").save(to: &context)
             return context
@@ -143,7 +143,7 @@ struct StoreWritePathTests {
 
     @Test("A reader holding a snapshot keeps it whole while later writes run")
     func heldSnapshot() async throws {
-        let store = await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
         try await store.write { context in
             for j in 0..<100 { try Large.message(j).save(to: &context) }
         }
