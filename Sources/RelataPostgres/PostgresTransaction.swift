@@ -98,7 +98,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
-                    JOIN pg_catalog.unnest($1::text[], $2::text[]) AS k(type, id) ON e.type = k.type AND e.id = k.id
+                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) ON e.type = k.type AND e.id = k.id
                     """
             )
             query.binds.append(entityKeys.map(\.type))
@@ -113,7 +113,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
-                    JOIN pg_catalog.unnest($1::text[], $2::text[], $3::text[]) AS k(type, relation, source)
+                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS k(type, relation, source)
                     ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
                     """
             )
@@ -132,7 +132,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
-                    JOIN pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
                     ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
                     """
             )
@@ -152,7 +152,7 @@ final class PostgresTransaction: StorageTransaction {
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         if !changes.deletedEntities.isEmpty {
             var query = PostgresQuery(
-                unsafeSQL: "DELETE FROM \(tables.entity) e USING pg_catalog.unnest($1::text[], $2::text[]) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
+                unsafeSQL: "DELETE FROM \(tables.entity) e USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
             )
             query.binds.append(changes.deletedEntities.map(\.type))
             query.binds.append(changes.deletedEntities.map(\.id))
@@ -166,7 +166,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(tables.entity) (type, id, payload, links)
-                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM pg_catalog.unnest($1::text[], $2::text[], $3::bytea[], $4::bytea[])
+                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::bytea[]), pg_catalog.unnest($4::bytea[]))
                     AS k(type, id, payload, links)
                     ON CONFLICT (type, id) DO UPDATE SET payload = EXCLUDED.payload, links = EXCLUDED.links
                     """
@@ -180,7 +180,7 @@ final class PostgresTransaction: StorageTransaction {
         if !changes.deletedLinks.isEmpty {
             var query = PostgresQuery(
                 unsafeSQL: """
-                    DELETE FROM \(tables.link) l USING pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(type, relation, source, target)
+                    DELETE FROM \(tables.link) l USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[])) AS k(type, relation, source, target)
                     WHERE l.type = k.type AND l.relation = k.relation AND l.source = k.source AND l.target = k.target
                     """
             )
@@ -194,7 +194,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     DELETE FROM \(tables.dynamicLink) d
-                    USING pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS k(kind, source_type, source, target_type, target)
+                    USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
                     WHERE d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
                     """
             )
@@ -205,7 +205,7 @@ final class PostgresTransaction: StorageTransaction {
             var query = PostgresQuery(
                 unsafeSQL: """
                     INSERT INTO \(tables.dynamicLink) (kind, source_type, source, target_type, target)
-                    SELECT * FROM pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING
+                    SELECT * FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) ON CONFLICT DO NOTHING
                     """
             )
             for column in Self.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
@@ -219,7 +219,7 @@ final class PostgresTransaction: StorageTransaction {
                 unsafeSQL: """
                     INSERT INTO \(tables.link) (type, relation, source, target, position, inverse_position)
                     SELECT type, relation, source, target, NULLIF(position, ''), NULLIF(inverse_position, '')
-                    FROM pg_catalog.unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                    FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::text[]))
                     AS k(type, relation, source, target, position, inverse_position)
                     ON CONFLICT (type, relation, source, target)
                     DO UPDATE SET position = EXCLUDED.position, inverse_position = EXCLUDED.inverse_position

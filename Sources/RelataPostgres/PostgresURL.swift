@@ -23,10 +23,12 @@ enum PostgresURL {
             throw refuse("not a PostgreSQL URL: expected postgres://user:password@host:port/database")
         }
         let port = components.port ?? 5432
-        // `percentEncodedUser` keeps the text as written: decoded exactly once here.
+        // The credentials are read from the text as written (URLComponents re-encodes a malformed
+        // escape instead of refusing it) and decoded exactly once.
+        let (encodedUser, encodedPassword) = userInfo(url)
         let user: String
-        if let encoded = components.percentEncodedUser {
-            guard let decoded = encoded.removingPercentEncoding, !decoded.isEmpty else {
+        if let encodedUser {
+            guard let decoded = percentDecoded(encodedUser), !decoded.isEmpty else {
                 throw refuse("the user name in the PostgreSQL URL is not valid percent-encoded text")
             }
             user = decoded
@@ -34,15 +36,15 @@ enum PostgresURL {
             user = "postgres"
         }
         var password: String?
-        if let encoded = components.percentEncodedPassword {
-            guard let decoded = encoded.removingPercentEncoding else {
+        if let encodedPassword {
+            guard let decoded = percentDecoded(encodedPassword) else {
                 throw refuse("the password in the PostgreSQL URL is not valid percent-encoded text")
             }
             password = decoded
         }
-        guard let database = (components.percentEncodedPath.hasPrefix("/") ? String(components.percentEncodedPath.dropFirst()) : components.percentEncodedPath)
-            .removingPercentEncoding
-        else {
+        guard let database = percentDecoded(
+            components.percentEncodedPath.hasPrefix("/") ? String(components.percentEncodedPath.dropFirst()) : components.percentEncodedPath
+        ) else {
             throw refuse("the database name in the PostgreSQL URL is not valid percent-encoded text")
         }
         let place = "PostgreSQL \(host):\(port)/\(database.isEmpty ? user : database)"
@@ -108,6 +110,42 @@ enum PostgresURL {
         } catch {
             throw refuse("cannot set up TLS: \(error)")
         }
+    }
+
+    /// The user and password of `url` as written (`user:password@` before the host).
+    static func userInfo(_ url: String) -> (user: String?, password: String?) {
+        guard let scheme = url.range(of: "://") else { return (nil, nil) }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return (nil, nil) }
+        let info = authority[..<at]
+        guard let colon = info.firstIndex(of: ":") else { return (String(info), nil) }
+        return (String(info[..<colon]), String(info[info.index(after: colon)...]))
+    }
+
+    /// `text` with every `%XX` replaced by its byte, once; `nil` when a `%` is not followed by
+    /// two hex digits or the bytes are not UTF-8 (Foundation's decoding is lenient on some
+    /// platforms).
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        func hex(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case let b? where (48...57).contains(b): b - 48
+            case let b? where (65...70).contains(b): b - 55
+            case let b? where (97...102).contains(b): b - 87
+            default: nil
+            }
+        }
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func refuse(_ message: String) -> RelataError {
