@@ -75,7 +75,7 @@ extension EntityReference {
     /// The id as text (see `IDText`).
     func idText() throws -> String {
         func encode<Entity: EntityModelProtocol>(_: Entity.Type) throws -> String {
-            try IDText.encode(id(as: Entity.self)!)
+            try IDText.encode(id(as: Entity.self)!, of: EntitySchema.storageName(of: Entity.self), relation: "dynamic relationship")
         }
         return try encode(entityType)
     }

@@ -58,8 +58,9 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         /// parameter that is not understood, two entity types under one stored name); nothing
         /// was opened or written.
         public static let invalidConfiguration = Code("invalidConfiguration")
-        /// An id cannot be stored: a store keeps ids as text, and text holding U+0000 (NUL) is not
-        /// kept byte for byte by SQLite's C strings or accepted by PostgreSQL. Nothing was written.
+        /// An id cannot be stored: it holds U+0000 (NUL), which SQLite's C strings cut and
+        /// PostgreSQL refuses, or it is longer than 1,024 UTF-8 bytes (PostgreSQL's index
+        /// entries cannot hold longer keys). Every backend refuses both alike; nothing was written.
         public static let invalidID = Code("invalidID")
     }
 

@@ -89,13 +89,13 @@ extension EntityTable {
             var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
             try Entity._relataVisitRelations(&previous)
             for id in vanished where old?.entities[id] != nil || previous.hasLinks(id) {
-                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id)))
+                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
             }
         }
         let writers = reader.writers
         changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(
-                type: type, id: try IDText.encode(row.id),
+                type: type, id: try IDText.encode(row.id, of: type),
                 payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
                 links: try ToOneLinkColumn.encode { bytes in
                     var count = 0
@@ -204,12 +204,18 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
             guard changed || !wasLinked else { return }
             upserted.append(
                 LinkRecord(
-                    type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target),
+                    type: type, relation: relation, source: try IDText.encode(source, of: type, relation: relation),
+                    target: try IDText.encode(target, of: type, relation: relation),
                     position: position?.description, inversePosition: inversePosition?.description
                 )
             )
         } else if wasLinked {
-            deleted.append(LinkKey(type: type, relation: relation, source: try IDText.encode(source), target: try IDText.encode(target)))
+            deleted.append(
+                LinkKey(
+                    type: type, relation: relation, source: try IDText.encode(source, of: type, relation: relation),
+                    target: try IDText.encode(target, of: type, relation: relation)
+                )
+            )
         }
     }
 }
@@ -277,10 +283,11 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         guard let links else { return }
         let relation = descriptor.name
+        let sourceType = EntitySchema.storageName(of: S.self)
         let writer: @Sendable (S.ID, inout [UInt8]) throws -> Bool = { source, bytes in
             guard let target = links.one[source] else { return false }
             ToOneLinkColumn.append(
-                relation: relation, target: try IDText.encode(target),
+                relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
                 inversePosition: inverse?.many[target]?.key(of: source), to: &bytes
             )
             return true
