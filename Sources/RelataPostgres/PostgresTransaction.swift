@@ -89,9 +89,13 @@ final class PostgresTransaction: StorageTransaction {
         var query = PostgresQuery(unsafeSQL: "SELECT origin, record FROM \(tables.log) WHERE seq > $1 ORDER BY seq")
         query.binds.append(sequence)
         for row in try execute(query) {
-            let (origin, record) = try row.decode((String, ByteBuffer).self)
+            // A damaged record cannot say what its commit touched: the rows themselves are the
+            // truth, so the store loads them all again.
+            guard let (origin, record) = try? row.decode((String, ByteBuffer).self),
+                let touched = try? ChangeLogRecord(decoding: Data(buffer: record))
+            else { return CommittedChanges.reload(at: last) }
             changes.origins.append(origin)
-            changes.touched.formUnion(try ChangeLogRecord(decoding: Data(buffer: record)))
+            changes.touched.formUnion(touched)
         }
         let entityKeys = Array(Set(changes.touched.entities))
         if !entityKeys.isEmpty {

@@ -129,7 +129,13 @@ public final class SQLiteBackend: StorageBackend {
                 else {
                     throw RelataError(code: .notAStore, entityType: "Store", message: "\(path) is a SQLite database but not a Relata store")
                 }
-                let version = try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0
+                // A version row that is missing or not a number is damage, not an old store: guessing
+                // would run migrations over current tables.
+                guard let text = try? String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'"),
+                    let version = Int(text), version >= 1
+                else {
+                    throw RelataError(code: .corruptedStore, entityType: "Store", message: "\(path) is damaged: its version row (relata_meta) is missing or not a number")
+                }
                 guard version <= SQLiteSchema.version else {
                     throw RelataError(
                         code: .notAStore, entityType: "Store",

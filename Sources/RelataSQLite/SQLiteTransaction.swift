@@ -12,18 +12,41 @@ struct SQLiteTransaction: StorageTransaction {
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws -> Int64 {
+        let path = backend.path
         let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload, links FROM relata_entity")
+        var index = 0
         while let row = try entities.next() {
-            try entity(EntityRecord(type: row[0], id: row[1], payload: row[2], links: row[3]))
+            index += 1
+            let n = index
+            let r = CheckedRow(row: row, place: { "relata_entity row \(n)" }, path: path)
+            try entity(EntityRecord(type: try r.text(0, "type"), id: try r.text(1, "id"), payload: try r.data(2, "payload"), links: try r.optionalData(3, "links")))
         }
         // Primary-key order: the links of one source come together.
         let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position, inverse_position FROM relata_link")
+        index = 0
         while let row = try links.next() {
-            try link(LinkRecord(type: row[0], relation: row[1], source: row[2], target: row[3], position: row[4], inversePosition: row[5]))
+            index += 1
+            let n = index
+            let r = CheckedRow(row: row, place: { "relata_link row \(n)" }, path: path)
+            try link(
+                LinkRecord(
+                    type: try r.text(0, "type"), relation: try r.text(1, "relation"), source: try r.text(2, "source"),
+                    target: try r.text(3, "target"), position: try r.optionalText(4, "position"), inversePosition: try r.optionalText(5, "inverse_position")
+                )
+            )
         }
         let dynamicLinks = try Row.fetchCursor(db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link")
+        index = 0
         while let row = try dynamicLinks.next() {
-            try dynamicLink(DynamicLinkRecord(kind: row[0], sourceType: row[1], source: row[2], targetType: row[3], target: row[4]))
+            index += 1
+            let n = index
+            let r = CheckedRow(row: row, place: { "relata_dynamic_link row \(n)" }, path: path)
+            try dynamicLink(
+                DynamicLinkRecord(
+                    kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
+                    targetType: try r.text(3, "target_type"), target: try r.text(4, "target")
+                )
+            )
         }
         return try lastSequence()
     }
@@ -42,15 +65,24 @@ struct SQLiteTransaction: StorageTransaction {
             changes.needsReload = true
             return changes
         }
-        let records = try Row.fetchCursor(db, sql: "SELECT origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence])
+        let path = backend.path
+        let records = try Row.fetchCursor(db, sql: "SELECT seq, origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence])
         while let row = try records.next() {
-            changes.origins.append(row[0])
-            changes.touched.formUnion(try ChangeLogRecord(decoding: row[1]))
+            let seq = (try? row.decode(Int64.self, atIndex: 0)) ?? -1
+            let r = CheckedRow(row: row, place: { "relata_log record \(seq)" }, path: path)
+            // A damaged record (no origin, bytes that do not decode) cannot say what its commit
+            // touched: the rows themselves are the truth, so the store loads them all again.
+            guard let origin = try? r.text(1, "origin"), let record = try? ChangeLogRecord(decoding: try r.data(2, "record")) else {
+                return CommittedChanges.reload(at: last)
+            }
+            changes.origins.append(origin)
+            changes.touched.formUnion(record)
         }
         let entity = try db.cachedStatement(sql: "SELECT payload, links FROM relata_entity WHERE type = ? AND id = ?")
         for key in Set(changes.touched.entities) {
             if let row = try Row.fetchOne(entity, arguments: [key.type, key.id]) {
-                changes.entities.append(EntityRecord(type: key.type, id: key.id, payload: row[0], links: row[1]))
+                let r = CheckedRow(row: row, place: { "relata_entity row (\(key.type), \"\(key.id)\")" }, path: path)
+                changes.entities.append(EntityRecord(type: key.type, id: key.id, payload: try r.data(0, "payload"), links: try r.optionalData(1, "links")))
             }
         }
         let links = try db.cachedStatement(
@@ -59,8 +91,12 @@ struct SQLiteTransaction: StorageTransaction {
         for key in Set(changes.touched.linkSources) {
             let rows = try Row.fetchCursor(links, arguments: [key.type, key.relation, key.source])
             while let row = try rows.next() {
+                let r = CheckedRow(row: row, place: { "relata_link row (\(key.type).\(key.relation), \"\(key.source)\")" }, path: path)
                 changes.links.append(
-                    LinkRecord(type: key.type, relation: key.relation, source: key.source, target: row[0], position: row[1], inversePosition: row[2])
+                    LinkRecord(
+                        type: key.type, relation: key.relation, source: key.source, target: try r.text(0, "target"),
+                        position: try r.optionalText(1, "position"), inversePosition: try r.optionalText(2, "inverse_position")
+                    )
                 )
             }
         }

@@ -81,6 +81,14 @@ public struct CommittedChanges: Sendable {
     public init(sequence: Int64) {
         self.sequence = sequence
     }
+
+    /// Commits up to `sequence` that the log cannot describe (pruned, or a record that does not
+    /// decode): the store loads every row again (see ``needsReload``).
+    public static func reload(at sequence: Int64) -> CommittedChanges {
+        var changes = CommittedChanges(sequence: sequence)
+        changes.needsReload = true
+        return changes
+    }
 }
 
 extension ChangeLogRecord {

@@ -82,6 +82,19 @@ public final class Store: Sendable {
         writer.fullReloads.load(ordering: .relaxed)
     }
 
+    /// Why this store could not catch up with other stores' commits, while it cannot: `nil` once
+    /// a catch-up (the follower's, ``refresh()``, or a write's) succeeds again.
+    ///
+    /// A store that follows others (see `followInterval`) catches up in the background; when that
+    /// fails (the storage unreadable, a row that does not decode), reads keep answering from the
+    /// last state the store had, and this property says so — the store never looks current
+    /// while it is not. ``refresh()`` throws the same error, and every write catches up first, so
+    /// a write fails with it too. A change log record that is itself damaged is not such a
+    /// failure: the store then loads every row again (counted in ``fullReloads``).
+    public var followError: (any Error)? {
+        writer.followFailure.withLock { $0 }
+    }
+
     /// Catches up with every commit other stores (in this process or others) have made, now: the
     /// next ``read(_:)`` sees them. Without it, a store follows other stores' commits in the
     /// background within its follow interval, and every write catches up first anyway.

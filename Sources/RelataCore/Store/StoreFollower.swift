@@ -56,7 +56,13 @@ final class StoreFollower: @unchecked Sendable {
             // One catch-up at a time (only this handler sets the flag).
             catchingUp.store(true, ordering: .releasing)
             Task { [weak self] in
-                try? await writer.refresh()
+                // A failure is kept where the user sees it (`Store.followError`), never dropped:
+                // the store would answer reads from an old state with no sign.
+                do {
+                    try await writer.refresh()
+                } catch {
+                    writer.noteFollowFailure(error)
+                }
                 self?.catchingUp.store(false, ordering: .releasing)
             }
         }

@@ -36,6 +36,9 @@ actor StoreWriter {
     /// How many times this replica loaded everything again because the log no longer held the
     /// commits it lacked.
     nonisolated let fullReloads = Atomic<Int>(0)
+    /// The error of the last catch-up with other stores' commits that failed, until one succeeds
+    /// (see ``Store/followError``).
+    nonisolated let followFailure = Mutex<(any Error)?>(nil)
     private var schema = EntitySchema([])
     private var spare: Context?
     private var pending: StoreDelta?
@@ -126,6 +129,7 @@ actor StoreWriter {
                     throw error
                 }
             }
+            followFailure.withLock { $0 = nil }
             guard var commit = made else { return result }
             // 6. Committed: publish; the copy published before catches up right after this job.
             commit.working.endTracking(commit.tracker)
@@ -206,9 +210,21 @@ actor StoreWriter {
     /// Catches up with every commit made elsewhere, now (see ``Store/refresh()``).
     func refresh() throws {
         guard !isClosed else { throw RelataError.storeClosed }
-        try backend.read { reader in
-            if let committed = try reader.changes(since: sequence) { try advance(by: committed, reading: reader) }
+        do {
+            try backend.read { reader in
+                if let committed = try reader.changes(since: sequence) { try advance(by: committed, reading: reader) }
+            }
+            followFailure.withLock { $0 = nil }
+        } catch {
+            noteFollowFailure(error)
+            throw error
         }
+    }
+
+    /// Keeps the error of a failed catch-up (the follower's, or ``refresh()``'s) for ``Store/followError``.
+    nonisolated func noteFollowFailure(_ error: any Error) {
+        guard !(error is CancellationError) else { return }
+        followFailure.withLock { $0 = error }
     }
 
     /// Undoes a failed write on its copy: every place it marked gets its value from `before`

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// Reading the columns of a stored row without trusting the file: GRDB's `row[i]` stops the
+/// process on a NULL or a value it cannot convert, and a crafted or damaged file may hold either.
+/// Each read here throws `RelataError.Code.corruptedStore` instead, naming the table, the row and
+/// the column.
+struct CheckedRow {
+    let row: Row
+    /// The table, and which of its rows this is (its key, or its place in the scan).
+    let place: () -> String
+    let path: String
+
+    /// The text in column `index` (named `column`).
+    func text(_ index: Int, _ column: String) throws -> String {
+        do {
+            return try row.decode(String.self, atIndex: index)
+        } catch {
+            throw damaged(column)
+        }
+    }
+
+    /// The text in column `index`, or `nil` for NULL.
+    func optionalText(_ index: Int, _ column: String) throws -> String? {
+        if row.hasNull(atIndex: index) { return nil }
+        return try text(index, column)
+    }
+
+    /// The bytes in column `index` (a BLOB, or TEXT as its UTF-8).
+    func data(_ index: Int, _ column: String) throws -> Data {
+        do {
+            return try row.decode(Data.self, atIndex: index)
+        } catch {
+            throw damaged(column)
+        }
+    }
+
+    /// The bytes in column `index`, or `nil` for NULL.
+    func optionalData(_ index: Int, _ column: String) throws -> Data? {
+        if row.hasNull(atIndex: index) { return nil }
+        return try data(index, column)
+    }
+
+    private func damaged(_ column: String) -> RelataError {
+        RelataError(
+            code: .corruptedStore, entityType: "Store",
+            message: "\(path) is damaged: \(place()) has no valid \(column) (NULL, or a value of another type)"
+        )
+    }
+}
