@@ -139,11 +139,13 @@ struct ContextLoader {
             try finishLinks()
             current = (record.type, record.relation, linkLoader(type: record.type, relation: record.relation))
         }
-        if isShortName(record.type) { legacyLinkKeys.append(record.key) }
         guard let loader = current!.loader else {
+            // Kept as it is, under its old name too: an upgrade never deletes what it does not
+            // understand (it is counted, and left for a model that has the relation again).
             ignored["\(record.type).\(record.relation)", default: 0] += 1
             return
         }
+        if isShortName(record.type) { legacyLinkKeys.append(record.key) }
         try loader.add(record, into: &context)
     }
 
@@ -210,13 +212,11 @@ struct ContextLoader {
     /// not stored, is skipped and counted under `"dynamic links"`.
     mutating func load(_ record: DynamicLinkRecord) throws {
         try flush()
-        if isShortName(record.sourceType) || isShortName(record.targetType) {
-            legacyDynamicLinks.append(record)
-        }
         guard let kind = DynamicLink.Kind(rawValue: record.kind),
             let sourceType = schema.type(named: record.sourceType),
             let targetType = schema.type(named: record.targetType)
         else {
+            // Kept as it is (see the link rows above).
             ignored["dynamic links", default: 0] += 1
             return
         }
@@ -235,6 +235,10 @@ struct ContextLoader {
         guard source.exists(in: context), target.exists(in: context) else {
             ignored["dynamic links", default: 0] += 1
             return
+        }
+        // Rewritten under the qualified names by the upgrade (it is loaded, so written again).
+        if isShortName(record.sourceType) || isShortName(record.targetType) {
+            legacyDynamicLinks.append(record)
         }
         context.mutableDynamicLinks().insert(DynamicLink(kind, source, target))
     }

@@ -1,0 +1,65 @@
+import ChatExample
+import Foundation
+import GRDB
+import Relata
+import Testing
+
+/// A damaged change log record never leaves a store silently stale: a store that meets one loads
+/// every row again (counted in `fullReloads`) and goes on; a catch-up that fails is visible in
+/// `followError` and thrown by `refresh()`, never a store answering from an old state with no sign.
+@Suite("Hardening: damaged change log records", .serialized)
+struct DamagedLogRecordTests {
+    typealias Message = ChatExample.Message
+    static let schema = EntitySchema(ChatExample.User.self, ChatExample.Chat.self, Message.self, ChatExample.Attachment.self)
+
+    static func damage(_ path: String, _ sql: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
+    @Test("A log record that does not decode: the lagging store reloads everything, once, and its writes go on")
+    func damagedRecordReloads() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let lagging = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
+        try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await Self.damage(path, "UPDATE relata_log SET record = x'ff0102' WHERE seq = (SELECT max(seq) FROM relata_log)")
+        try await lagging.refresh()
+        #expect(lagging.fullReloads == 1)
+        #expect(lagging.context.ids(of: "c", \ChatExample.Chat.$messages) == ["m1"], "current, not stale")
+        try await lagging.write { try Message(id: "m2", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await writer.write { try Message(id: "m3", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        #expect(writer.context.ids(of: "c", \ChatExample.Chat.$messages) == ["m1", "m2", "m3"])
+        #expect(writer.fullReloads == 0, "the record was after what the writer had")
+        try await writer.close()
+        try await lagging.close()
+    }
+
+    @Test("A background catch-up that fails is visible in followError, thrown by refresh, and cleared once one succeeds")
+    func followFailureIsVisible() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let follower = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: .milliseconds(5))
+        try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
+        try await waitUntil(seconds: 10) { follower.context.ids(of: ChatExample.Chat.self) == ["c"] }
+        #expect(follower.followError == nil)
+        // A commit whose row does not decode with the model.
+        try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await Self.damage(path, "UPDATE relata_entity SET payload = x'00ff00ff' WHERE id = 'm1'")
+        try await waitUntil(seconds: 10) { follower.followError != nil }
+        let error = try #require(follower.followError as? RelataError)
+        #expect(error.code == .undecodableRecord && error.id == "m1", "\(error)")
+        await #expect(throws: RelataError.self) { try await follower.refresh() }
+        // The row is written again, well-formed: the follower catches up and the error clears.
+        try await writer.write { try Message(id: "m1", text: "fixed", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await waitUntil(seconds: 10) { follower.followError == nil }
+        #expect(follower.followError == nil)
+        #expect(follower.context.entity(Message.self, id: "m1")?.text == "fixed")
+        try await writer.close()
+        try await follower.close()
+    }
+}
