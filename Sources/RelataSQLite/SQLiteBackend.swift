@@ -181,7 +181,9 @@ public final class SQLiteBackend: StorageBackend {
                 return result!
             }
         } catch let thrown as Thrown {
-            // What the store's closure threw reaches its caller as it is.
+            // What the store's closure threw reaches its caller as it is; the database's own
+            // errors met while persisting become RelataErrors.
+            if thrown.error is DatabaseError { throw Self.map(thrown.error, path: path, doing: "write") }
             throw thrown.error
         } catch let error as RelataError {
             throw error
