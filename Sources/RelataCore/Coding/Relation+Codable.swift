@@ -61,26 +61,43 @@ extension Relation: Codable {
     }
 
     /// Reads the relation in the shapes of the decoder's ``RelationDecodingStrategy``; `null` is `.none`.
+    ///
+    /// One shape is chosen per relation from what the value is, and only that one reads it: an
+    /// array is the plain shape; an object whose keys are all keyed-shape keys (`ids`,
+    /// `entities`, `fragments`, `null`, `appending`) the keyed shape; any other object a
+    /// container shape when one is in the set, else the plain shape. A payload is so read once,
+    /// whatever its depth (trying each shape in turn would read a subtree nested d levels 2^d
+    /// times when it fails at the bottom).
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self.init(state: .none)
             return
         }
-        // The shapes of the set in order, each but the last tried softly (SwiftletModel's order).
-        let strategy = decoder.relationDecodingStrategy
-        let order = RelationDecodingStrategy.order
-        guard let last = order.lastIndex(where: strategy.contains) else {
+        let shape = try Self.shape(for: decoder, strategy: decoder.relationDecodingStrategy)
+        (decoder.userInfo[.relataShapeAttempts] as? ShapeAttemptCounter)?.add()
+        self.init(state: try Self.state(in: shape, from: decoder, single))
+    }
+
+    /// The one shape of `strategy` that reads the value of `decoder` (see ``init(from:)``).
+    private static func shape(for decoder: any Decoder, strategy: RelationDecodingStrategy) throws -> RelationDecodingStrategy {
+        let shapes = RelationDecodingStrategy.order.filter(strategy.contains)
+        guard let last = shapes.last else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "the relation decoding strategy is empty"))
         }
-        for shape in order[..<last] where strategy.contains(shape) {
-            if let state = try? Self.state(in: shape, from: decoder, single) {
-                self.init(state: state)
-                return
-            }
+        guard shapes.count > 1 else { return last }
+        guard let object = try? decoder.container(keyedBy: AnyKey.self) else {
+            // An array or a single value: only the plain shape reads those.
+            return strategy.contains(.plain) ? .plain : last
         }
-        self.init(state: try Self.state(in: order[last], from: decoder, single))
+        let keys = object.allKeys.map(\.stringValue)
+        if strategy.contains(.keyed), !keys.isEmpty, keys.allSatisfy(Self.keyedShapeKeys.contains) { return .keyed }
+        if strategy.contains(.explicitKeyedContainer) { return .explicitKeyedContainer }
+        if strategy.contains(.keyedContainer) { return .keyedContainer }
+        return strategy.contains(.plain) ? .plain : last
     }
+
+    private static var keyedShapeKeys: Set<String> { ["ids", "entities", "fragments", "null", "appending"] }
 
     /// Reads the relation in one shape.
     private static func state(

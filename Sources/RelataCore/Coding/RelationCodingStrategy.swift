@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How relations are written by `Encodable`.
 ///
@@ -112,4 +113,22 @@ extension Encodable {
         guard let data = try? encoder.encode(self) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// Counts the relation shapes a decoder reads (tests: a payload must be read once, whatever its
+/// depth). Put one in a decoder's `userInfo` under `CodingUserInfoKey.relataShapeAttempts`.
+package final class ShapeAttemptCounter: Sendable {
+    private let count = Mutex(0)
+
+    package init() {}
+
+    /// The shapes read so far.
+    package var value: Int { count.withLock { $0 } }
+
+    func add() { count.withLock { $0 += 1 } }
+}
+
+extension CodingUserInfoKey {
+    /// Where a ``ShapeAttemptCounter`` goes in a decoder's `userInfo` (tests).
+    package static let relataShapeAttempts = CodingUserInfoKey(rawValue: "relata.shapeAttempts")!
 }
