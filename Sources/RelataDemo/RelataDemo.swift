@@ -52,10 +52,26 @@ struct ChatDemo: AsyncParsableCommand {
     @Flag(help: "Check, at the end, that every link has its other side (takes a moment on a large store).")
     var check = false
 
+    func validate() throws {
+        guard messages >= 0 else { throw ValidationError("--messages must be 0 or more, not \(messages)") }
+        guard messages <= 100_000_000 else { throw ValidationError("--messages must be at most 100000000, not \(messages)") }
+        if postgres == nil {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ValidationError("--path \(path) is a directory, not a store file")
+            }
+        }
+    }
+
     func run() async throws {
         let url = URL(fileURLWithPath: path)
-        if reset {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        if reset, postgres == nil {
+            // Only the store's own files, and only regular files (validate() refused a directory).
+            for suffix in ["", "-wal", "-shm"] {
+                let file = url.path + suffix
+                let type = (try? FileManager.default.attributesOfItem(atPath: file))?[.type] as? FileAttributeType
+                if type == .typeRegular { try FileManager.default.removeItem(atPath: file) }
+            }
             print("Reset: removed \(url.path)")
         }
         let opening = ContinuousClock.now
@@ -63,6 +79,11 @@ struct ChatDemo: AsyncParsableCommand {
         if let postgres {
             print("Store: PostgreSQL database (--postgres)")
             store = try await Store(postgres: postgres, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
+            if reset {
+                // The database's store, emptied: every entity and link erased, in one commit.
+                try await store.write { context in context = Context() }
+                print("Reset: emptied the PostgreSQL store")
+            }
         } else {
             print("Store file: \(url.path)  (override with --path, start over with --reset)")
             store = try await Store(path: url.path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
@@ -91,7 +112,12 @@ struct ChatDemo: AsyncParsableCommand {
         try await queryReadmeChat(store)
         try await bigGraph(store)
 
-        let run = DemoRun(id: (runs.last?.id ?? 0) + 1, date: Date().formatted(.iso8601), summary: counts(store.context))
+        let (next, overflow) = (runs.last?.id ?? 0).addingReportingOverflow(1)
+        guard !overflow else {
+            try await store.close()
+            throw ValidationError("the store's last run is numbered \(Int.max): no run number is left (start over with --reset)")
+        }
+        let run = DemoRun(id: next, date: Date().formatted(.iso8601), summary: counts(store.context))
         try await store.save(run)
         // Dynamic relationships (BartlebysCore's): made at run time between any two entities, persisted.
         try await store.write { context in try run.relate(.free, Chat(id: "1"), in: &context) }

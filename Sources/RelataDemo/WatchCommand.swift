@@ -24,8 +24,14 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "A PostgreSQL database to watch instead of the file: postgres://user:password@host:port/database.")
     var postgres: String?
 
-    @Option(help: "Stop after this many seconds (default: run until interrupted).")
+    @Option(help: "Stop after this many seconds, more than 0 and at most a day (default: run until interrupted).")
     var seconds: Double?
+
+    func validate() throws {
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("--seconds must be a number of seconds more than 0 and at most 86400 (a day), not \(seconds)")
+        }
+    }
 
     func run() async throws {
         let store =

@@ -44,7 +44,7 @@ func run(_ arguments: [String]) async throws {
     let path = arguments[1]
     switch (arguments[0], arguments.count) {
     case ("append", 4):
-        guard let count = Int(arguments[3]) else { throw Usage() }
+        guard let count = Int(arguments[3]), count >= 0 else { throw Usage() }
         let store = try await open(path)
         say("ready")
         var appended = 0
@@ -59,7 +59,7 @@ func run(_ arguments: [String]) async throws {
         }
         say("done \(appended)")
     case ("pairs", 4):
-        guard let count = Int(arguments[3]) else { throw Usage() }
+        guard let count = Int(arguments[3]), count >= 0 else { throw Usage() }
         let store = try await open(path)
         say("ready")
         var saved = 0
@@ -79,7 +79,7 @@ func run(_ arguments: [String]) async throws {
         }
         say("done \(saved)")
     case ("churn", 3):
-        guard let rounds = Int(arguments[2]) else { throw Usage() }
+        guard let rounds = Int(arguments[2]), rounds >= 0 else { throw Usage() }
         let store = try await open(path)
         say("ready")
         for _ in 0..<rounds {
@@ -103,7 +103,7 @@ func run(_ arguments: [String]) async throws {
         say("done \(context.ids(of: Message.self).count) messages, \(context.ids(of: Chat.self).count) chats")
         try await store.close()
     case ("watch", 3):
-        guard let count = Int(arguments[2]) else { throw Usage() }
+        guard let count = Int(arguments[2]), count >= 0 else { throw Usage() }
         let store = try await open(path)
         var seen = Set(store.context.ids(of: Message.self))
         say("ready")
