@@ -16,7 +16,9 @@ final class ObservationHub: Sendable {
 
     private struct State {
         var nextID = 0
-        var subscribers: [Int: AsyncStream<StoreCommit>.Continuation] = [:]
+        var subscribers: [Int: CommitSubscription] = [:]
+        /// The ordinal of the last commit handed here.
+        var ordinal: UInt64 = 0
         var observers: [Int: Observer] = [:]
         /// Observers by the keys their last evaluation read.
         var index: [RegionKey: Set<Int>] = [:]
@@ -50,7 +52,10 @@ final class ObservationHub: Sendable {
 
     /// Hands `commit`, which published `context`, to the observers.
     func publish(_ commit: StoreCommit, context: Context) {
+        var commit = commit
         let start = state.withLock { state -> Bool in
+            state.ordinal += 1
+            commit.ordinal = state.ordinal
             state.latest = context
             guard !state.subscribers.isEmpty || !state.observers.isEmpty else { return false }
             state.pending.append(commit)
@@ -69,7 +74,7 @@ final class ObservationHub: Sendable {
             }
             guard !commits.isEmpty else { return }
             for commit in commits {
-                for subscriber in subscribers { subscriber.yield(commit) }
+                for subscriber in subscribers { subscriber.deliver(commit) }
             }
             var touched = Set<RegionKey>()
             for commit in commits { touched.formUnion(commit.delta.touchedKeys) }
@@ -101,10 +106,10 @@ final class ObservationHub: Sendable {
     }
 
     /// Adds a commit subscriber; returns its id.
-    func subscribe(_ continuation: AsyncStream<StoreCommit>.Continuation) -> Int {
+    func subscribe(_ subscription: CommitSubscription) -> Int {
         state.withLock { state in
             defer { state.nextID += 1 }
-            state.subscribers[state.nextID] = continuation
+            state.subscribers[state.nextID] = subscription
             return state.nextID
         }
     }

@@ -10,9 +10,24 @@ extension Store {
     /// ```
     ///
     /// The subscription starts when iteration starts (`makeAsyncIterator()`); commits are
-    /// buffered until read.
+    /// buffered until read, at most ``StoreCommits/defaultBufferingLimit`` of them (see
+    /// ``commits(bufferingLimit:)``).
     public var commits: StoreCommits {
-        StoreCommits(hub: writer.observers)
+        StoreCommits(hub: writer.observers, bufferingLimit: StoreCommits.defaultBufferingLimit)
+    }
+
+    /// Every commit this store publishes from now on (see ``commits``), with at most
+    /// `bufferingLimit` commits kept for a subscriber that has not read them.
+    ///
+    /// A subscriber that falls further behind never makes the store buffer without limit: its
+    /// oldest unread commits are dropped, and before the next commit it reads, it reads one
+    /// commit of kind ``StoreCommit/Kind/reload`` with ``StoreCommit/droppedCommits`` saying how
+    /// many it missed and an empty delta: whatever it keeps from the commits, it reads again
+    /// from ``context``.
+    ///
+    /// - Parameter bufferingLimit: How many unread commits are kept (at least 1).
+    public func commits(bufferingLimit: Int) -> StoreCommits {
+        StoreCommits(hub: writer.observers, bufferingLimit: max(1, bufferingLimit))
     }
 
     /// The value `body` computes from the store's state: at once, then again after each commit
@@ -76,28 +91,49 @@ public struct StoreCommits: AsyncSequence, Sendable {
     /// Each element is one commit.
     public typealias Element = StoreCommit
     let hub: ObservationHub
+    /// How many unread commits a subscriber keeps.
+    let bufferingLimit: Int
+
+    /// How many unread commits ``Store/commits`` keeps for a subscriber: 100. A bulk load's
+    /// commit can hold thousands of changes, so a bound in commits bounds the memory a
+    /// subscriber that stopped reading can hold.
+    public static let defaultBufferingLimit = 100
 
     /// Subscribes to the store's commits from now on.
     public func makeAsyncIterator() -> Iterator {
-        let (stream, continuation) = AsyncStream<StoreCommit>.makeStream()
-        let id = hub.subscribe(continuation)
+        let (stream, continuation) = AsyncStream<StoreCommit>.makeStream(bufferingPolicy: .bufferingNewest(bufferingLimit))
+        let subscription = CommitSubscription(continuation)
+        let id = hub.subscribe(subscription)
         continuation.onTermination = { [hub] _ in hub.remove(id) }
-        return Iterator(base: stream.makeAsyncIterator(), end: { [hub] in hub.remove(id) })
+        return Iterator(base: stream.makeAsyncIterator(), subscription: subscription, end: { [hub] in hub.remove(id) })
     }
 
     /// Reads the commits; dropping it unsubscribes.
     public final class Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<StoreCommit>.Iterator
+        let subscription: CommitSubscription
         let end: @Sendable () -> Void
+        /// A commit read after a gap, returned after the commit that tells of the gap.
+        private var held: StoreCommit?
 
-        init(base: AsyncStream<StoreCommit>.Iterator, end: @escaping @Sendable () -> Void) {
+        init(base: AsyncStream<StoreCommit>.Iterator, subscription: CommitSubscription, end: @escaping @Sendable () -> Void) {
             self.base = base
+            self.subscription = subscription
             self.end = end
         }
 
         /// The next commit, or `nil` once the task is cancelled.
         public func next() async -> StoreCommit? {
-            await base.next()
+            if let held {
+                self.held = nil
+                return held
+            }
+            guard let commit = await base.next() else { return nil }
+            if let gap = subscription.gap(before: commit) {
+                held = commit
+                return gap
+            }
+            return commit
         }
 
         deinit { end() }

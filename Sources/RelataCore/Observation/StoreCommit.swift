@@ -15,7 +15,10 @@ public struct StoreCommit: Sendable {
         /// catch-up: ``StoreCommit/delta`` holds their combined effect.
         case remote
         /// The store loaded everything again (it was behind the pruned change log):
-        /// ``StoreCommit/delta`` holds every difference from the state before.
+        /// ``StoreCommit/delta`` holds every difference from the state before. Also what a
+        /// subscriber of ``Store/commits`` that fell behind by more than its buffering limit
+        /// reads in place of the commits it missed: ``StoreCommit/droppedCommits`` says how many
+        /// (more than 0), the delta is empty, and the state to read again is ``Store/context``.
         case reload
     }
 
@@ -26,6 +29,18 @@ public struct StoreCommit: Sendable {
     /// What changed: entities stored and erased per type, links set and removed per relation
     /// (both sides of mutual relations).
     public let delta: StoreDelta
+    /// How many commits a subscriber that fell behind missed, told by a ``Kind/reload`` commit in
+    /// their place (see ``Store/commits(bufferingLimit:)``); 0 for every other commit.
+    public let droppedCommits: Int
+    /// The commit's place in the order this store published its commits (for subscribers' gaps).
+    var ordinal: UInt64 = 0
+
+    init(sequence: Int64, kind: Kind, delta: StoreDelta, droppedCommits: Int = 0) {
+        self.sequence = sequence
+        self.kind = kind
+        self.delta = delta
+        self.droppedCommits = droppedCommits
+    }
 
     /// Whether this store made the commit.
     public var isLocal: Bool { kind == .local }
