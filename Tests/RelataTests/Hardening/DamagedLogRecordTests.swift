@@ -47,18 +47,34 @@ struct DamagedLogRecordTests {
         try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
         try await waitUntil(seconds: 10) { follower.context.ids(of: ChatExample.Chat.self) == ["c"] }
         #expect(follower.followError == nil)
-        // A commit whose row does not decode with the model.
         try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
-        try await Self.damage(path, "UPDATE relata_entity SET payload = x'00ff00ff' WHERE id = 'm1'")
+        // Another program commits a row that does not decode with the model, as a store would:
+        // the row and a log record naming it, in one transaction.
+        var touched = StoreChanges()
+        touched.deletedEntities = [EntityKey(type: Message.storedTypeName, id: "m1")]
+        let record = ChangeLogRecord(touching: touched).encoded()
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM relata_entity WHERE id = 'm1'") }
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE relata_entity SET payload = x'00ff00ff' WHERE id = 'm1'")
+            try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
+        }
         try await waitUntil(seconds: 10) { follower.followError != nil }
         let error = try #require(follower.followError as? RelataError)
         #expect(error.code == .undecodableRecord && error.id == "m1", "\(error)")
         await #expect(throws: RelataError.self) { try await follower.refresh() }
-        // The row is written again, well-formed: the follower catches up and the error clears.
-        try await writer.write { try Message(id: "m1", text: "fixed", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        // Writes catch up first, so they fail with the same error rather than write over it.
+        await #expect(throws: RelataError.self) { try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) } }
+        // The other program writes the row well-formed again: the follower catches up, the error clears.
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE relata_entity SET payload = ? WHERE id = 'm1'", arguments: [good])
+            try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
+        }
         try await waitUntil(seconds: 10) { follower.followError == nil }
         #expect(follower.followError == nil)
-        #expect(follower.context.entity(Message.self, id: "m1")?.text == "fixed")
+        #expect(follower.context.entity(Message.self, id: "m1")?.text == "t")
+        try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) }
         try await writer.close()
         try await follower.close()
     }
