@@ -103,20 +103,15 @@ struct TypeSafetyCompileTests {
             .appendingPathComponent("relata-typecheck-\(UUID().uuidString).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swiftc", "-typecheck", "-swift-version", "6", file.path,
-            "-I", build.appendingPathComponent("Modules").path,
-            "-load-plugin-executable", build.appendingPathComponent("RelataMacros-tool").path + "#RelataMacros",
-        ] + Self.sqliteModuleMap(near: build).flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "swiftc", "-typecheck", "-swift-version", "6", file.path,
+                "-I", build.appendingPathComponent("Modules").path,
+                "-load-plugin-executable", build.appendingPathComponent("RelataMacros-tool").path + "#RelataMacros",
+            ] + Self.sqliteModuleMap(near: build).flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+        )
+        return Result(status: result.status, output: result.output)
     }
 
     /// GRDB's module map of the system SQLite (`Relata` re-exports `RelataSQLite`, which imports it).

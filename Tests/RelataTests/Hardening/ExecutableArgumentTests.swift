@@ -16,19 +16,9 @@ struct ExecutableArgumentTests {
         static var storedTypeName: String { "RelataDemo.DemoRun" }
     }
 
-    /// Runs the executable `name` with `arguments`: its exit status, whether a signal ended it,
-    /// and what it printed (both streams).
-    static func run(_ name: String, _ arguments: String...) throws -> (status: Int32, signaled: Bool, output: String) {
-        let process = Process()
-        process.executableURL = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent(name)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, String(decoding: data, as: UTF8.self))
+    /// Runs the executable `name` with `arguments`.
+    static func run(_ name: String, _ arguments: String...) throws -> ChildProcess.Result {
+        try ChildProcess.run(TypeSafetyCompileTests.buildDirectory().appendingPathComponent(name), arguments)
     }
 
     @Test("watch --seconds that is not a finite positive number is refused", arguments: ["nan", "inf", "-1", "0", "1e300"])
@@ -89,16 +79,11 @@ struct ExecutableArgumentTests {
     func workerCounts(arguments: [String]) throws {
         let path = DemoTests.temporaryPath()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let process = Process()
-        process.executableURL = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent("RelataWorker")
-        process.arguments = arguments.map { $0 == "x" ? path : $0 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(output)")
+        let result = try ChildProcess.run(
+            TypeSafetyCompileTests.buildDirectory().appendingPathComponent("RelataWorker"), arguments.map { $0 == "x" ? path : $0 }
+        )
+        let output = result.output
+        #expect(!result.signaled && result.status == 1, "\(output)")
         #expect(output.contains("usage"), "\(output)")
     }
 }
