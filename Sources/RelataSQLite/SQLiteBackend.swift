@@ -48,7 +48,7 @@ public final class SQLiteBackend: StorageBackend {
     ///   - path: The file.
     ///   - busyTimeout: How long a write waits for another process's write to finish (10 s by
     ///     default); past it, the write throws `RelataError.Code.storeBusy`.
-    ///   - logRetention: Which change log records are kept (see ``LogRetention``).
+    ///   - logRetention: Which change log records are kept (see `LogRetention`).
     public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = .standard) throws {
         self.path = path
         self.busyTimeout = busyTimeout
