@@ -134,9 +134,10 @@ struct PostgresHardeningTests {
         #expect(try ShellCommand.run("""
             psql '\(url)' -qc "CREATE TABLE public.\(trap) (hit text); \
             CREATE FUNCTION public.unnest(text[]) RETURNS SETOF text LANGUAGE sql AS 'INSERT INTO public.\(trap) VALUES (''unnest'') RETURNING hit'; \
-            CREATE FUNCTION public.pg_notify(text, text) RETURNS void LANGUAGE sql AS 'INSERT INTO public.\(trap) VALUES (''notify'')';"
+            CREATE FUNCTION public.pg_notify(text, text) RETURNS void LANGUAGE sql AS 'INSERT INTO public.\(trap) VALUES (''notify'')'; \
+            CREATE FUNCTION public.set_config(text, integer, boolean) RETURNS text LANGUAGE sql AS 'INSERT INTO public.\(trap) VALUES (''set_config'') RETURNING hit';"
             """) == 0)
-        defer { _ = try? ShellCommand.run("psql '\(url)' -qc 'DROP FUNCTION public.unnest(text[]); DROP FUNCTION public.pg_notify(text, text); DROP TABLE public.\(trap)'") }
+        defer { _ = try? ShellCommand.run("psql '\(url)' -qc 'DROP FUNCTION public.unnest(text[]); DROP FUNCTION public.pg_notify(text, text); DROP FUNCTION public.set_config(text, integer, boolean); DROP TABLE public.\(trap)'") }
         let store = try await Self.open(url)
         try await store.write { context in
             try ChatExample.Chat(id: "c").save(to: &context)
