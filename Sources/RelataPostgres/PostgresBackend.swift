@@ -66,6 +66,13 @@ public final class PostgresBackend: StorageBackend {
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
     private let ticks = Atomic<Int>(0)
+    let statements = StatementTally()
+
+    /// How many statements this backend has sent since it opened; each is one round trip to
+    /// the server (the statements that set up a connection are not counted).
+    ///
+    /// A diagnostic for benchmarks and tests: how many round trips a read or a write needed.
+    public var statementCount: Int { statements.count }
     /// The origin of the store's own commits (the store names it when it persists).
     let ownOrigin = Mutex<String?>(nil)
     private let listenTask = Mutex<Task<Void, Never>?>(nil)

@@ -22,7 +22,8 @@ final class PostgresTransaction: StorageTransaction {
     func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
         // The store calls backends on its writer queue, never on Swift's cooperative pool: waiting
         // for the event loop here blocks nothing else.
-        try connection.query(query, logger: backend.logger).answer(from: connection).rows
+        backend.statements.add()
+        return try connection.query(query, logger: backend.logger).answer(from: connection).rows
     }
 
     func mapped(_ error: any Error, doing action: String) -> RelataError {

@@ -36,6 +36,13 @@ public final class SQLiteBackend: StorageBackend {
     public let logRetention: LogRetention
     /// The last `PRAGMA data_version` seen by ``hasNewCommits()``.
     private let dataVersion = Mutex(0)
+    private let statements: StatementTally
+
+    /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
+    /// each statement once, when it starts).
+    ///
+    /// A diagnostic for benchmarks and tests: how many statements a read or a write needed.
+    public var statementCount: Int { statements.count }
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -67,8 +74,11 @@ public final class SQLiteBackend: StorageBackend {
         var configuration = Configuration()
         configuration.journalMode = current ? .default : .wal
         configuration.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
+        let statements = StatementTally()
+        self.statements = statements
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.trace(options: .statement) { _ in statements.add() }
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -62,6 +62,11 @@ enum GRDBBaselineW1 {
 
     /// Chats c0…c(n-1) with messages (attachment, author id, replies) and users; returns messages.
     static func resolve(_ queue: DatabaseQueue, chats: Int) throws -> Int {
+        try resolve(queue, chats: 0..<chats)
+    }
+
+    /// The chats of `chats` (by number), as ``resolve(_:chats:)-(_,Int)`` reads them.
+    static func resolve(_ queue: DatabaseQueue, chats: Range<Int>) throws -> Int {
         try queue.read { db in
             var count = 0
             let chat = try db.makeStatement(sql: "SELECT id FROM chat WHERE id = ?")
@@ -73,7 +78,7 @@ enum GRDBBaselineW1 {
             let users = try db.makeStatement(
                 sql: "SELECT user.id, user.name FROM chat_user JOIN user ON user.id = chat_user.user WHERE chat_user.chat = ? ORDER BY position"
             )
-            for i in 0..<chats {
+            for i in chats {
                 guard try String.fetchOne(chat, arguments: ["c\(i)"]) != nil else { continue }
                 let rows = try Row.fetchAll(messages, arguments: ["c\(i)"])
                 for row in rows {

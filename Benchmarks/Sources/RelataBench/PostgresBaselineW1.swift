@@ -107,8 +107,13 @@ enum PostgresBaselineW1 {
     /// Chats c0…c(n-1) with their messages (attachment, author id, replies) and users; returns
     /// the messages read.
     static func resolve(on connection: PostgresConnection, schema: String, chats: Int) async throws -> Int {
+        try await resolve(on: connection, schema: schema, chats: 0..<chats)
+    }
+
+    /// The chats of `chats` (by number), read as ``resolve(on:schema:chats:)-(_,_,Int)`` reads them.
+    static func resolve(on connection: PostgresConnection, schema: String, chats: Range<Int>) async throws -> Int {
         var count = 0
-        for i in 0..<chats {
+        for i in chats {
             let chat = "c\(i)"
             var ids: [String] = []
             let messages = try await connection.query(

@@ -25,6 +25,12 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Run only the observation benchmark.")
     var observationOnly = false
 
+    @Flag(help: "Run only workload W2 (a store larger than a process should hold): its files are built once in $TMPDIR/relata-w2 and reused.")
+    var w2 = false
+
+    @Option(help: "The scale of W2's large store (S=10: 1,000,000 messages).")
+    var w2Scale: Double = 10
+
     @Option(help: "Run only the PostgreSQL benchmarks, on the server at this URL (postgres://user@host:port/database); they create and drop schemas relata_bench_* and baseline_bench_*.")
     var postgres: String?
 
@@ -80,6 +86,22 @@ struct RelataBench: AsyncParsableCommand {
                 timer.cancel()
             }
             if probe == "shared-commit" { try await SharedStoreBench.commitChild(path: path, count: count, gap: name) }
+            return
+        }
+        if let probe, let path, probe.hasPrefix("w2-pg-") {
+            try await LargeStorePostgresW2.runChild(probe, target: path, scale: scale)
+            return
+        }
+        if let probe, let path, probe.hasPrefix("w2-") {
+            try await LargeStoreW2.runChild(probe, path: path, scale: scale)
+            return
+        }
+        if w2, let postgres {
+            try await LargeStorePostgresW2.run(url: postgres, scale: w2Scale, small: 0.1, runs: runs)
+            return
+        }
+        if w2 {
+            try await LargeStoreW2.run(scale: w2Scale, small: 0.1, runs: runs)
             return
         }
         if let postgres, probe == "postgres-save" {

@@ -13,8 +13,13 @@ enum RelataW1 {
 
     /// Chats c0…c99 with messages (attachment, author id, replies) and users; returns messages resolved.
     static func resolve(_ context: Context, chats: Int) -> Int {
+        resolve(context, chats: 0..<chats)
+    }
+
+    /// The chats of `chats` (by number) resolved as ``resolve(_:chats:)-(_,Int)`` does.
+    static func resolve(_ context: Context, chats: Range<Int>) -> Int {
         var count = 0
-        for i in 0..<chats {
+        for i in chats {
             let chat = Chat.query("c\(i)", in: context)
                 .with(\.$messages) { message in
                     message.with(\.$attachment).id(\.$author).with(\.$replies)

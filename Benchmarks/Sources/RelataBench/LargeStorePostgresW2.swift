@@ -1,0 +1,171 @@
+import ChatExample
+import Foundation
+import PostgresNIO
+import Relata
+import RelataPostgres
+
+/// Workload W2 on PostgreSQL: W1's data at a large scale in a schema built once and reused
+/// (`relata_w2_<S>` through a Store, `baseline_w2_<S>` by hand with postgres-nio); each figure in a
+/// fresh process beside its baseline from the same run. The schemas are kept for later runs.
+enum LargeStorePostgresW2 {
+    static func schemas(_ scale: Double) -> (relata: String, baseline: String) {
+        let tag = String(scale).replacingOccurrences(of: ".", with: "_")
+        return ("relata_w2_\(tag)", "baseline_w2_\(tag)")
+    }
+
+    static func run(url: String, scale: Double, small: Double, runs: Int) async throws {
+        for s in [small, scale] {
+            if let (relata, baseline) = try await build(url: url, scale: s) {
+                print("W2 schemas at S=\(s) built: Store \(format(relata)), postgres-nio by hand \(format(baseline)) (ratio \(LargeStoreW2.ratio(relata, baseline)))")
+            }
+        }
+        let data = W1Data(scale: scale)
+        let (relata, baseline) = schemas(scale), (smallRelata, smallBaseline) = schemas(small)
+        func child(_ probe: String, _ schema: String, _ s: Double) async throws -> LargeStoreW2.Figures {
+            try await LargeStoreW2.child(probe, path: "\(url)#\(schema)", scale: s)
+        }
+        let read = try await LargeStoreW2.medians(runs) { try await child("w2-pg-relata-read", relata, scale) }
+        let hand = try await LargeStoreW2.medians(runs) { try await child("w2-pg-baseline-read", baseline, scale) }
+        let smallRead = try await LargeStoreW2.medians(runs) { try await child("w2-pg-relata-read", smallRelata, small) }
+        let smallHand = try await LargeStoreW2.medians(runs) { try await child("w2-pg-baseline-read", smallBaseline, small) }
+        let memory = try await LargeStoreW2.medians(1) { try await child("w2-context-resolve", relata, scale) }
+        precondition(read["resolved"] == hand["resolved"], "resolve: Relata \(read["resolved"] ?? -1) ≠ baseline \(hand["resolved"] ?? -1)")
+        let table = LargeStoreW2.Table()
+        print("W2 on PostgreSQL at S=\(scale) (\(data.description)): median of \(runs) fresh processes")
+        table.header()
+        table.row("open at S=\(scale)", read.time("open"), hand.time("open"), "  (baseline: one connection + SELECT count(*))")
+        table.row("open at S=\(small)", smallRead.time("open"), smallHand.time("open"))
+        table.row("open S=\(scale) / open S=\(small)", read.time("open"), smallRead.time("open"), "  (Relata against itself)")
+        table.memory("RSS after open", read["rss-open"]! - read["rss-before"]!, hand["rss-open"]! - hand["rss-before"]!)
+        table.row("cold resolve (\(data.chatCount / 100) chats)", read.time("cold"), hand.time("cold"), "  (by hand: 3 queries per chat; \(read["resolved"]!) messages)")
+        table.count("  round trips", read["statements-cold"]!, hand["statements-cold"]!, "(the Store's at open: \(read["statements-open"]!))")
+        table.memory("RSS after cold resolve", read["rss-cold"]! - read["rss-before"]!, hand["rss-cold"]! - hand["rss-before"]!)
+        table.row("warm resolve (the same chats)", read.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
+        table.row("first resolve of another 1%", read.time("other"), hand.time("other"))
+        table.memory("peak RSS (VmHWM)", read["rss-peak"]!, hand["rss-peak"]!, "  (whole process)")
+        let write = try await child("w2-pg-relata-write", relata, scale)
+        let handWrite = try await child("w2-pg-baseline-write", baseline, scale)
+        table.row("point write p50 (1,000 writes)", write.time("p50"), handWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2))")
+        table.row("point write p99", write.time("p99"), handWrite.time("p99"))
+        table.row("point write max", write.time("max"), handWrite.time("max"), "  (first write after open: \(format(write.time("first"))))")
+        print("  (delete and visibility are measured on SQLite only: they would change the kept schemas)")
+        print("")
+    }
+
+    /// Builds the schemas of `scale` unless a complete build is there; the times, or `nil`.
+    static func build(url: String, scale: Double) async throws -> (Duration, Duration)? {
+        let (relata, baseline) = schemas(scale)
+        let connection = try await PostgresBaselineW1.connect(url)
+        defer { Task { try? await connection.close() } }
+        let marker = try await connection.query("SELECT pg_catalog.to_regclass(\(baseline + ".w2_built"))::text", logger: PostgresBaselineW1.logger)
+        for try await name in marker.decode(String?.self) where name != nil { return nil }
+        try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(relata) CASCADE")
+        try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(baseline) CASCADE")
+        let data = W1Data(scale: scale)
+        var start = ContinuousClock.now
+        let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: relata)), schema: EntitySchema(PersistW1.entities))
+        try await PersistW1.save(data, to: store)
+        try await store.close()
+        let relataTime = ContinuousClock.now - start
+        start = ContinuousClock.now
+        try await PostgresBaselineW1.save(FloorW1.Input(data), on: connection, schema: baseline)
+        let baselineTime = ContinuousClock.now - start
+        try await PostgresBaselineW1.run(connection, "CREATE TABLE \(baseline).w2_built (at timestamptz)")
+        return (relataTime, baselineTime)
+    }
+
+    /// Counts the round trips of the by-hand baseline.
+    final class Counter: @unchecked Sendable {
+        var value = 0
+    }
+
+    static func runChild(_ probe: String, target: String, scale: Double) async throws {
+        let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
+        let (url, schema) = (parts[0], parts[1])
+        let chats = Int(1_000 * scale), users = Int(1_000 * scale)
+        let first = 0..<(chats / 100), second = (chats / 100)..<(2 * chats / 100)
+        let say = LargeStoreW2.say as (String, Duration) -> Void
+        switch probe {
+        case "w2-pg-relata-read":
+            let before = residentBytes()
+            var start = ContinuousClock.now
+            let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema))
+            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
+            say("open", ContinuousClock.now - start)
+            LargeStoreW2.say("rss-before", before)
+            LargeStoreW2.say("rss-open", residentBytes())
+            var statements = backend.statementCount
+            LargeStoreW2.say("statements-open", statements)
+            for (name, range) in [("cold", first), ("other", second)] {
+                start = ContinuousClock.now
+                let resolved = store.read { RelataW1.resolve($0, chats: range) }
+                say(name, ContinuousClock.now - start)
+                LargeStoreW2.say("statements-\(name)", backend.statementCount - statements)
+                statements = backend.statementCount
+                if name == "cold" {
+                    LargeStoreW2.say("resolved", resolved)
+                    LargeStoreW2.say("rss-cold", residentBytes())
+                    say("warm", median(runs: 5) { _ = store.read { RelataW1.resolve($0, chats: first) } })
+                    statements = backend.statementCount
+                }
+            }
+            LargeStoreW2.say("rss-peak", peakResidentBytes())
+            try await store.close()
+        case "w2-pg-baseline-read":
+            let before = residentBytes()
+            var start = ContinuousClock.now
+            let connection = try await PostgresBaselineW1.connect(url)
+            let count = try await connection.query("SELECT count(*)::int8 FROM \(unescaped: schema).message", logger: PostgresBaselineW1.logger)
+            for try await _ in count.decode(Int.self) {}
+            say("open", ContinuousClock.now - start)
+            LargeStoreW2.say("rss-before", before)
+            LargeStoreW2.say("rss-open", residentBytes())
+            start = ContinuousClock.now
+            LargeStoreW2.say("resolved", try await PostgresBaselineW1.resolve(on: connection, schema: schema, chats: first))
+            say("cold", ContinuousClock.now - start)
+            LargeStoreW2.say("statements-cold", 3 * first.count)  // three queries per chat, by construction
+            LargeStoreW2.say("rss-cold", residentBytes())
+            start = ContinuousClock.now
+            _ = try await PostgresBaselineW1.resolve(on: connection, schema: schema, chats: second)
+            say("other", ContinuousClock.now - start)
+            LargeStoreW2.say("rss-peak", peakResidentBytes())
+            try await connection.close()
+        case "w2-pg-relata-write":
+            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let chat = chats / 2, run = UUID().uuidString.prefix(8)
+            let author = W1Data.members(chat: chat, userCount: users)[0]
+            var times: [Duration] = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                try await store.write { context in
+                    try Message(id: "w2-\(run)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+                }
+                times.append(ContinuousClock.now - start)
+            }
+            try await store.close()
+            LargeStoreW2.report(times)
+        case "w2-pg-baseline-write":
+            let connection = try await PostgresBaselineW1.connect(url)
+            let chat = "c\(chats / 2)", run = UUID().uuidString.prefix(8)
+            let author = W1Data.members(chat: chats / 2, userCount: users)[0]
+            var times: [Duration] = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                let id = "w2-\(run)-\(i)", text = "point \(i)"
+                try await connection.query(
+                    """
+                    INSERT INTO \(unescaped: schema).message (id, text, author, chat, position, reply_to)
+                    SELECT \(id), \(text), \(author), \(chat), coalesce(max(position), -1) + 1, NULL FROM \(unescaped: schema).message WHERE chat = \(chat)
+                    """,
+                    logger: PostgresBaselineW1.logger
+                )
+                times.append(ContinuousClock.now - start)
+            }
+            try await connection.close()
+            LargeStoreW2.report(times)
+        default:
+            throw SharedStoreBench.Failure(lines: ["unknown probe \(probe)"])
+        }
+    }
+}

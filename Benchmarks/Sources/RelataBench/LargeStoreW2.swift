@@ -1,0 +1,341 @@
+import ChatExample
+import Foundation
+import GRDB
+import Relata
+
+/// Workload W2 (Benchmarks/README.md): W1's data at a large scale in a SQLite store file built
+/// once and reused across runs; every measurement in a fresh process (so memory is honest),
+/// beside its baseline in the same run.
+enum LargeStoreW2 {
+    /// The store file and the GRDB baseline's file of one scale, kept in one folder across runs.
+    struct Files {
+        let relata: String
+        let grdb: String
+
+        init(scale: Double) {
+            let folder = LargeStoreW2.folder
+            relata = folder.appendingPathComponent("w2-relata-\(scale).sqlite").path
+            grdb = folder.appendingPathComponent("w2-grdb-\(scale).sqlite").path
+        }
+
+        /// Written when both files are complete; a build cut off is started again.
+        var built: String { relata + ".built" }
+    }
+
+    static var folder: URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relata-w2")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// W2 on SQLite at `scale` (the small scale `small` shows that opening does not grow).
+    static func run(scale: Double, small: Double, runs: Int) async throws {
+        let data = W1Data(scale: scale)
+        let chats = data.chatCount / 100
+        for s in [small, scale] {
+            if let (relata, grdb) = try await build(scale: s) {
+                print("W2 store files at S=\(s) built: Store \(format(relata)), GRDB by hand \(format(grdb)) (ratio \(ratio(relata, grdb)))")
+            }
+        }
+        let files = Files(scale: scale), smallFiles = Files(scale: small)
+        let megabytes = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576 }
+        print("W2 at S=\(scale) (\(data.description); Store file \(megabytes(files.relata)) MB, GRDB file \(megabytes(files.grdb)) MB): median of \(runs) fresh processes")
+        let table = Table()
+        table.header()
+
+        let read = try await medians(runs) { try await child("w2-relata-read", path: files.relata, scale: scale) }
+        let grdbRead = try await medians(runs) { try await child("w2-grdb-read", path: files.grdb, scale: scale) }
+        let smallRead = try await medians(runs) { try await child("w2-relata-read", path: smallFiles.relata, scale: small) }
+        let smallGRDB = try await medians(runs) { try await child("w2-grdb-read", path: smallFiles.grdb, scale: small) }
+        let memory = try await medians(1) { try await child("w2-context-resolve", path: files.relata, scale: scale) }
+        precondition(read["resolved"] == grdbRead["resolved"], "resolve: Relata \(read["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
+
+        table.row("open at S=\(scale)", read.time("open"), grdbRead.time("open"), "  (baseline: GRDB DatabaseQueue + SELECT count(*))")
+        table.row("open at S=\(small)", smallRead.time("open"), smallGRDB.time("open"))
+        table.row("open S=\(scale) / open S=\(small)", read.time("open"), smallRead.time("open"), "  (Relata against itself)")
+        table.memory("RSS after open", read["rss-open"]! - read["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!, "  (over the process before opening: \(read["rss-before"]! / 1_048_576) MB)")
+        table.row("cold resolve (\(chats) chats)", read.time("cold"), grdbRead.time("cold"), "  (GRDB by hand; \(read["resolved"]!) messages)")
+        table.count("  statements sent", read["statements-cold"]!, grdbRead["statements-cold"]!, "(the Store's at open: \(read["statements-open"]!))")
+        table.memory("RSS after cold resolve", read["rss-cold"]! - read["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
+        table.row("warm resolve (the same chats)", read.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
+        table.count("  statements sent", read["statements-warm"]!, 0, "(the in-memory Context sends none)")
+        table.row("first resolve of another 1%", read.time("other"), grdbRead.time("other"), "  (GRDB by hand)")
+        table.count("  statements sent", read["statements-other"]!, grdbRead["statements-other"]!)
+        table.memory("RSS after both resolves", read["rss-other"]! - read["rss-before"]!, grdbRead["rss-other"]! - grdbRead["rss-before"]!)
+        table.memory("peak RSS (VmHWM)", read["rss-peak"]!, grdbRead["rss-peak"]!, "  (whole process; the in-memory Context: \(memory["rss-peak"]! / 1_048_576) MB)")
+
+        let write = try await onCopy(files.relata) { try await child("w2-relata-write", path: $0, scale: scale) }
+        let grdbWrite = try await onCopy(files.grdb) { try await child("w2-grdb-write", path: $0, scale: scale) }
+        table.row("point write p50 (1,000 writes)", write.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit)")
+        table.row("point write p99", write.time("p99"), grdbWrite.time("p99"))
+        table.row("point write max", write.time("max"), grdbWrite.time("max"), "  (first write after open: \(format(write.time("first"))))")
+
+        let delete = try await onCopy(files.relata) { try await child("w2-relata-delete", path: $0, scale: scale) }
+        let grdbDelete = try await onCopy(files.grdb) { try await child("w2-grdb-delete", path: $0, scale: scale) }
+        table.row("delete \(chats) chats with cascade", delete.time("delete"), grdbDelete.time("delete"), "  (GRDB by hand, \(delete["left"]!) messages left)")
+
+        let copy = files.relata + ".visibility"
+        try copyStore(files.relata, to: copy)
+        defer { removeDatabase(copy) }
+        let big = try await SharedStoreBench.visibility(path: copy, commits: 200)
+        let smallPath = folder.appendingPathComponent("w2-visibility-small.sqlite").path
+        removeDatabase(smallPath)
+        defer { removeDatabase(smallPath) }
+        let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
+        func percentile(_ values: [Double], _ p: Double) -> Duration {
+            .nanoseconds(Int64(values[min(values.count - 1, Int(Double(values.count) * p))] * 1e9))
+        }
+        table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
+        table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
+        print("")
+    }
+
+    /// Builds the files of `scale` unless a complete build is there; the times, or `nil` when reused.
+    static func build(scale: Double) async throws -> (Duration, Duration)? {
+        let files = Files(scale: scale)
+        if FileManager.default.fileExists(atPath: files.built) { return nil }
+        removeDatabase(files.relata)
+        removeDatabase(files.grdb)
+        let data = W1Data(scale: scale)
+        var start = ContinuousClock.now
+        try await PersistW1.save(data, path: files.relata)
+        let relata = ContinuousClock.now - start
+        start = ContinuousClock.now
+        try GRDBBaselineW1.save(FloorW1.Input(data), path: files.grdb)
+        let grdb = ContinuousClock.now - start
+        _ = FileManager.default.createFile(atPath: files.built, contents: nil)
+        return (relata, grdb)
+    }
+
+    /// Copies a closed store file (and its WAL companions) for a run that writes to it.
+    static func copyStore(_ path: String, to copy: String) throws {
+        removeDatabase(copy)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+    }
+
+    static func onCopy(_ path: String, _ body: (String) async throws -> Figures) async throws -> Figures {
+        let copy = path + ".copy"
+        try copyStore(path, to: copy)
+        defer { removeDatabase(copy) }
+        return try await body(copy)
+    }
+
+    /// The figures' table: a name, Relata's figure, the baseline's, their ratio and a note.
+    struct Table {
+        func header() { print("  \(pad("figure", 38))\(pad("Relata", 14))\(pad("baseline", 14))ratio") }
+
+        func row(_ name: String, _ relata: Duration, _ baseline: Duration, _ note: String = "") {
+            print("  \(pad(name, 38))\(pad(format(relata), 14))\(pad(format(baseline), 14))\(ratio(relata, baseline))\(note)")
+        }
+
+        func memory(_ name: String, _ relata: Int, _ baseline: Int, _ note: String = "") {
+            print("  \(pad(name, 38))\(pad("+\(relata / 1_048_576) MB", 14))\(pad("+\(baseline / 1_048_576) MB", 14))\(note)")
+        }
+
+        func count(_ name: String, _ relata: Int, _ baseline: Int, _ note: String = "") {
+            print("  \(pad(name, 38))\(pad("\(relata)", 14))\(pad("\(baseline)", 14))\(note)")
+        }
+    }
+
+    /// What a child printed: `name value` lines (times in nanoseconds, memory in bytes).
+    struct Figures {
+        var values: [String: Int] = [:]
+        subscript(_ name: String) -> Int? { values[name] }
+        func time(_ name: String) -> Duration { .nanoseconds(Int64(values[name] ?? 0)) }
+    }
+
+    static func child(_ probe: String, path: String, scale: Double) async throws -> Figures {
+        let child = try Child.start(["--probe", probe, "--path", path, "--scale", String(scale)])
+        let lines = try await child.finish()
+        var figures = Figures()
+        for line in lines {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let value = Int(fields[1]) { figures.values[String(fields[0])] = value }
+        }
+        guard child.process.terminationStatus == 0, !figures.values.isEmpty else { throw SharedStoreBench.Failure(lines: lines) }
+        return figures
+    }
+
+    /// The median of every figure over `runs` children.
+    static func medians(_ runs: Int, _ body: () async throws -> Figures) async throws -> Figures {
+        var all: [Figures] = []
+        for _ in 0..<runs { all.append(try await body()) }
+        var result = Figures()
+        for key in all[0].values.keys {
+            let values = all.compactMap { $0[key] }.sorted()
+            result.values[key] = values[values.count / 2]
+        }
+        return result
+    }
+
+    static func ratio(_ a: Duration, _ b: Duration) -> String {
+        String(format: "%.2fx", a.milliseconds / max(b.milliseconds, 0.0001))
+    }
+
+    // MARK: - Children (each a fresh process)
+
+    static func say(_ name: String, _ value: Int) { SharedStoreBench.say("\(name) \(value)") }
+    static func say(_ name: String, _ value: Duration) {
+        say(name, Int(value.components.seconds) * 1_000_000_000 + Int(value.components.attoseconds / 1_000_000_000))
+    }
+
+    static func runChild(_ probe: String, path: String, scale: Double) async throws {
+        let data = (chats: Int(1_000 * scale), users: Int(1_000 * scale))
+        let first = 0..<(data.chats / 100), second = (data.chats / 100)..<(2 * data.chats / 100)
+        switch probe {
+        case "w2-relata-read":
+            let before = residentBytes()
+            var start = ContinuousClock.now
+            let backend = try SQLiteBackend(path: path)
+            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
+            say("open", ContinuousClock.now - start)
+            say("rss-before", before)
+            say("rss-open", residentBytes())
+            var statements = backend.statementCount
+            say("statements-open", statements)
+            func measure(_ name: String, _ chats: Range<Int>) {
+                start = ContinuousClock.now
+                let resolved = store.read { RelataW1.resolve($0, chats: chats) }
+                say(name, ContinuousClock.now - start)
+                say("statements-\(name)", backend.statementCount - statements)
+                statements = backend.statementCount
+                if name == "cold" { say("resolved", resolved) }
+            }
+            measure("cold", first)
+            say("rss-cold", residentBytes())
+            let warm = median(runs: 5) { _ = store.read { RelataW1.resolve($0, chats: first) } }
+            say("warm", warm)
+            say("statements-warm", (backend.statementCount - statements) / 5)
+            statements = backend.statementCount
+            measure("other", second)
+            say("rss-other", residentBytes())
+            say("rss-peak", peakResidentBytes())
+            try await store.close()
+        case "w2-grdb-read":
+            let before = residentBytes()
+            let statements = StatementCounter()
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.add() } }
+            var start = ContinuousClock.now
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try syncRead(queue) { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") }
+            say("open", ContinuousClock.now - start)
+            say("rss-before", before)
+            say("rss-open", residentBytes())
+            var sent = statements.value
+            start = ContinuousClock.now
+            say("resolved", try GRDBBaselineW1.resolve(queue, chats: first))
+            say("cold", ContinuousClock.now - start)
+            say("statements-cold", statements.value - sent)
+            say("rss-cold", residentBytes())
+            sent = statements.value
+            start = ContinuousClock.now
+            _ = try GRDBBaselineW1.resolve(queue, chats: second)
+            say("other", ContinuousClock.now - start)
+            say("statements-other", statements.value - sent)
+            say("rss-other", residentBytes())
+            say("rss-peak", peakResidentBytes())
+            try queue.close()
+        case "w2-context-resolve":
+            let context = try RelataW1.save(W1Data(scale: scale))
+            say("warm", median(runs: 5) { _ = RelataW1.resolve(context, chats: first) })
+            say("rss-peak", peakResidentBytes())
+        case "w2-relata-write":
+            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let chat = data.chats / 2
+            let author = W1Data.members(chat: chat, userCount: data.users)[0]
+            var times: [Duration] = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                try await store.write { context in
+                    try Message(id: "w2-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+                }
+                times.append(ContinuousClock.now - start)
+            }
+            try await store.close()
+            report(times)
+        case "w2-grdb-write":
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            configuration.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let chat = data.chats / 2
+            let author = W1Data.members(chat: chat, userCount: data.users)[0]
+            var times: [Duration] = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                try syncWrite(queue) { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO message (id, text, author, chat, position, reply_to)
+                            VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM message WHERE chat = ?), NULL)
+                            """,
+                        arguments: ["w2-\(i)", "point \(i)", author, "c\(chat)", "c\(chat)"]
+                    )
+                }
+                times.append(ContinuousClock.now - start)
+            }
+            try queue.close()
+            report(times)
+        case "w2-relata-delete":
+            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let start = ContinuousClock.now
+            try await store.write { try RelataW1.delete(&$0, chats: first.count) }
+            say("delete", ContinuousClock.now - start)
+            say("left", store.read { $0.count(of: Message.self) })
+            try await store.close()
+        case "w2-grdb-delete":
+            let queue = try DatabaseQueue(path: path)
+            let ids = first.map { "c\($0)" }
+            let list = databaseQuestionMarks(count: ids.count)
+            let start = ContinuousClock.now
+            try syncWrite(queue) { db in
+                let arguments = StatementArguments(ids)
+                let messages = "SELECT id FROM message WHERE chat IN (\(list))"
+                try db.execute(sql: "DELETE FROM attachment WHERE message IN (\(messages))", arguments: arguments)
+                try db.execute(sql: "UPDATE message SET reply_to = NULL WHERE reply_to IN (\(messages))", arguments: arguments)
+                try db.execute(sql: "DELETE FROM message WHERE chat IN (\(list))", arguments: arguments)
+                try db.execute(sql: "DELETE FROM chat_user WHERE chat IN (\(list))", arguments: arguments)
+                try db.execute(sql: "DELETE FROM chat_admin WHERE chat IN (\(list))", arguments: arguments)
+                try db.execute(sql: "DELETE FROM chat WHERE id IN (\(list))", arguments: arguments)
+            }
+            say("delete", ContinuousClock.now - start)
+            try queue.close()
+        default:
+            throw SharedStoreBench.Failure(lines: ["unknown probe \(probe)"])
+        }
+    }
+
+    /// GRDB's blocking read and write (in an async function, GRDB's async overloads would be chosen).
+    static func syncRead<T>(_ queue: DatabaseQueue, _ body: (Database) throws -> T) throws -> T { try queue.read(body) }
+    static func syncWrite<T>(_ queue: DatabaseQueue, _ body: (Database) throws -> T) throws -> T { try queue.write(body) }
+
+    /// p50, p99, max and the first of a run of writes.
+    static func report(_ times: [Duration]) {
+        let sorted = times.sorted()
+        say("first", times[0])
+        say("p50", sorted[sorted.count / 2])
+        say("p99", sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+        say("max", sorted[sorted.count - 1])
+    }
+}
+
+/// Counts the statements a GRDB connection runs (its trace hook).
+final class StatementCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Resident set size of this process now (VmRSS), in bytes.
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+    }
+    return 0
+}

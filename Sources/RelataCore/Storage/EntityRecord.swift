@@ -1,0 +1,27 @@
+import Foundation
+
+/// One stored entity row: the entity, and the links of its to-one relations.
+///
+/// A to-one link (a one-way to-one relation, or the to-one side that stores a mutual pair) lives
+/// in the row of its source, so saving an entity with its to-one links writes one row. A source
+/// that has such links but no entity (a link saved to an id never saved) has a row with an empty
+/// payload. Backends store both fields as they are and hand them back on load.
+public struct EntityRecord: Sendable, Hashable {
+    /// The entity type's name (see ``EntitySchema``).
+    public var type: String
+    /// The id, as text (`EntityRecord.idText(_:)`).
+    public var id: String
+    /// The normalized entity in Relata's keyed binary form (rows written before version 4 of
+    /// the SQLite format hold JSON); empty when the row only holds links.
+    public var payload: Data
+    /// The to-one links of this source, in Relata's own form; `nil` when it has none.
+    public var links: Data?
+
+    /// A record.
+    public init(type: String, id: String, payload: Data, links: Data? = nil) {
+        self.type = type
+        self.id = id
+        self.payload = payload
+        self.links = links
+    }
+}

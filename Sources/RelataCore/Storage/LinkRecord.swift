@@ -1,0 +1,41 @@
+/// One stored link: `source` (of type `type`) links to `target` through `relation`.
+///
+/// A mutual relation is stored once per linked pair, on one side: the to-one side of a
+/// one-to-many relation (keyed by the "many" entity, so the rows a write adds sit together),
+/// otherwise the side whose type name, then relation name, comes first. The row carries the
+/// position of `target` among the targets of
+/// `source` and, in `inversePosition`, the position of `source` among the targets of `target`
+/// when the inverse is to-many. One-way relations and relations that are their own inverse have
+/// one row per link.
+///
+/// Link rows hold to-many links only: a to-one link is kept in its source's ``EntityRecord``
+/// (``EntityRecord/links``). Rows of to-one links written by earlier versions are read, then
+/// moved into the entity rows when the store opens.
+public struct LinkRecord: Sendable, Hashable {
+    /// The source entity type's name.
+    public var type: String
+    /// The relation's property name.
+    public var relation: String
+    /// The source id, as text.
+    public var source: String
+    /// The target id, as text.
+    public var target: String
+    /// The position key of the target among the source's targets (to-many relations only).
+    public var position: String?
+    /// The position key of the source among the target's targets, for a mutual relation whose
+    /// inverse is to-many.
+    public var inversePosition: String?
+
+    /// A record.
+    public init(type: String, relation: String, source: String, target: String, position: String?, inversePosition: String? = nil) {
+        self.type = type
+        self.relation = relation
+        self.source = source
+        self.target = target
+        self.position = position
+        self.inversePosition = inversePosition
+    }
+
+    /// The identity of the link (everything but its position).
+    public var key: LinkKey { LinkKey(type: type, relation: relation, source: source, target: target) }
+}

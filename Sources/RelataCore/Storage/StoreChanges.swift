@@ -1,0 +1,30 @@
+/// What one ``Store`` write changed, as rows: entities stored or erased, links written (new or
+/// moved) or removed. Never the whole context.
+public struct StoreChanges: Sendable {
+    /// Entities stored (new or changed), with their new value.
+    public var upsertedEntities: [EntityRecord] = []
+    /// Entities erased.
+    public var deletedEntities: [EntityKey] = []
+    /// Links created or moved (a moved link has a new position).
+    public var upsertedLinks: [LinkRecord] = []
+    /// Links removed.
+    public var deletedLinks: [LinkKey] = []
+    /// Dynamic relationships created.
+    public var insertedDynamicLinks: [DynamicLinkRecord] = []
+    /// Dynamic relationships removed.
+    public var deletedDynamicLinks: [DynamicLinkRecord] = []
+
+    /// No change.
+    public init() {}
+
+    /// Whether the write changed nothing.
+    public var isEmpty: Bool {
+        count == 0
+    }
+
+    /// The number of rows the write touches.
+    public var count: Int {
+        upsertedEntities.count + deletedEntities.count + upsertedLinks.count + deletedLinks.count
+            + insertedDynamicLinks.count + deletedDynamicLinks.count
+    }
+}
