@@ -291,28 +291,6 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
-    /// Ends every connection listening to this schema's commits, as a network fault would (tests).
-    func terminateListeners() async throws {
-        try await runOffPool("SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE query ILIKE '%LISTEN%\(tables.channel)%' AND pid <> pg_catalog.pg_backend_pid()")
-    }
-
-    /// Ends every other connection to the database, as a server restart would (tests).
-    func terminateOtherConnections() async throws {
-        try await runOffPool("SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE datname = pg_catalog.current_database() AND pid <> pg_catalog.pg_backend_pid()")
-    }
-
-    /// Runs `sql` on a dispatch thread: waiting for the driver never blocks Swift's cooperative pool.
-    private func runOffPool(_ sql: String) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let connection = try self.connection()
-                    _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger).answer(from: connection)
-                })
-            }
-        }
-    }
-
     /// A driver error as a `RelataError` naming the server, never the credentials.
     static func map(_ error: any Error, place: String, doing action: String) -> RelataError {
         if let error = error as? RelataError { return error }

@@ -12,9 +12,9 @@ import Synchronization
 final class ObservationHub: Sendable {
     private let queue = DispatchQueue(label: "Relata.Store.observers", qos: .userInitiated)
     private let published: PublishedState
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
-    private struct State {
+    struct State {
         var nextID = 0
         var subscribers: [Int: CommitSubscription] = [:]
         /// The ordinal of the last commit handed here.
@@ -140,10 +140,5 @@ final class ObservationHub: Sendable {
                 if state.index[key]?.isEmpty == true { state.index[key] = nil }
             }
         }
-    }
-
-    /// The number of query observers (tests).
-    var observerCount: Int {
-        state.withLock { $0.observers.count }
     }
 }

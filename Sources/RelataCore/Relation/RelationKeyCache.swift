@@ -11,10 +11,10 @@ import Synchronization
 @usableFromInline
 enum RelationKeyCache {
     static let limit = 1_024
-    private static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
     /// A key path and its relation key. Key paths are immutable, so sharing one is safe.
-    private struct Entry: @unchecked Sendable {
+    struct Entry: @unchecked Sendable {
         let keyPath: AnyKeyPath
         let key: _AnyRelationKey
     }
@@ -31,7 +31,4 @@ enum RelationKeyCache {
         }
         return key
     }
-
-    /// The number of key paths remembered, for tests.
-    static var count: Int { entries.withLock { $0.count } }
 }
