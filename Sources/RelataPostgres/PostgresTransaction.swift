@@ -68,7 +68,7 @@ final class PostgresTransaction: StorageTransaction {
         try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(tables.log)")).first?.decode(Int64.self) ?? 0
     }
 
-    func changes(since sequence: Int64) throws -> CommittedChanges? {
+    func logBounds() throws -> ChangeLogBounds {
         // Sequences have gaps (a rolled-back write consumes one), so the log's oldest record does
         // not tell what was pruned: writers keep the highest pruned sequence in relata_meta.
         let state = try execute(
@@ -79,75 +79,71 @@ final class PostgresTransaction: StorageTransaction {
                     """
             )
         ).first
-        var last: Int64 = 0, pruned: Int64 = 0
-        if let state { (last, pruned) = try state.decode((Int64, Int64).self) }
-        guard last > sequence else { return nil }
-        var changes = CommittedChanges(sequence: last)
-        guard sequence >= pruned else {
-            changes.needsReload = true
-            return changes
-        }
-        var query = PostgresQuery(unsafeSQL: "SELECT origin, record FROM \(tables.log) WHERE seq > $1 ORDER BY seq")
+        guard let state else { return ChangeLogBounds(last: 0, pruned: 0) }
+        let (last, pruned) = try state.decode((Int64, Int64).self)
+        return ChangeLogBounds(last: last, pruned: pruned)
+    }
+
+    func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
+        var query = PostgresQuery(unsafeSQL: "SELECT seq, origin, record FROM \(tables.log) WHERE seq > $1 ORDER BY seq")
         query.binds.append(sequence)
-        for row in try execute(query) {
-            // A damaged record cannot say what its commit touched: the rows themselves are the
-            // truth, so the store loads them all again.
-            guard let (origin, record) = try? row.decode((String, ByteBuffer).self),
-                let touched = try? ChangeLogRecord(decoding: Data(buffer: record))
-            else { return CommittedChanges.reload(at: last) }
-            changes.origins.append(origin)
-            changes.touched.formUnion(touched)
+        return try execute(query).map { row in
+            let columns = row.makeRandomAccess()
+            let seq = (try? columns[0].decode(Int64.self)) ?? -1
+            let origin = try? columns[1].decode(String.self)
+            let record = (try? columns[2].decode(ByteBuffer.self)).map { Data(buffer: $0) }
+            return ChangeLogEntry(sequence: seq, origin: origin, record: record)
         }
-        let entityKeys = Array(Set(changes.touched.entities))
-        if !entityKeys.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
-                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) ON e.type = k.type AND e.id = k.id
-                    """
-            )
-            query.binds.append(entityKeys.map(\.type))
-            query.binds.append(entityKeys.map(\.id))
-            for row in try execute(query) {
-                let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
-                changes.entities.append(EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) }))
-            }
+    }
+
+    func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+        guard !keys.isEmpty else { return [] }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
+                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) ON e.type = k.type AND e.id = k.id
+                """
+        )
+        query.binds.append(keys.map(\.type))
+        query.binds.append(keys.map(\.id))
+        return try execute(query).map { row in
+            let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
+            return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
         }
-        let sources = Array(Set(changes.touched.linkSources))
-        if !sources.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
-                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS k(type, relation, source)
-                    ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
-                    """
-            )
-            query.binds.append(sources.map(\.type))
-            query.binds.append(sources.map(\.relation))
-            query.binds.append(sources.map(\.source))
-            for row in try execute(query) {
-                let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
-                changes.links.append(
-                    LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
-                )
-            }
+    }
+
+    func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        guard !sources.isEmpty else { return [] }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
+                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS k(type, relation, source)
+                ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
+                """
+        )
+        query.binds.append(sources.map(\.type))
+        query.binds.append(sources.map(\.relation))
+        query.binds.append(sources.map(\.source))
+        return try execute(query).map { row in
+            let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
+            return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
         }
-        let dynamic = Array(Set(changes.touched.dynamicLinks))
-        if !dynamic.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
-                    JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
-                    ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
-                    """
-            )
-            for column in Self.columns(dynamic) { query.binds.append(column) }
-            for row in try execute(query) {
-                let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
-                changes.dynamicLinks.append(DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target))
-            }
+    }
+
+    func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
+        guard !links.isEmpty else { return [] }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
+                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
+                ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
+                """
+        )
+        for column in Self.columns(links) { query.binds.append(column) }
+        return try execute(query).map { row in
+            let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
+            return DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target)
         }
-        return changes
     }
 
     static func columns(_ links: [DynamicLinkRecord]) -> [[String]] {

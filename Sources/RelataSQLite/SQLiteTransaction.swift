@@ -56,58 +56,103 @@ struct SQLiteTransaction: StorageTransaction {
         try Int64.fetchOne(db, sql: "SELECT max(seq) FROM relata_log") ?? 0
     }
 
-    func changes(since sequence: Int64) throws -> CommittedChanges? {
-        let last = try lastSequence()
-        guard last > sequence else { return nil }
-        var changes = CommittedChanges(sequence: last)
-        let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM relata_log") ?? 0
-        guard oldest <= sequence + 1 else {
-            changes.needsReload = true
-            return changes
-        }
+    func logBounds() throws -> ChangeLogBounds {
+        // Sequences have no gaps in SQLite (a rolled-back write gives its sequence back), so the
+        // oldest record kept tells what was pruned.
+        let row = try Row.fetchOne(db, sql: "SELECT max(seq), min(seq) FROM relata_log")
+        let last = (try? row?.decode(Int64?.self, atIndex: 0)) ?? nil
+        let oldest = (try? row?.decode(Int64?.self, atIndex: 1)) ?? nil
+        return ChangeLogBounds(last: last ?? 0, pruned: (oldest ?? (last ?? 0) + 1) - 1)
+    }
+
+    func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
         let path = backend.path
+        var entries: [ChangeLogEntry] = []
         let records = try Row.fetchCursor(db, sql: "SELECT seq, origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence])
         while let row = try records.next() {
             let seq = (try? row.decode(Int64.self, atIndex: 0)) ?? -1
             let r = CheckedRow(row: row, place: { "relata_log record \(seq)" }, path: path)
-            // A damaged record (no origin, bytes that do not decode) cannot say what its commit
-            // touched: the rows themselves are the truth, so the store loads them all again.
-            guard let origin = try? r.text(1, "origin"), let record = try? ChangeLogRecord(decoding: try r.data(2, "record")) else {
-                return CommittedChanges.reload(at: last)
-            }
-            changes.origins.append(origin)
-            changes.touched.formUnion(record)
+            entries.append(ChangeLogEntry(sequence: seq, origin: try? r.text(1, "origin"), record: try? r.data(2, "record")))
         }
-        let entity = try db.cachedStatement(sql: "SELECT payload, links FROM relata_entity WHERE type = ? AND id = ?")
-        for key in Set(changes.touched.entities) {
-            if let row = try Row.fetchOne(entity, arguments: [key.type, key.id]) {
-                let r = CheckedRow(row: row, place: { "relata_entity row (\(key.type), \"\(key.id)\")" }, path: path)
-                changes.entities.append(EntityRecord(type: key.type, id: key.id, payload: try r.data(0, "payload"), links: try r.optionalData(1, "links")))
-            }
-        }
-        let links = try db.cachedStatement(
-            sql: "SELECT target, position, inverse_position FROM relata_link WHERE type = ? AND relation = ? AND source = ?"
+        return entries
+    }
+
+    /// `values` as the JSON array `json_each` reads: one statement takes a batch of any size.
+    static func json(_ values: [[String]]) throws -> String {
+        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    }
+
+    func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+        guard !keys.isEmpty else { return [] }
+        let path = backend.path
+        var records: [EntityRecord] = []
+        // The keys drive the loop (CROSS JOIN keeps that order): one primary-key probe each.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT e.type, e.id, e.payload, e.links FROM json_each(?) AS k
+                CROSS JOIN relata_entity e ON e.type = json_extract(k.value, '$[0]') AND e.id = json_extract(k.value, '$[1]')
+                """,
+            arguments: [try Self.json(keys.map { [$0.type, $0.id] })]
         )
-        for key in Set(changes.touched.linkSources) {
-            let rows = try Row.fetchCursor(links, arguments: [key.type, key.relation, key.source])
-            while let row = try rows.next() {
-                let r = CheckedRow(row: row, place: { "relata_link row (\(key.type).\(key.relation), \"\(key.source)\")" }, path: path)
-                changes.links.append(
-                    LinkRecord(
-                        type: key.type, relation: key.relation, source: key.source, target: try r.text(0, "target"),
-                        position: try r.optionalText(1, "position"), inversePosition: try r.optionalText(2, "inverse_position")
-                    )
+        while let row = try rows.next() {
+            let r = CheckedRow(row: row, place: { "relata_entity row of a batch" }, path: path)
+            let type = try r.text(0, "type"), id = try r.text(1, "id")
+            let named = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: path)
+            records.append(EntityRecord(type: type, id: id, payload: try named.data(2, "payload"), links: try named.optionalData(3, "links")))
+        }
+        return records
+    }
+
+    func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        guard !sources.isEmpty else { return [] }
+        let path = backend.path
+        var records: [LinkRecord] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM json_each(?) AS k
+                CROSS JOIN relata_link l ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
+                """,
+            arguments: [try Self.json(sources.map { [$0.type, $0.relation, $0.source] })]
+        )
+        while let row = try rows.next() {
+            let r = CheckedRow(row: row, place: { "relata_link row of a batch" }, path: path)
+            let (type, relation, source) = (try r.text(0, "type"), try r.text(1, "relation"), try r.text(2, "source"))
+            let named = CheckedRow(row: row, place: { "relata_link row (\(type).\(relation), \"\(source)\")" }, path: path)
+            records.append(
+                LinkRecord(
+                    type: type, relation: relation, source: source, target: try named.text(3, "target"),
+                    position: try named.optionalText(4, "position"), inversePosition: try named.optionalText(5, "inverse_position")
                 )
-            }
+            )
         }
-        let dynamic = try db.cachedStatement(
-            sql: "SELECT 1 FROM relata_dynamic_link WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?"
+        return records
+    }
+
+    func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
+        guard !links.isEmpty else { return [] }
+        let path = backend.path
+        var records: [DynamicLinkRecord] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?) AS k
+                CROSS JOIN relata_dynamic_link d ON d.kind = json_extract(k.value, '$[0]') AND d.source_type = json_extract(k.value, '$[1]')
+                    AND d.source = json_extract(k.value, '$[2]') AND d.target_type = json_extract(k.value, '$[3]') AND d.target = json_extract(k.value, '$[4]')
+                """,
+            arguments: [try Self.json(links.map { [$0.kind, $0.sourceType, $0.source, $0.targetType, $0.target] })]
         )
-        for record in Set(changes.touched.dynamicLinks) {
-            let arguments: StatementArguments = [record.kind, record.sourceType, record.source, record.targetType, record.target]
-            if try Row.fetchOne(dynamic, arguments: arguments) != nil { changes.dynamicLinks.append(record) }
+        while let row = try rows.next() {
+            let r = CheckedRow(row: row, place: { "relata_dynamic_link row of a batch" }, path: path)
+            records.append(
+                DynamicLinkRecord(
+                    kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
+                    targetType: try r.text(3, "target_type"), target: try r.text(4, "target")
+                )
+            )
         }
-        return changes
+        return records
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {

@@ -3,7 +3,7 @@ import Relata
 
 extension StoreConformance {
     /// Every check, in order.
-    static let checks: [Check] = linkChecks + erasureChecks + writeChecks + evolutionChecks
+    static let checks: [Check] = linkChecks + fetchChecks + erasureChecks + writeChecks + evolutionChecks
 }
 
 /// Opens a store over a new backend on `storage`.

@@ -33,9 +33,29 @@ public struct InterceptedTransaction: StorageTransaction {
         try wrapped.load(entities: entity, links: link, dynamicLinks: dynamicLink)
     }
 
-    /// Reads the commits after `sequence` through the wrapped transaction.
-    public func changes(since sequence: Int64) throws -> CommittedChanges? {
-        try wrapped.changes(since: sequence)
+    /// Fetches through the wrapped transaction.
+    public func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+        try wrapped.fetchEntities(keys)
+    }
+
+    /// Fetches through the wrapped transaction.
+    public func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        try wrapped.fetchLinks(of: sources)
+    }
+
+    /// Fetches through the wrapped transaction.
+    public func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
+        try wrapped.fetchDynamicLinks(links)
+    }
+
+    /// Reads the log through the wrapped transaction.
+    public func logBounds() throws -> ChangeLogBounds {
+        try wrapped.logBounds()
+    }
+
+    /// Reads the log through the wrapped transaction.
+    public func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
+        try wrapped.logEntries(after: sequence)
     }
 
     /// Runs the `persist` closure given at ``init(_:persist:)`` instead of the wrapped persist.

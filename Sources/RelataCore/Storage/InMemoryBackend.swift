@@ -32,8 +32,9 @@ public final class InMemoryBackend: StorageBackend {
         self.busyTimeout = busyTimeout
     }
 
+    /// Runs `body` on the rows as they are now: later commits do not change what it reads.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        try body(Transaction(backend: self))
+        try body(Transaction(backend: self, rows: rows.withLock { $0 }))
     }
 
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
@@ -41,7 +42,7 @@ public final class InMemoryBackend: StorageBackend {
             throw RelataError(code: .storeBusy, entityType: "Store", message: "another write held the in-memory store longer than \(busyTimeout)")
         }
         defer { writeLock.unlock() }
-        let transaction = Transaction(backend: self)
+        let transaction = Transaction(backend: self, rows: rows.withLock { $0 })
         let result = try body(transaction)
         rows.withLock { rows in
             for (changes, origin) in transaction.pending { Self.commit(changes, origin: origin, to: &rows, keeping: logRetention) }
@@ -81,10 +82,14 @@ public final class InMemoryBackend: StorageBackend {
 
     private final class Transaction: StorageTransaction {
         let backend: InMemoryBackend
+        /// The committed rows when the transaction began (copy-on-write: a copy costs nothing
+        /// until a commit changes the backend's rows).
+        let rows: Rows
         var pending: [(StoreChanges, String)] = []
 
-        init(backend: InMemoryBackend) {
+        init(backend: InMemoryBackend, rows: Rows) {
             self.backend = backend
+            self.rows = rows
         }
 
         func load(
@@ -92,41 +97,35 @@ public final class InMemoryBackend: StorageBackend {
             links link: (LinkRecord) throws -> Void,
             dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
         ) throws -> Int64 {
-            let (entities, links, dynamicLinks, sequence) = backend.rows.withLock {
-                (Array($0.entities.values), $0.links.values.flatMap(\.values), Array($0.dynamicLinks), $0.sequence)
-            }
-            for record in entities { try entity(record) }
-            for record in links { try link(record) }
-            for record in dynamicLinks { try dynamicLink(record) }
-            return sequence
+            for record in rows.entities.values { try entity(record) }
+            for records in rows.links.values { for record in records.values { try link(record) } }
+            for record in rows.dynamicLinks { try dynamicLink(record) }
+            return rows.sequence
         }
 
-        func changes(since sequence: Int64) throws -> CommittedChanges? {
-            backend.rows.withLock { rows -> CommittedChanges? in
-                guard rows.sequence > sequence else { return nil }
-                var changes = CommittedChanges(sequence: rows.sequence)
-                guard let first = rows.log.first, first.sequence <= sequence + 1 else {
-                    changes.needsReload = true
-                    return changes
-                }
-                for entry in rows.log where entry.sequence > sequence {
-                    changes.touched.formUnion(entry.record)
-                    changes.origins.append(entry.origin)
-                }
-                for key in Set(changes.touched.entities) {
-                    if let record = rows.entities[key] { changes.entities.append(record) }
-                }
-                for source in Set(changes.touched.linkSources) {
-                    changes.links += rows.links[source]?.values ?? [:].values
-                }
-                changes.dynamicLinks = Set(changes.touched.dynamicLinks).filter(rows.dynamicLinks.contains).map { $0 }
-                return changes
-            }
+        func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+            keys.compactMap { rows.entities[$0] }
+        }
+
+        func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+            sources.flatMap { rows.links[$0].map { Array($0.values) } ?? [] }
+        }
+
+        func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
+            links.filter(rows.dynamicLinks.contains)
+        }
+
+        func logBounds() throws -> ChangeLogBounds {
+            ChangeLogBounds(last: rows.sequence, pruned: (rows.log.first?.sequence ?? rows.sequence + 1) - 1)
+        }
+
+        func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
+            rows.log.filter { $0.sequence > sequence }.map { ChangeLogEntry(sequence: $0.sequence, origin: $0.origin, record: $0.record.encoded()) }
         }
 
         func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
             pending.append((changes, origin))
-            return backend.rows.withLock { $0.sequence } + Int64(pending.count)
+            return rows.sequence + Int64(pending.count)
         }
     }
 }

@@ -1,5 +1,13 @@
+import Foundation
+
 /// Reads a storage inside one transaction of ``StorageBackend/read(_:)`` or
 /// ``StorageBackend/write(_:)``.
+///
+/// A backend answers a few questions about rows — every row (``load(entities:links:dynamicLinks:)``),
+/// rows by key in batches (``fetchEntities(_:)``, ``fetchLinks(of:)``, ``fetchDynamicLinks(_:)``)
+/// and the change log (``logBounds()``, ``logEntries(after:)``); what a store does with the log
+/// (``changes(since:)``: which commits it missed, a damaged record, a pruned log) is written once,
+/// above every backend.
 public protocol StorageReader {
     /// Streams every stored row: entities first, then links, then dynamic links.
     ///
@@ -16,8 +24,49 @@ public protocol StorageReader {
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws -> Int64
 
+    /// The stored rows of those of `keys` that exist, in any order; one statement (or round
+    /// trip) for the whole batch.
+    func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord]
+
+    /// Every link row of each of `sources`, in any order; one statement for the whole batch.
+    func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord]
+
+    /// Those of `links` that are stored; one statement for the whole batch.
+    func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord]
+
+    /// The newest sequence in the change log, and the newest sequence whose record is gone.
+    func logBounds() throws -> ChangeLogBounds
+
+    /// The change log's records after `sequence`, oldest first. A record whose origin or bytes
+    /// cannot be read comes with `nil` there (the store then reloads every row).
+    func logEntries(after sequence: Int64) throws -> [ChangeLogEntry]
+}
+
+extension StorageReader {
     /// The commits after `sequence`: the keys they touched and the rows stored under those keys
     /// now; `nil` when there is none. When the log no longer holds every such commit (pruned),
-    /// the result says ``CommittedChanges/needsReload`` and carries no rows.
-    func changes(since sequence: Int64) throws -> CommittedChanges?
+    /// or holds a record that cannot be read, the result says ``CommittedChanges/needsReload``
+    /// and carries no rows.
+    public func changes(since sequence: Int64) throws -> CommittedChanges? {
+        let bounds = try logBounds()
+        guard bounds.last > sequence else { return nil }
+        guard sequence >= bounds.pruned else { return CommittedChanges.reload(at: bounds.last) }
+        var changes = CommittedChanges(sequence: bounds.last)
+        for entry in try logEntries(after: sequence) {
+            // A damaged record cannot say what its commit touched: the rows themselves are the
+            // truth, so the store loads them all again.
+            guard let origin = entry.origin, let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
+                return CommittedChanges.reload(at: bounds.last)
+            }
+            changes.origins.append(origin)
+            changes.touched.formUnion(record)
+        }
+        let entities = Array(Set(changes.touched.entities))
+        if !entities.isEmpty { changes.entities = try fetchEntities(entities) }
+        let sources = Array(Set(changes.touched.linkSources))
+        if !sources.isEmpty { changes.links = try fetchLinks(of: sources) }
+        let dynamicLinks = Array(Set(changes.touched.dynamicLinks))
+        if !dynamicLinks.isEmpty { changes.dynamicLinks = try fetchDynamicLinks(dynamicLinks) }
+        return changes
+    }
 }

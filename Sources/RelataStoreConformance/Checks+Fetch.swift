@@ -1,0 +1,47 @@
+import Foundation
+import Relata
+
+extension StoreConformance {
+    static let fetchChecks: [Check] = [
+        Check(name: "Batched fetches return exactly the rows a full load holds, and nothing for keys that are not stored") { storage in
+            let store = try await open(storage)
+            try await store.write { context in
+                try saveTeam(&context)
+                try Bill(id: "b").save(to: &context)
+                try Member(id: "m1", name: "Ann").relate(.owns, Bill(id: "b"), in: &context)
+                try Member(id: "m2", name: "Bo").relate(.free, Project(id: "x", title: "X"), in: &context)
+            }
+            try await store.write { context in
+                try Post.delete(id: "p3", from: &context)
+                try Team(id: "t").move("p2", in: \.$posts, to: 0, in: &context)
+            }
+            try await store.close()
+            let backend = try storage()
+            defer { try? backend.close() }
+            var entities: [EntityRecord] = [], links: [LinkRecord] = [], dynamicLinks: [DynamicLinkRecord] = []
+            try backend.load(entities: { entities.append($0) }, links: { links.append($0) }, dynamicLinks: { dynamicLinks.append($0) })
+            try expect(!entities.isEmpty && !links.isEmpty && !dynamicLinks.isEmpty, "the store holds entities, links and dynamic links")
+            let absentEntity = EntityKey(type: entities[0].type, id: "not stored")
+            let absentSource = LinkSourceKey(type: links[0].type, relation: links[0].relation, source: "not stored")
+            let absentDynamic = DynamicLinkRecord(kind: "owns", sourceType: dynamicLinks[0].sourceType, source: "not stored", targetType: dynamicLinks[0].targetType, target: "b")
+            let sources = Set(links.map { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) })
+            try backend.read { reader in
+                let fetched = try reader.fetchEntities(entities.map { EntityKey(type: $0.type, id: $0.id) } + [absentEntity])
+                try expect(Set(fetched) == Set(entities) && fetched.count == entities.count, "fetchEntities returns every stored entity row once, as loaded, and no row for a key not stored")
+                let fetchedLinks = try reader.fetchLinks(of: Array(sources) + [absentSource])
+                try expect(Set(fetchedLinks) == Set(links) && fetchedLinks.count == links.count, "fetchLinks returns every link row of the sources once, as loaded")
+                for source in sources {
+                    let one = try reader.fetchLinks(of: [source])
+                    try expect(Set(one) == Set(links.filter { $0.type == source.type && $0.relation == source.relation && $0.source == source.source }), "fetchLinks of \(source.type).\(source.relation) of \(source.source) alone")
+                }
+                let fetchedDynamic = try reader.fetchDynamicLinks(dynamicLinks + [absentDynamic])
+                try expect(Set(fetchedDynamic) == Set(dynamicLinks) && fetchedDynamic.count == dynamicLinks.count, "fetchDynamicLinks returns the stored ones only")
+                try expect(try reader.fetchEntities([]).isEmpty && reader.fetchLinks(of: []).isEmpty && reader.fetchDynamicLinks([]).isEmpty, "empty batches fetch nothing")
+                let bounds = try reader.logBounds()
+                try expect(bounds.last >= 2 && bounds.pruned < bounds.last, "the log's bounds: \(bounds)")
+                let entries = try reader.logEntries(after: bounds.last - 1)
+                try expect(entries.map(\.sequence) == [bounds.last] && entries[0].origin != nil && entries[0].record != nil, "the newest log entry, readable")
+            }
+        },
+    ]
+}
