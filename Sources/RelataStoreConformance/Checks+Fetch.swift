@@ -5,12 +5,7 @@ extension StoreConformance {
     static let fetchChecks: [Check] = [
         Check(name: "Batched fetches return exactly the rows a full load holds, and nothing for keys that are not stored") { storage in
             let store = try await open(storage)
-            try await store.write { context in
-                try saveTeam(&context)
-                try Bill(id: "b").save(to: &context)
-                try Member(id: "m1", name: "Ann").relate(.owns, Bill(id: "b"), in: &context)
-                try Member(id: "m2", name: "Bo").relate(.free, Project(id: "x", title: "X"), in: &context)
-            }
+            try await store.write { try saveTeamWithDynamicLinks(&$0) }
             try await store.write { context in
                 try Post.delete(id: "p3", from: &context)
                 try Team(id: "t").move("p2", in: \.$posts, to: 0, in: &context)

@@ -37,12 +37,7 @@ extension StoreConformance {
         },
         Check(name: "Dynamic relationships are read back, and an owner's erasure erases what it alone owns") { storage in
             let store = try await open(storage)
-            try await store.write { context in
-                try saveTeam(&context)
-                try Bill(id: "b").save(to: &context)
-                try Member(id: "m1", name: "Ann").relate(.owns, Bill(id: "b"), in: &context)
-                try Member(id: "m2", name: "Bo").relate(.free, Project(id: "x", title: "X"), in: &context)
-            }
+            try await store.write { try saveTeamWithDynamicLinks(&$0) }
             var reopened = try await reopen(store, storage, "after relating")
             try expect(Bill(id: "b").related(.ownedBy, Member.self, in: reopened.context).map(\.id) == ["m1"], "b owned by m1")
             try await reopened.write { context in try Member.delete(id: "m1", from: &context) }

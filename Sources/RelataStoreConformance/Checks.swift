@@ -23,6 +23,14 @@ func reopen(_ store: Store, _ storage: StoreConformance.Storage, _ step: String)
     return reopened
 }
 
+/// The team of ``saveTeam(_:)``, a bill member m1 owns and a project member m2 is freely related to.
+func saveTeamWithDynamicLinks(_ context: inout Context) throws {
+    try saveTeam(&context)
+    try Bill(id: "b").save(to: &context)
+    try Member(id: "m1", name: "Ann").relate(.owns, Bill(id: "b"), in: &context)
+    try Member(id: "m2", name: "Bo").relate(.free, Project(id: "x", title: "X"), in: &context)
+}
+
 /// A team with members, posts (each with an author and readers), a bill and projects.
 func saveTeam(_ context: inout Context) throws {
     for (id, name) in [("m1", "Ann"), ("m2", "Bo"), ("m3", "Cy")] { try Member(id: id, name: name).save(to: &context) }

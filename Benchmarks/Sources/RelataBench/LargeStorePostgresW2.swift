@@ -133,18 +133,8 @@ enum LargeStorePostgresW2 {
             try await connection.close()
         case "w2-pg-relata-write":
             let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
-            let chat = chats / 2, run = UUID().uuidString.prefix(8)
-            let author = W1Data.members(chat: chat, userCount: users)[0]
-            var times: [Duration] = []
-            for i in 0..<1_000 {
-                let start = ContinuousClock.now
-                try await store.write { context in
-                    try Message(id: "w2-\(run)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
-                }
-                times.append(ContinuousClock.now - start)
-            }
+            LargeStoreW2.report(try await LargeStoreW2.pointWrites(store, chats: chats, users: users, prefix: "w2-\(UUID().uuidString.prefix(8))"))
             try await store.close()
-            LargeStoreW2.report(times)
         case "w2-pg-baseline-write":
             let connection = try await PostgresBaselineW1.connect(url)
             let chat = "c\(chats / 2)", run = UUID().uuidString.prefix(8)

@@ -245,18 +245,8 @@ enum LargeStoreW2 {
             say("rss-peak", peakResidentBytes())
         case "w2-relata-write":
             let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(PersistW1.entities), followInterval: nil)
-            let chat = data.chats / 2
-            let author = W1Data.members(chat: chat, userCount: data.users)[0]
-            var times: [Duration] = []
-            for i in 0..<1_000 {
-                let start = ContinuousClock.now
-                try await store.write { context in
-                    try Message(id: "w2-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
-                }
-                times.append(ContinuousClock.now - start)
-            }
+            report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             try await store.close()
-            report(times)
         case "w2-grdb-write":
             var configuration = Configuration()
             configuration.journalMode = .wal
@@ -307,6 +297,21 @@ enum LargeStoreW2 {
         default:
             throw SharedStoreBench.Failure(lines: ["unknown probe \(probe)"])
         }
+    }
+
+    /// 1,000 writes through `store`, each appending one message to the middle chat; their times.
+    static func pointWrites(_ store: Store, chats: Int, users: Int, prefix: String) async throws -> [Duration] {
+        let chat = chats / 2
+        let author = W1Data.members(chat: chat, userCount: users)[0]
+        var times: [Duration] = []
+        for i in 0..<1_000 {
+            let start = ContinuousClock.now
+            try await store.write { context in
+                try Message(id: "\(prefix)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+            }
+            times.append(ContinuousClock.now - start)
+        }
+        return times
     }
 
     /// GRDB's blocking read and write (in an async function, GRDB's async overloads would be chosen).
