@@ -117,8 +117,9 @@ final class PostgresTransaction: StorageTransaction {
         var query = PostgresQuery(
             unsafeSQL: """
                 SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
-                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) AS k(type, relation, source)
+                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) WITH ORDINALITY AS k(type, relation, source, n)
                 ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
+                ORDER BY k.n, l.position COLLATE "C" NULLS FIRST, l.target COLLATE "C"
                 """
         )
         query.binds.append(sources.map(\.type))
@@ -127,6 +128,23 @@ final class PostgresTransaction: StorageTransaction {
         return try execute(query).map { row in
             let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
             return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
+        }
+    }
+
+    func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        // COLLATE "C": ids ordered by their bytes, as SQLite orders them.
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT id, payload, links FROM \(tables.entity) WHERE type = $1 AND ($2::text IS NULL OR id COLLATE "C" > $2::text)
+                ORDER BY id COLLATE "C" LIMIT $3
+                """
+        )
+        query.binds.append(type)
+        query.binds.append(id)
+        query.binds.append(Int64(max(0, limit)))
+        return try execute(query).map { row in
+            let (id, payload, links) = try row.decode((String, ByteBuffer, ByteBuffer?).self)
+            return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
         }
     }
 

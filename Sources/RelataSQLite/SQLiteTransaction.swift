@@ -113,6 +113,7 @@ struct SQLiteTransaction: StorageTransaction {
             sql: """
                 SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM json_each(?) AS k
                 CROSS JOIN relata_link l ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
+                ORDER BY k.key, l.position, l.target
                 """,
             arguments: [try Self.json(sources.map { [$0.type, $0.relation, $0.source] })]
         )
@@ -126,6 +127,24 @@ struct SQLiteTransaction: StorageTransaction {
                     position: try named.optionalText(4, "position"), inversePosition: try named.optionalText(5, "inverse_position")
                 )
             )
+        }
+        return records
+    }
+
+    func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        let path = backend.path
+        var records: [EntityRecord] = []
+        // Text compares bytewise (BINARY) in SQLite: the primary key's order.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT id, payload, links FROM relata_entity WHERE type = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?",
+            arguments: [type, id, id, max(0, limit)]
+        )
+        while let row = try rows.next() {
+            let r = CheckedRow(row: row, place: { "relata_entity row of a page of \(type)" }, path: path)
+            let id = try r.text(0, "id")
+            let named = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: path)
+            records.append(EntityRecord(type: type, id: id, payload: try named.data(1, "payload"), links: try named.optionalData(2, "links")))
         }
         return records
     }

@@ -29,6 +29,32 @@ extension StoreConformance {
                     let one = try reader.fetchLinks(of: [source])
                     try expect(Set(one) == Set(links.filter { $0.type == source.type && $0.relation == source.relation && $0.source == source.source }), "fetchLinks of \(source.type).\(source.relation) of \(source.source) alone")
                 }
+                for source in sources {
+                    let list = try reader.fetchLinks(of: [source])
+                    try expect(list == list.sorted(by: LinkRecord.positionOrder), "the links of \(source.type).\(source.relation) of \(source.source) in position order: \(list.map(\.target))")
+                }
+                let batch = Array(sources)
+                let grouped = try reader.fetchLinks(of: batch)
+                var seen: [LinkSourceKey] = []
+                for link in grouped {
+                    let key = LinkSourceKey(type: link.type, relation: link.relation, source: link.source)
+                    if seen.last != key { seen.append(key) }
+                }
+                try expect(seen.count == Set(seen).count, "the links of one source come together in a batch")
+                for type in Set(entities.map(\.type)) {
+                    let expected = entities.filter { $0.type == type }.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                    var paged: [String] = [], after: String? = nil
+                    while true {
+                        let page = try reader.fetchEntities(of: type, after: after, limit: 2)
+                        try expect(page.count <= 2, "a page holds at most its limit")
+                        try expect(page.allSatisfy { record in entities.contains(record) }, "a page's rows are the stored rows")
+                        guard let last = page.last else { break }
+                        paged += page.map(\.id)
+                        after = last.id
+                    }
+                    try expect(paged == expected, "pages of \(type) visit every id once, in byte order: \(paged) against \(expected)")
+                }
+                try expect(try reader.fetchEntities(of: "NoSuchType", after: nil, limit: 10).isEmpty, "no page of a type not stored")
                 let fetchedDynamic = try reader.fetchDynamicLinks(dynamicLinks + [absentDynamic])
                 try expect(Set(fetchedDynamic) == Set(dynamicLinks) && fetchedDynamic.count == dynamicLinks.count, "fetchDynamicLinks returns the stored ones only")
                 try expect(try reader.fetchEntities([]).isEmpty && reader.fetchLinks(of: []).isEmpty && reader.fetchDynamicLinks([]).isEmpty, "empty batches fetch nothing")

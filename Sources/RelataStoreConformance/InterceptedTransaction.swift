@@ -44,6 +44,11 @@ public struct InterceptedTransaction: StorageTransaction {
     }
 
     /// Fetches through the wrapped transaction.
+    public func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        try wrapped.fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    /// Fetches through the wrapped transaction.
     public func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         try wrapped.fetchDynamicLinks(links)
     }

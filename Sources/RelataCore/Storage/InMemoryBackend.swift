@@ -108,7 +108,16 @@ public final class InMemoryBackend: StorageBackend {
         }
 
         func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-            sources.flatMap { rows.links[$0].map { Array($0.values) } ?? [] }
+            sources.flatMap { source in
+                (rows.links[source].map { Array($0.values) } ?? []).sorted(by: LinkRecord.positionOrder)
+            }
+        }
+
+        func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+            let page = rows.entities.values.filter { record in
+                record.type == type && (id.map { $0.utf8.lexicographicallyPrecedes(record.id.utf8) } ?? true)
+            }
+            return Array(page.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.prefix(max(0, limit)))
         }
 
         func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {

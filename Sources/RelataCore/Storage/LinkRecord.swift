@@ -39,3 +39,17 @@ public struct LinkRecord: Sendable, Hashable {
     /// The identity of the link (everything but its position).
     public var key: LinkKey { LinkKey(type: type, relation: relation, source: source, target: target) }
 }
+
+extension LinkRecord {
+    /// The order of a source's links in ``StorageReader/fetchLinks(of:)``: a link without a
+    /// position first, then by position, ties by target — positions and targets compared by
+    /// their UTF-8 bytes, as SQLite and PostgreSQL (`COLLATE "C"`) compare them.
+    public static func positionOrder(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
+        switch (a.position, b.position) {
+        case (nil, nil): return a.target.utf8.lexicographicallyPrecedes(b.target.utf8)
+        case (nil, _): return true
+        case (_, nil): return false
+        case let (x?, y?): return x == y ? a.target.utf8.lexicographicallyPrecedes(b.target.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+    }
+}

@@ -28,8 +28,15 @@ public protocol StorageReader {
     /// trip) for the whole batch.
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord]
 
-    /// Every link row of each of `sources`, in any order; one statement for the whole batch.
+    /// Every link row of each of `sources`: the rows of one source together, in position order
+    /// (a row without a position first; ties by target, bytewise); one statement for the whole
+    /// batch.
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord]
+
+    /// Up to `limit` entity rows of `type` whose ids come after `id` (all of them when `nil`),
+    /// in id order — the ids' UTF-8 bytes compared as unsigned bytes, on every backend — so that
+    /// pages read one after another visit every row of the type once.
+    func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord]
 
     /// Those of `links` that are stored; one statement for the whole batch.
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord]
