@@ -243,6 +243,16 @@ struct ChatDemo: AsyncParsableCommand {
         }
         let count = chats.reduce(0) { $0 + ($1.messages?.count ?? 0) }
         print("   resolved 100 chats with \(count) messages in \(format(ContinuousClock.now - start))")
+        // What a chat screen shows: the newest page of one chat's messages, with their authors.
+        let paging = ContinuousClock.now
+        let page = store.read { context in
+            Message.query(Array(context.ids(of: "c0", \Chat.$messages).suffix(20)), in: context)
+                .with(\.$author).with(\.$attachment)
+                .resolve()
+        }
+        if let newest = page.last {
+            print("   chat c0's latest \(page.count) messages in \(format(ContinuousClock.now - paging)); the newest: \(newest.id) by \(newest.author?.name ?? "?"): \"\(newest.text)\"")
+        }
         guard let first = chats.first, let messages = first.messages, messages.count > 1 else { return }
         let moved = messages[messages.count - 1].id
         try await store.write { context in try Chat(id: first.id).move(moved, in: \.$messages, to: 0, in: &context) }
