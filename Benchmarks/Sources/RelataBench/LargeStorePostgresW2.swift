@@ -43,12 +43,30 @@ enum LargeStorePostgresW2 {
         table.row("warm resolve (the same chats)", read.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
         table.row("first resolve of another 1%", read.time("other"), hand.time("other"))
         table.memory("peak RSS (VmHWM)", read["rss-peak"]!, hand["rss-peak"]!, "  (whole process)")
-        let write = try await child("w2-pg-relata-write", relata, scale)
-        let handWrite = try await child("w2-pg-baseline-write", baseline, scale)
+        // Point writes, delete and visibility change the store: they run on copies of the kept schemas.
+        let (relataCopy, baselineCopy) = ("relata_w2_copy", "baseline_w2_copy")
+        let connection = try await PostgresBaselineW1.connect(url)
+        try await copySchema(connection, from: relata, to: relataCopy)
+        try await copySchema(connection, from: baseline, to: baselineCopy)
+        let write = try await child("w2-pg-relata-write", relataCopy, scale)
+        let handWrite = try await child("w2-pg-baseline-write", baselineCopy, scale)
         table.row("point write p50 (1,000 writes)", write.time("p50"), handWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2))")
         table.row("point write p99", write.time("p99"), handWrite.time("p99"))
         table.row("point write max", write.time("max"), handWrite.time("max"), "  (first write after open: \(format(write.time("first"))))")
-        print("  (delete and visibility are measured on SQLite only: they would change the kept schemas)")
+        let delete = try await child("w2-pg-relata-delete", relataCopy, scale)
+        let handDelete = try await child("w2-pg-baseline-delete", baselineCopy, scale)
+        precondition(delete["left"] == handDelete["left"], "delete: Relata left \(delete["left"] ?? -1) ≠ baseline \(handDelete["left"] ?? -1)")
+        table.row("delete \(data.chatCount / 100) chats with cascade", delete.time("delete"), handDelete.time("delete"), "  (by hand: 6 statements in one transaction; \(delete["left"]!) messages left)")
+        try await copySchema(connection, from: relata, to: relataCopy)
+        let big = try await SharedStoreBench.visibility(path: "\(url)#\(relataCopy)", commits: 200)
+        try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS relata_w2_visibility CASCADE")
+        let fresh = try await SharedStoreBench.visibility(path: "\(url)#relata_w2_visibility", commits: 200)
+        table.row("another process's commit seen, p50", LargeStoreW2.percentile(big, 0.5), LargeStoreW2.percentile(fresh, 0.5), "  (woken by NOTIFY; baseline: a store of 1,000 messages)")
+        table.row("another process's commit seen, p99", LargeStoreW2.percentile(big, 0.99), LargeStoreW2.percentile(fresh, 0.99))
+        for schema in [relataCopy, baselineCopy, "relata_w2_visibility"] {
+            try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        }
+        try await connection.close()
         print("")
     }
 
@@ -74,9 +92,20 @@ enum LargeStorePostgresW2 {
         return (relataTime, baselineTime)
     }
 
-    /// Counts the round trips of the by-hand baseline.
-    final class Counter: @unchecked Sendable {
-        var value = 0
+    /// Copies every table of schema `source` (rows, defaults, keys and indexes) into a new schema `copy`.
+    static func copySchema(_ connection: PostgresConnection, from source: String, to copy: String) async throws {
+        try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(copy) CASCADE")
+        try await PostgresBaselineW1.run(connection, "CREATE SCHEMA \(copy)")
+        let rows = try await connection.query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(source) AND table_type = 'BASE TABLE'",
+            logger: PostgresBaselineW1.logger
+        )
+        var tables: [String] = []
+        for try await name in rows.decode(String.self) where name != "w2_built" { tables.append(name) }
+        for table in tables {
+            try await PostgresBaselineW1.run(connection, "CREATE TABLE \(copy).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
+            try await PostgresBaselineW1.run(connection, "INSERT INTO \(copy).\(table) SELECT * FROM \(source).\(table)")
+        }
     }
 
     static func runChild(_ probe: String, target: String, scale: Double) async throws {
@@ -135,6 +164,20 @@ enum LargeStorePostgresW2 {
             let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
             LargeStoreW2.report(try await LargeStoreW2.pointWrites(store, chats: chats, users: users, prefix: "w2-\(UUID().uuidString.prefix(8))"))
             try await store.close()
+        case "w2-pg-relata-delete":
+            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let start = ContinuousClock.now
+            try await store.write { try RelataW1.delete(&$0, chats: first.count) }
+            say("delete", ContinuousClock.now - start)
+            LargeStoreW2.say("left", store.read { $0.count(of: Message.self) })
+            try await store.close()
+        case "w2-pg-baseline-delete":
+            let connection = try await PostgresBaselineW1.connect(url)
+            let start = ContinuousClock.now
+            let left = try await PostgresBaselineW1.delete(on: connection, schema: schema, chats: first.count)
+            say("delete", ContinuousClock.now - start)
+            LargeStoreW2.say("left", left)
+            try await connection.close()
         case "w2-pg-baseline-write":
             let connection = try await PostgresBaselineW1.connect(url)
             let chat = "c\(chats / 2)", run = UUID().uuidString.prefix(8)

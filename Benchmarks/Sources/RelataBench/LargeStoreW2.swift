@@ -82,9 +82,6 @@ enum LargeStoreW2 {
         removeDatabase(smallPath)
         defer { removeDatabase(smallPath) }
         let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
-        func percentile(_ values: [Double], _ p: Double) -> Duration {
-            .nanoseconds(Int64(values[min(values.count - 1, Int(Double(values.count) * p))] * 1e9))
-        }
         table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
         print("")
@@ -168,6 +165,11 @@ enum LargeStoreW2 {
             result.values[key] = values[values.count / 2]
         }
         return result
+    }
+
+    /// The `p` quantile of `values` (seconds, sorted), as a duration.
+    static func percentile(_ values: [Double], _ p: Double) -> Duration {
+        .nanoseconds(Int64(values[min(values.count - 1, Int(Double(values.count) * p))] * 1e9))
     }
 
     static func ratio(_ a: Duration, _ b: Duration) -> String {
