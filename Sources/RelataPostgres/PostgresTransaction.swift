@@ -148,6 +148,35 @@ final class PostgresTransaction: StorageTransaction {
         }
     }
 
+    func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
+        guard !sources.isEmpty else { return [:] }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT k.n, pg_catalog.count(*)::int8 FROM \(tables.link) l
+                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) WITH ORDINALITY AS k(type, relation, source, n)
+                ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
+                GROUP BY k.n
+                """
+        )
+        query.binds.append(sources.map(\.type))
+        query.binds.append(sources.map(\.relation))
+        query.binds.append(sources.map(\.source))
+        var counts: [LinkSourceKey: Int] = [:]
+        for row in try execute(query) {
+            let (n, count) = try row.decode((Int64, Int64).self)
+            let index = Int(n) - 1
+            guard sources.indices.contains(index) else { continue }
+            counts[sources[index], default: 0] += Int(count)
+        }
+        return counts
+    }
+
+    func fetchEntityCount(of type: String) throws -> Int {
+        var query = PostgresQuery(unsafeSQL: "SELECT pg_catalog.count(*)::int8 FROM \(tables.entity) WHERE type = $1")
+        query.binds.append(type)
+        return Int(try execute(query).first?.decode(Int64.self) ?? 0)
+    }
+
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         guard !links.isEmpty else { return [] }
         var query = PostgresQuery(

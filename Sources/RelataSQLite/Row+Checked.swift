@@ -27,6 +27,15 @@ struct CheckedRow {
         return try text(index, column)
     }
 
+    /// The integer in column `index`.
+    func integer(_ index: Int, _ column: String) throws -> Int {
+        do {
+            return try row.decode(Int.self, atIndex: index)
+        } catch {
+            throw damaged(column)
+        }
+    }
+
     /// The bytes in column `index` (a BLOB, or TEXT as its UTF-8).
     func data(_ index: Int, _ column: String) throws -> Data {
         do {

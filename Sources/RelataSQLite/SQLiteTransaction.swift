@@ -149,6 +149,32 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
+        guard !sources.isEmpty else { return [:] }
+        var counts: [LinkSourceKey: Int] = [:]
+        // A range of the primary key per source: counted in the index, rows never read.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT k.key, count(*) FROM json_each(?) AS k
+                CROSS JOIN relata_link l ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
+                GROUP BY k.key
+                """,
+            arguments: [try Self.json(sources.map { [$0.type, $0.relation, $0.source] })]
+        )
+        while let row = try rows.next() {
+            let r = CheckedRow(row: row, place: { "a count of relata_link rows" }, path: backend.path)
+            let index = try r.integer(0, "key"), count = try r.integer(1, "count")
+            guard sources.indices.contains(index) else { continue }
+            counts[sources[index], default: 0] += count
+        }
+        return counts
+    }
+
+    func fetchEntityCount(of type: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM relata_entity WHERE type = ?", arguments: [type]) ?? 0
+    }
+
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         guard !links.isEmpty else { return [] }
         let path = backend.path

@@ -55,6 +55,13 @@ extension StoreConformance {
                     try expect(paged == expected, "pages of \(type) visit every id once, in byte order: \(paged) against \(expected)")
                 }
                 try expect(try reader.fetchEntities(of: "NoSuchType", after: nil, limit: 10).isEmpty, "no page of a type not stored")
+                let counts = try reader.fetchLinkCounts(of: Array(sources) + [absentSource])
+                let expectedCounts = Dictionary(grouping: links, by: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }).mapValues(\.count)
+                try expect(counts == expectedCounts, "fetchLinkCounts counts every source's rows, and leaves out a source without rows: \(counts) against \(expectedCounts)")
+                for type in Set(entities.map(\.type)) {
+                    try expect(try reader.fetchEntityCount(of: type) == entities.count { $0.type == type }, "fetchEntityCount of \(type)")
+                }
+                try expect(try reader.fetchEntityCount(of: "NoSuchType") == 0, "no entity of a type not stored")
                 let fetchedDynamic = try reader.fetchDynamicLinks(dynamicLinks + [absentDynamic])
                 try expect(Set(fetchedDynamic) == Set(dynamicLinks) && fetchedDynamic.count == dynamicLinks.count, "fetchDynamicLinks returns the stored ones only")
                 try expect(try reader.fetchEntities([]).isEmpty && reader.fetchLinks(of: []).isEmpty && reader.fetchDynamicLinks([]).isEmpty, "empty batches fetch nothing")

@@ -48,6 +48,16 @@ public struct InterceptedTransaction: StorageTransaction {
         try wrapped.fetchEntities(of: type, after: id, limit: limit)
     }
 
+    /// Counts through the wrapped transaction.
+    public func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
+        try wrapped.fetchLinkCounts(of: sources)
+    }
+
+    /// Counts through the wrapped transaction.
+    public func fetchEntityCount(of type: String) throws -> Int {
+        try wrapped.fetchEntityCount(of: type)
+    }
+
     /// Fetches through the wrapped transaction.
     public func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         try wrapped.fetchDynamicLinks(links)

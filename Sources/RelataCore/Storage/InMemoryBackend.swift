@@ -120,6 +120,16 @@ public final class InMemoryBackend: StorageBackend {
             return Array(page.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.prefix(max(0, limit)))
         }
 
+        func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
+            var counts: [LinkSourceKey: Int] = [:]
+            for source in sources { if let links = rows.links[source], !links.isEmpty { counts[source] = links.count } }
+            return counts
+        }
+
+        func fetchEntityCount(of type: String) throws -> Int {
+            rows.entities.keys.count { $0.type == type }
+        }
+
         func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
             links.filter(rows.dynamicLinks.contains)
         }

@@ -38,6 +38,13 @@ public protocol StorageReader {
     /// pages read one after another visit every row of the type once.
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord]
 
+    /// How many link rows each of `sources` has (a source without rows is left out); one
+    /// statement for the whole batch, counted on the link index, never by reading the rows.
+    func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int]
+
+    /// How many entity rows of `type` are stored.
+    func fetchEntityCount(of type: String) throws -> Int
+
     /// Those of `links` that are stored; one statement for the whole batch.
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord]
 
