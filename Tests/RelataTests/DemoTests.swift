@@ -32,6 +32,7 @@ struct DemoTests {
         #expect(first.contains("1. A new store"))
         #expect(first.contains("loaded 1000/2000 messages"), "a progress line per write of the bulk load")
         #expect(first.contains("Bob is in 1 chat(s)") && first.contains("answered \"Yes.\" by Alice"))
+        #expect(first.contains("chat list: 100 chats with their newest message"), "an app's chat list")
         #expect(first.contains("chat c0's latest 20 messages"), "an app's chat screen: the newest page of one chat")
         #expect(!first.contains("{"), "no JSON unless --json")
         #expect(!first.contains("Checked:"), "no invariant check unless --check")
