@@ -63,6 +63,15 @@ enum LargeStorePostgresW2 {
         let fresh = try await SharedStoreBench.visibility(path: "\(url)#relata_w2_visibility", commits: 200)
         table.row("another process's commit seen, p50", LargeStoreW2.percentile(big, 0.5), LargeStoreW2.percentile(fresh, 0.5), "  (woken by NOTIFY; baseline: a store of 1,000 messages)")
         table.row("another process's commit seen, p99", LargeStoreW2.percentile(big, 0.99), LargeStoreW2.percentile(fresh, 0.99))
+        let inMB = { (bytes: Int) in Double(bytes) / 1_048_576 }
+        // W1's resolve has 6 query nodes (chat, messages, attachment, author id, replies, users).
+        Target.report([
+            Target("open at S=\(scale) within 1.5x of open at S=\(small)", read.time("open").milliseconds / smallRead.time("open").milliseconds, 1.5, "x"),
+            Target("RSS after open within 20 MB of before", inMB(read["rss-open"]! - read["rss-before"]!), 20, " MB"),
+            Target("RSS after the cold resolve within 60 MB", inMB(read["rss-cold"]! - read["rss-before"]!), 60, " MB"),
+            Target("round trips per nested chat query at most 7 (nodes + 1)", Double(read["statements-cold"]!) / Double(data.chatCount / 100), 7, ""),
+            Target("another process's commit seen, p99 at most 20 ms", LargeStoreW2.percentile(big, 0.99).milliseconds, 20, " ms"),
+        ])
         for schema in [relataCopy, baselineCopy, "relata_w2_visibility"] {
             try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
         }

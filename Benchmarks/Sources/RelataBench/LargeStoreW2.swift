@@ -84,6 +84,17 @@ enum LargeStoreW2 {
         let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
         table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
+        let inMB = { (bytes: Int) in Double(bytes) / 1_048_576 }
+        Target.report([
+            Target("open at S=\(scale) within 1.5x of open at S=\(small)", read.time("open").milliseconds / smallRead.time("open").milliseconds, 1.5, "x"),
+            Target("open within 10x of GRDB's", read.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
+            Target("RSS after open within 20 MB of before", inMB(read["rss-open"]! - read["rss-before"]!), 20, " MB"),
+            Target("RSS after the cold resolve within 60 MB", inMB(read["rss-cold"]! - read["rss-before"]!), 60, " MB"),
+            Target("cold resolve at most 1.0x GRDB by hand", read.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
+            Target("warm resolve at most 1.5x the in-memory Context", read.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
+            Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+            Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
+        ])
         print("")
     }
 
@@ -327,6 +338,30 @@ enum LargeStoreW2 {
         say("p50", sorted[sorted.count / 2])
         say("p99", sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
         say("max", sorted[sorted.count - 1])
+    }
+}
+
+/// One of issue 28's targets for W2: a figure, its bound, and whether the figure is within it.
+struct Target {
+    let name: String
+    let value: Double
+    let bound: Double
+    let unit: String
+
+    init(_ name: String, _ value: Double, _ bound: Double, _ unit: String) {
+        self.name = name
+        self.value = value
+        self.bound = bound
+        self.unit = unit
+    }
+
+    /// Prints each target: met or not, with the figure beside its bound.
+    static func report(_ targets: [Target]) {
+        print("  targets (issue 28):")
+        for target in targets {
+            let figure = String(format: "%.2f", target.value) + target.unit, bound = String(format: "%g", target.bound) + target.unit
+            print("    \(target.value <= target.bound ? "met    " : "not met") \(pad(target.name, 56)) \(figure) (bound \(bound))")
+        }
     }
 }
 
