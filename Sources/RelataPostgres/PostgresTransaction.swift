@@ -45,8 +45,7 @@ final class PostgresTransaction: StorageTransaction {
     ) throws -> Int64 {
         let sequence = try lastSequence()
         for row in try execute(PostgresQuery(unsafeSQL: "SELECT type, id, payload, links FROM \(tables.entity)")) {
-            let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
-            try entity(EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) }))
+            try entity(try Self.entityRecord(row))
         }
         let links = try execute(
             PostgresQuery(
@@ -54,12 +53,10 @@ final class PostgresTransaction: StorageTransaction {
             )
         )
         for row in links {
-            let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
-            try link(LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse))
+            try link(try Self.linkRecord(row))
         }
         for row in try execute(PostgresQuery(unsafeSQL: "SELECT kind, source_type, source, target_type, target FROM \(tables.dynamicLink)")) {
-            let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
-            try dynamicLink(DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target))
+            try dynamicLink(try Self.dynamicLinkRecord(row))
         }
         return sequence
     }
@@ -106,10 +103,7 @@ final class PostgresTransaction: StorageTransaction {
         )
         query.binds.append(keys.map(\.type))
         query.binds.append(keys.map(\.id))
-        return try execute(query).map { row in
-            let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
-            return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
-        }
+        return try execute(query).map(Self.entityRecord)
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
@@ -125,27 +119,21 @@ final class PostgresTransaction: StorageTransaction {
         query.binds.append(sources.map(\.type))
         query.binds.append(sources.map(\.relation))
         query.binds.append(sources.map(\.source))
-        return try execute(query).map { row in
-            let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
-            return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
-        }
+        return try execute(query).map(Self.linkRecord)
     }
 
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         // COLLATE "C": ids ordered by their bytes, as SQLite orders them.
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT id, payload, links FROM \(tables.entity) WHERE type = $1 AND ($2::text IS NULL OR id COLLATE "C" > $2::text)
+                SELECT type, id, payload, links FROM \(tables.entity) WHERE type = $1 AND ($2::text IS NULL OR id COLLATE "C" > $2::text)
                 ORDER BY id COLLATE "C" LIMIT $3
                 """
         )
         query.binds.append(type)
         query.binds.append(id)
         query.binds.append(Int64(max(0, limit)))
-        return try execute(query).map { row in
-            let (id, payload, links) = try row.decode((String, ByteBuffer, ByteBuffer?).self)
-            return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
-        }
+        return try execute(query).map(Self.entityRecord)
     }
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
@@ -187,10 +175,25 @@ final class PostgresTransaction: StorageTransaction {
                 """
         )
         for column in Self.columns(links) { query.binds.append(column) }
-        return try execute(query).map { row in
-            let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
-            return DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target)
-        }
+        return try execute(query).map(Self.dynamicLinkRecord)
+    }
+
+    /// The entity row of `SELECT type, id, payload, links`.
+    static func entityRecord(_ row: PostgresRow) throws -> EntityRecord {
+        let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
+        return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
+    }
+
+    /// The link row of `SELECT type, relation, source, target, position, inverse_position`.
+    static func linkRecord(_ row: PostgresRow) throws -> LinkRecord {
+        let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
+        return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
+    }
+
+    /// The dynamic link row of `SELECT kind, source_type, source, target_type, target`.
+    static func dynamicLinkRecord(_ row: PostgresRow) throws -> DynamicLinkRecord {
+        let (kind, sourceType, source, targetType, target) = try row.decode((String, String, String, String, String).self)
+        return DynamicLinkRecord(kind: kind, sourceType: sourceType, source: source, targetType: targetType, target: target)
     }
 
     static func columns(_ links: [DynamicLinkRecord]) -> [[String]] {

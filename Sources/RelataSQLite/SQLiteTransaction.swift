@@ -12,44 +12,62 @@ struct SQLiteTransaction: StorageTransaction {
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws -> Int64 {
-        let path = backend.path
-        let entities = try Row.fetchCursor(db, sql: "SELECT type, id, payload, links FROM relata_entity")
-        var index = 0
-        while let row = try entities.next() {
-            index += 1
-            let n = index
-            let r = CheckedRow(row: row, place: { "relata_entity row \(n)" }, path: path)
-            try entity(EntityRecord(type: try r.text(0, "type"), id: try r.text(1, "id"), payload: try r.data(2, "payload"), links: try r.optionalData(3, "links")))
-        }
+        try each("SELECT \(Self.entityColumns) FROM relata_entity", table: "relata_entity") { try entity(try entityRecord($0, $1)) }
         // Primary-key order: the links of one source come together.
-        let links = try Row.fetchCursor(db, sql: "SELECT type, relation, source, target, position, inverse_position FROM relata_link")
-        index = 0
-        while let row = try links.next() {
-            index += 1
-            let n = index
-            let r = CheckedRow(row: row, place: { "relata_link row \(n)" }, path: path)
-            try link(
-                LinkRecord(
-                    type: try r.text(0, "type"), relation: try r.text(1, "relation"), source: try r.text(2, "source"),
-                    target: try r.text(3, "target"), position: try r.optionalText(4, "position"), inversePosition: try r.optionalText(5, "inverse_position")
-                )
-            )
-        }
-        let dynamicLinks = try Row.fetchCursor(db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link")
-        index = 0
-        while let row = try dynamicLinks.next() {
-            index += 1
-            let n = index
-            let r = CheckedRow(row: row, place: { "relata_dynamic_link row \(n)" }, path: path)
-            try dynamicLink(
-                DynamicLinkRecord(
-                    kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
-                    targetType: try r.text(3, "target_type"), target: try r.text(4, "target")
-                )
-            )
+        try each("SELECT \(Self.linkColumns) FROM relata_link", table: "relata_link") { try link(try linkRecord($0, $1)) }
+        try each("SELECT \(Self.dynamicLinkColumns) FROM relata_dynamic_link", table: "relata_dynamic_link") {
+            try dynamicLink(try dynamicLinkRecord($0, $1))
         }
         return try lastSequence()
     }
+
+    // MARK: - Rows
+
+    static let entityColumns = "type, id, payload, links"
+    static let linkColumns = "type, relation, source, target, position, inverse_position"
+    static let dynamicLinkColumns = "kind, source_type, source, target_type, target"
+
+    /// Runs `sql` and hands each row to `body` with a description of where it is (its table and
+    /// its place in the result), for errors about a row whose key cannot be read.
+    func each(_ sql: String, arguments: StatementArguments = [], table: String, _ body: (Row, @escaping () -> String) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var index = 0
+        while let row = try rows.next() {
+            index += 1
+            let n = index
+            try body(row, { "\(table) row \(n)" })
+        }
+    }
+
+    /// The entity row of `SELECT` ``entityColumns``, named by its key once the key is read.
+    func entityRecord(_ row: Row, _ place: @escaping () -> String) throws -> EntityRecord {
+        let key = CheckedRow(row: row, place: place, path: backend.path)
+        let type = try key.text(0, "type"), id = try key.text(1, "id")
+        let r = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: backend.path)
+        return EntityRecord(type: type, id: id, payload: try r.data(2, "payload"), links: try r.optionalData(3, "links"))
+    }
+
+    /// The link row of `SELECT` ``linkColumns``, named by its source once the source is read.
+    func linkRecord(_ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
+        let key = CheckedRow(row: row, place: place, path: backend.path)
+        let (type, relation, source) = (try key.text(0, "type"), try key.text(1, "relation"), try key.text(2, "source"))
+        let r = CheckedRow(row: row, place: { "relata_link row (\(type).\(relation), \"\(source)\")" }, path: backend.path)
+        return LinkRecord(
+            type: type, relation: relation, source: source, target: try r.text(3, "target"),
+            position: try r.optionalText(4, "position"), inversePosition: try r.optionalText(5, "inverse_position")
+        )
+    }
+
+    /// The dynamic link row of `SELECT` ``dynamicLinkColumns``.
+    func dynamicLinkRecord(_ row: Row, _ place: @escaping () -> String) throws -> DynamicLinkRecord {
+        let r = CheckedRow(row: row, place: place, path: backend.path)
+        return DynamicLinkRecord(
+            kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
+            targetType: try r.text(3, "target_type"), target: try r.text(4, "target")
+        )
+    }
+
+    // MARK: - The change log
 
     /// The sequence of the newest log record (`0` when there is none).
     func lastSequence() throws -> Int64 {
@@ -66,86 +84,64 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
-        let path = backend.path
         var entries: [ChangeLogEntry] = []
-        let records = try Row.fetchCursor(db, sql: "SELECT seq, origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence])
-        while let row = try records.next() {
+        try each("SELECT seq, origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence], table: "relata_log") { row, _ in
             let seq = (try? row.decode(Int64.self, atIndex: 0)) ?? -1
-            let r = CheckedRow(row: row, place: { "relata_log record \(seq)" }, path: path)
+            let r = CheckedRow(row: row, place: { "relata_log record \(seq)" }, path: backend.path)
             entries.append(ChangeLogEntry(sequence: seq, origin: try? r.text(1, "origin"), record: try? r.data(2, "record")))
         }
         return entries
     }
+
+    // MARK: - Batched fetches
 
     /// `values` as the JSON array `json_each` reads: one statement takes a batch of any size.
     static func json(_ values: [[String]]) throws -> String {
         String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
 
+    /// The keys of a batch (`json_each` of ``json(_:)``) joined to the link rows of each source:
+    /// the keys drive the loop (`CROSS JOIN` keeps that order), one primary-key range each.
+    static let linkSourcesJoin = """
+        json_each(?) AS k CROSS JOIN relata_link l
+        ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
+        """
+
+    static func json(_ sources: [LinkSourceKey]) throws -> String {
+        try json(sources.map { [$0.type, $0.relation, $0.source] })
+    }
+
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
         guard !keys.isEmpty else { return [] }
-        let path = backend.path
         var records: [EntityRecord] = []
         // The keys drive the loop (CROSS JOIN keeps that order): one primary-key probe each.
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT e.type, e.id, e.payload, e.links FROM json_each(?) AS k
-                CROSS JOIN relata_entity e ON e.type = json_extract(k.value, '$[0]') AND e.id = json_extract(k.value, '$[1]')
-                """,
-            arguments: [try Self.json(keys.map { [$0.type, $0.id] })]
-        )
-        while let row = try rows.next() {
-            let r = CheckedRow(row: row, place: { "relata_entity row of a batch" }, path: path)
-            let type = try r.text(0, "type"), id = try r.text(1, "id")
-            let named = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: path)
-            records.append(EntityRecord(type: type, id: id, payload: try named.data(2, "payload"), links: try named.optionalData(3, "links")))
-        }
+        try each(
+            """
+            SELECT e.type, e.id, e.payload, e.links FROM json_each(?) AS k
+            CROSS JOIN relata_entity e ON e.type = json_extract(k.value, '$[0]') AND e.id = json_extract(k.value, '$[1]')
+            """,
+            arguments: [try Self.json(keys.map { [$0.type, $0.id] })], table: "relata_entity"
+        ) { records.append(try entityRecord($0, $1)) }
         return records
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         guard !sources.isEmpty else { return [] }
-        let path = backend.path
         var records: [LinkRecord] = []
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM json_each(?) AS k
-                CROSS JOIN relata_link l ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
-                ORDER BY k.key, l.position, l.target
-                """,
-            arguments: [try Self.json(sources.map { [$0.type, $0.relation, $0.source] })]
-        )
-        while let row = try rows.next() {
-            let r = CheckedRow(row: row, place: { "relata_link row of a batch" }, path: path)
-            let (type, relation, source) = (try r.text(0, "type"), try r.text(1, "relation"), try r.text(2, "source"))
-            let named = CheckedRow(row: row, place: { "relata_link row (\(type).\(relation), \"\(source)\")" }, path: path)
-            records.append(
-                LinkRecord(
-                    type: type, relation: relation, source: source, target: try named.text(3, "target"),
-                    position: try named.optionalText(4, "position"), inversePosition: try named.optionalText(5, "inverse_position")
-                )
-            )
-        }
+        try each(
+            "SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(Self.linkSourcesJoin) ORDER BY k.key, l.position, l.target",
+            arguments: [try Self.json(sources)], table: "relata_link"
+        ) { records.append(try linkRecord($0, $1)) }
         return records
     }
 
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
-        let path = backend.path
         var records: [EntityRecord] = []
         // Text compares bytewise (BINARY) in SQLite: the primary key's order.
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT id, payload, links FROM relata_entity WHERE type = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?",
-            arguments: [type, id, id, max(0, limit)]
-        )
-        while let row = try rows.next() {
-            let r = CheckedRow(row: row, place: { "relata_entity row of a page of \(type)" }, path: path)
-            let id = try r.text(0, "id")
-            let named = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: path)
-            records.append(EntityRecord(type: type, id: id, payload: try named.data(1, "payload"), links: try named.optionalData(2, "links")))
-        }
+        try each(
+            "SELECT \(Self.entityColumns) FROM relata_entity WHERE type = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?",
+            arguments: [type, id, id, max(0, limit)], table: "relata_entity"
+        ) { records.append(try entityRecord($0, $1)) }
         return records
     }
 
@@ -153,19 +149,10 @@ struct SQLiteTransaction: StorageTransaction {
         guard !sources.isEmpty else { return [:] }
         var counts: [LinkSourceKey: Int] = [:]
         // A range of the primary key per source: counted in the index, rows never read.
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT k.key, count(*) FROM json_each(?) AS k
-                CROSS JOIN relata_link l ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
-                GROUP BY k.key
-                """,
-            arguments: [try Self.json(sources.map { [$0.type, $0.relation, $0.source] })]
-        )
-        while let row = try rows.next() {
-            let r = CheckedRow(row: row, place: { "a count of relata_link rows" }, path: backend.path)
+        try each("SELECT k.key, count(*) FROM \(Self.linkSourcesJoin) GROUP BY k.key", arguments: [try Self.json(sources)], table: "a count of relata_link") { row, place in
+            let r = CheckedRow(row: row, place: place, path: backend.path)
             let index = try r.integer(0, "key"), count = try r.integer(1, "count")
-            guard sources.indices.contains(index) else { continue }
+            guard sources.indices.contains(index) else { return }
             counts[sources[index], default: 0] += count
         }
         return counts
@@ -177,26 +164,15 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         guard !links.isEmpty else { return [] }
-        let path = backend.path
         var records: [DynamicLinkRecord] = []
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?) AS k
-                CROSS JOIN relata_dynamic_link d ON d.kind = json_extract(k.value, '$[0]') AND d.source_type = json_extract(k.value, '$[1]')
-                    AND d.source = json_extract(k.value, '$[2]') AND d.target_type = json_extract(k.value, '$[3]') AND d.target = json_extract(k.value, '$[4]')
-                """,
-            arguments: [try Self.json(links.map { [$0.kind, $0.sourceType, $0.source, $0.targetType, $0.target] })]
-        )
-        while let row = try rows.next() {
-            let r = CheckedRow(row: row, place: { "relata_dynamic_link row of a batch" }, path: path)
-            records.append(
-                DynamicLinkRecord(
-                    kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
-                    targetType: try r.text(3, "target_type"), target: try r.text(4, "target")
-                )
-            )
-        }
+        try each(
+            """
+            SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?) AS k
+            CROSS JOIN relata_dynamic_link d ON d.kind = json_extract(k.value, '$[0]') AND d.source_type = json_extract(k.value, '$[1]')
+                AND d.source = json_extract(k.value, '$[2]') AND d.target_type = json_extract(k.value, '$[3]') AND d.target = json_extract(k.value, '$[4]')
+            """,
+            arguments: [try Self.json(links.map { [$0.kind, $0.sourceType, $0.source, $0.targetType, $0.target] })], table: "relata_dynamic_link"
+        ) { records.append(try dynamicLinkRecord($0, $1)) }
         return records
     }
 
