@@ -56,13 +56,9 @@ final class StoreFollower: @unchecked Sendable {
             // One catch-up at a time (only this handler sets the flag).
             catchingUp.store(true, ordering: .releasing)
             Task { [weak self] in
-                // A failure is kept where the user sees it (`Store.followError`), never dropped:
-                // the store would answer reads from an old state with no sign.
-                do {
-                    try await writer.refresh()
-                } catch {
-                    writer.noteFollowFailure(error)
-                }
+                // A failure is not lost here: `refresh()` keeps it where the user sees it
+                // (`Store.followError`) until a catch-up succeeds.
+                try? await writer.refresh()
                 self?.catchingUp.store(false, ordering: .releasing)
             }
         }

@@ -222,7 +222,7 @@ actor StoreWriter {
     }
 
     /// Keeps the error of a failed catch-up (the follower's, or ``refresh()``'s) for ``Store/followError``.
-    nonisolated func noteFollowFailure(_ error: any Error) {
+    private func noteFollowFailure(_ error: any Error) {
         guard !(error is CancellationError) else { return }
         followFailure.withLock { $0 = error }
     }
