@@ -62,6 +62,10 @@ public final class PostgresBackend: StorageBackend {
     let place: String
     /// The tables, schema-qualified and quoted.
     let tables: PostgresSchema
+    /// The typed tables as last read or made by a committed write (see ``TableCatalog``): it only
+    /// grows, so it is never wrong, only short of tables other processes made since, which a
+    /// transaction reads when it meets their names.
+    private let catalog = Mutex(TableCatalog())
     let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
@@ -207,12 +211,12 @@ public final class PostgresBackend: StorageBackend {
     /// transaction fails it (nothing of it is committed) with a typed error, and the next call
     /// connects again.
     private func run<T>(begin: String, lock: Bool, _ body: (PostgresTransaction) throws -> T) throws -> T {
-        var transaction = PostgresTransaction(backend: self, connection: try connection())
+        var transaction = PostgresTransaction(backend: self, connection: try connection(), catalog: catalog.withLock { $0 })
         do {
             try start(transaction, begin: begin, lock: lock)
         } catch {
             guard transaction.connection.isClosed else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
-            transaction = PostgresTransaction(backend: self, connection: try connection())
+            transaction = PostgresTransaction(backend: self, connection: try connection(), catalog: catalog.withLock { $0 })
             do {
                 try start(transaction, begin: begin, lock: lock)
             } catch {
@@ -231,6 +235,9 @@ public final class PostgresBackend: StorageBackend {
         } catch {
             throw transaction.mapped(error, doing: "commit")
         }
+        // Tables a write made are known once it committed (a rolled-back one made none).
+        let known = transaction.tables.catalog
+        catalog.withLock { if known.entries.count > $0.entries.count { $0 = known } }
         return result
     }
 

@@ -5,11 +5,18 @@ import RelataCore
 /// The tables of a PostgreSQL store, in one schema, and the advisory lock key of its writers.
 struct PostgresSchema: Sendable {
     static let format = "relata"
-    /// 1: the tables of SQLite format 6 (entities, links, dynamic links, change log).
-    static let version = 1
+    /// 1: the tables of SQLite format 6 (entities, links, dynamic links, change log); 2: those of
+    /// SQLite format 7 — a table per entity type with its to-one links in indexed columns, a
+    /// link table per to-many relation indexed from both ends, counts kept by triggers (see
+    /// ``TableCatalog``); a version 1 schema's rows move there once, under the writers' lock.
+    static let version = 2
 
     let schema: String
-    let meta: String, entity: String, link: String, dynamicLink: String, log: String
+    let meta: String, catalog: String, count: String, dynamicLink: String, log: String
+    /// The tables of version 1, read once by the upgrade.
+    let legacyEntity: String, legacyLink: String
+    /// The trigger function that keeps `relata_count`.
+    let countFunction: String
     /// The `NOTIFY` channel of this schema's commits.
     let channel: String
     /// The `pg_advisory_xact_lock` key of this schema's writers.
@@ -24,8 +31,11 @@ struct PostgresSchema: Sendable {
         self.schema = schema
         let prefix = "\"\(schema)\"."
         meta = prefix + "relata_meta"
-        entity = prefix + "relata_entity"
-        link = prefix + "relata_link"
+        catalog = prefix + "relata_table"
+        count = prefix + "relata_count"
+        countFunction = prefix + "relata_count_rows"
+        legacyEntity = prefix + "relata_entity"
+        legacyLink = prefix + "relata_link"
         dynamicLink = prefix + "relata_dynamic_link"
         log = prefix + "relata_log"
         channel = "relata_\(schema)"
@@ -48,16 +58,18 @@ struct PostgresSchema: Sendable {
             for statement in [
                 "CREATE SCHEMA IF NOT EXISTS \"\(schema)\"",
                 "CREATE TABLE IF NOT EXISTS \(meta) (key text PRIMARY KEY, value text NOT NULL)",
-                "CREATE TABLE IF NOT EXISTS \(entity) (type text NOT NULL, id text NOT NULL, payload bytea NOT NULL, links bytea, PRIMARY KEY (type, id))",
-                """
-                CREATE TABLE IF NOT EXISTS \(link) (type text NOT NULL, relation text NOT NULL, source text NOT NULL, target text NOT NULL, \
-                position text, inverse_position text, PRIMARY KEY (type, relation, source, target))
-                """,
                 """
                 CREATE TABLE IF NOT EXISTS \(dynamicLink) (kind text NOT NULL, source_type text NOT NULL, source text NOT NULL, \
                 target_type text NOT NULL, target text NOT NULL, PRIMARY KEY (kind, source_type, source, target_type, target))
                 """,
                 "CREATE TABLE IF NOT EXISTS \(log) (seq bigserial PRIMARY KEY, origin text NOT NULL, at double precision NOT NULL, record bytea NOT NULL)",
+                """
+                CREATE TABLE IF NOT EXISTS \(catalog) (number int8 PRIMARY KEY, kind text NOT NULL, type text NOT NULL, relation text NOT NULL, \
+                UNIQUE (kind, type, relation))
+                """,
+                "CREATE TABLE IF NOT EXISTS \(count) (number int8 PRIMARY KEY, count int8 NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS relata_dynamic_link_source ON \(dynamicLink) (source_type, source)",
+                "CREATE INDEX IF NOT EXISTS relata_dynamic_link_target ON \(dynamicLink) (target_type, target)",
             ] {
                 _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).answer(from: connection)
             }
@@ -68,6 +80,7 @@ struct PostgresSchema: Sendable {
                 found[key] = value
             }
             if found.isEmpty {
+                _ = try connection.query(PostgresQuery(unsafeSQL: countFunctionSQL), logger: logger).answer(from: connection)
                 _ = try connection.query(
                     PostgresQuery(unsafeSQL: "INSERT INTO \(meta) (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.version)')"),
                     logger: logger
@@ -79,11 +92,40 @@ struct PostgresSchema: Sendable {
                     code: .notAStore, entityType: "Store",
                     message: "schema \(schema) is a Relata store of version \(version), newer than this library (\(Self.version))"
                 )
+            } else if let version = found["version"].flatMap(Int.init), version < 2 {
+                _ = try connection.query(PostgresQuery(unsafeSQL: countFunctionSQL), logger: logger).answer(from: connection)
+                try upgradeToTypedTables { query in try connection.query(query, logger: logger).answer(from: connection).rows }
+                _ = try connection.query(
+                    PostgresQuery(unsafeSQL: "UPDATE \(meta) SET value = '\(Self.version)' WHERE key = 'version'"), logger: logger
+                ).answer(from: connection)
             }
             _ = try connection.query("COMMIT", logger: logger).answer(from: connection)
         } catch {
             _ = try? connection.query("ROLLBACK", logger: logger).answer(from: connection)
             throw error
         }
+    }
+
+    /// Entity counts, kept by statement triggers on each entity table (their argument is the
+    /// table's catalog number): rows with a payload, the entities.
+    var countFunctionSQL: String {
+        """
+        CREATE OR REPLACE FUNCTION \(countFunction)() RETURNS trigger LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+        DECLARE delta int8;
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                SELECT pg_catalog.count(*) INTO delta FROM new_rows WHERE pg_catalog.octet_length(payload) > 0;
+            ELSIF TG_OP = 'DELETE' THEN
+                SELECT -pg_catalog.count(*) INTO delta FROM old_rows WHERE pg_catalog.octet_length(payload) > 0;
+            ELSE
+                SELECT (SELECT pg_catalog.count(*) FROM new_rows WHERE pg_catalog.octet_length(payload) > 0)
+                     - (SELECT pg_catalog.count(*) FROM old_rows WHERE pg_catalog.octet_length(payload) > 0) INTO delta;
+            END IF;
+            IF delta <> 0 THEN
+                UPDATE \(count) SET count = count + delta WHERE number = TG_ARGV[0]::int8;
+            END IF;
+            RETURN NULL;
+        END $$
+        """
     }
 }

@@ -10,11 +10,14 @@ final class PostgresTransaction: StorageTransaction {
     let backend: PostgresBackend
     /// The connection the transaction runs on, the same for all of it.
     let connection: PostgresConnection
-    var tables: PostgresSchema { backend.tables }
+    var schema: PostgresSchema { backend.tables }
+    /// The typed tables this transaction reads and writes.
+    private(set) var tables: TableSession!
 
-    init(backend: PostgresBackend, connection: PostgresConnection) {
+    init(backend: PostgresBackend, connection: PostgresConnection, catalog: TableCatalog) {
         self.backend = backend
         self.connection = connection
+        tables = backend.tables.session(catalog: catalog) { [unowned self] query in try self.execute(query) }
     }
 
     /// Runs `query`, returning its rows.
@@ -44,25 +47,23 @@ final class PostgresTransaction: StorageTransaction {
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws -> Int64 {
         let sequence = try lastSequence()
-        for row in try execute(PostgresQuery(unsafeSQL: "SELECT type, id, payload, links FROM \(tables.entity)")) {
-            try entity(try Self.entityRecord(row))
+        try tables.refresh()
+        for (type, table) in tables.catalog.entityTypes {
+            for record in try entityRows(PostgresQuery(unsafeSQL: "SELECT * FROM \(schema.qualified(table))"), type: type) { try entity(record) }
         }
-        let links = try execute(
-            PostgresQuery(
-                unsafeSQL: "SELECT type, relation, source, target, position, inverse_position FROM \(tables.link) ORDER BY type, relation, source"
-            )
-        )
-        for row in links {
-            try link(try Self.linkRecord(row))
+        for (type, relation, table) in tables.catalog.linkRelations {
+            for row in try execute(PostgresQuery(unsafeSQL: "SELECT \(Self.linkColumns) FROM \(schema.qualified(table)) ORDER BY source")) {
+                try link(try Self.linkRecord(type, relation, row))
+            }
         }
-        for row in try execute(PostgresQuery(unsafeSQL: "SELECT kind, source_type, source, target_type, target FROM \(tables.dynamicLink)")) {
+        for row in try execute(PostgresQuery(unsafeSQL: "SELECT kind, source_type, source, target_type, target FROM \(schema.dynamicLink)")) {
             try dynamicLink(try Self.dynamicLinkRecord(row))
         }
         return sequence
     }
 
     func lastSequence() throws -> Int64 {
-        try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(tables.log)")).first?.decode(Int64.self) ?? 0
+        try execute(PostgresQuery(unsafeSQL: "SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(schema.log)")).first?.decode(Int64.self) ?? 0
     }
 
     func logBounds() throws -> ChangeLogBounds {
@@ -71,8 +72,8 @@ final class PostgresTransaction: StorageTransaction {
         let state = try execute(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT (SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(tables.log)),
-                           (SELECT COALESCE(pg_catalog.max(value::int8), 0)::int8 FROM \(tables.meta) WHERE key = 'pruned')
+                    SELECT (SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(schema.log)),
+                           (SELECT COALESCE(pg_catalog.max(value::int8), 0)::int8 FROM \(schema.meta) WHERE key = 'pruned')
                     """
             )
         ).first
@@ -82,7 +83,7 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
-        var query = PostgresQuery(unsafeSQL: "SELECT seq, origin, record FROM \(tables.log) WHERE seq > $1 ORDER BY seq")
+        var query = PostgresQuery(unsafeSQL: "SELECT seq, origin, record FROM \(schema.log) WHERE seq > $1 ORDER BY seq")
         query.binds.append(sequence)
         return try execute(query).map { row in
             let columns = row.makeRandomAccess()
@@ -93,75 +94,130 @@ final class PostgresTransaction: StorageTransaction {
         }
     }
 
+    /// `keys` grouped by `group`, groups in the order they first appear.
+    static func grouped<Key, Group: Hashable>(_ keys: [Key], by group: (Key) -> Group) -> [(Group, [Key])] {
+        var order: [Group] = [], groups: [Group: [Key]] = [:]
+        for key in keys {
+            let name = group(key)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(key)
+        }
+        return order.map { ($0, groups[$0]!) }
+    }
+
+    static let linkColumns = "source, target, position, inverse"
+
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
-        guard !keys.isEmpty else { return [] }
-        var query = PostgresQuery(
-            unsafeSQL: """
-                SELECT e.type, e.id, e.payload, e.links FROM \(tables.entity) e
-                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) ON e.type = k.type AND e.id = k.id
-                """
-        )
-        query.binds.append(keys.map(\.type))
-        query.binds.append(keys.map(\.id))
-        return try execute(query).map(Self.entityRecord)
+        var records: [EntityRecord] = []
+        for (type, keys) in Self.grouped(keys, by: \.type) {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            var query = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
+            query.binds.append(keys.map(\.id))
+            records += try entityRows(query, type: type)
+        }
+        return records
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        guard !sources.isEmpty else { return [] }
-        var query = PostgresQuery(
-            unsafeSQL: """
-                SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(tables.link) l
-                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) WITH ORDINALITY AS k(type, relation, source, n)
-                ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
-                ORDER BY k.n, l.position COLLATE "C" NULLS FIRST, l.target COLLATE "C"
-                """
-        )
-        query.binds.append(sources.map(\.type))
-        query.binds.append(sources.map(\.relation))
-        query.binds.append(sources.map(\.source))
-        return try execute(query).map(Self.linkRecord)
+        var records: [LinkRecord] = []
+        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT l.source, l.target, l.position, l.inverse FROM \(schema.qualified(table)) l
+                    JOIN pg_catalog.unnest($1::text[]) WITH ORDINALITY AS k(source, n) ON l.source = k.source
+                    ORDER BY k.n, l.position NULLS FIRST, l.target
+                    """
+            )
+            query.binds.append(keys.map(\.source))
+            records += try execute(query).map { try Self.linkRecord(name[0], name[1], $0) }
+        }
+        return records
+    }
+
+    func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+            let (type, relation) = (name[0], name[1])
+            var query: PostgresQuery
+            if let table = try tables.linkTable(of: type, relation: relation) {
+                query = PostgresQuery(
+                    unsafeSQL: """
+                        SELECT l.source, l.target, l.position, l.inverse FROM \(schema.qualified(table)) l
+                        JOIN pg_catalog.unnest($1::text[]) WITH ORDINALITY AS k(target, n) ON l.target = k.target
+                        ORDER BY k.n, l.inverse NULLS FIRST, l.source
+                        """
+                )
+            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+                query = PostgresQuery(
+                    unsafeSQL: """
+                        SELECT e.id, e.\(column.target), NULL::text, e.\(column.inverse) FROM \(schema.qualified(table)) e
+                        JOIN pg_catalog.unnest($1::text[]) WITH ORDINALITY AS k(target, n) ON e.\(column.target) = k.target
+                        ORDER BY k.n, e.\(column.inverse) NULLS FIRST, e.id
+                        """
+                )
+            } else {
+                continue
+            }
+            query.binds.append(keys.map(\.target))
+            records += try execute(query).map { try Self.linkRecord(type, relation, $0) }
+        }
+        return records
     }
 
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
-        // COLLATE "C": ids ordered by their bytes, as SQLite orders them.
+        guard let table = try tables.entityTable(of: type) else { return [] }
+        // The id column compares bytewise (COLLATE "C"), as SQLite's does: the primary key's order.
         var query = PostgresQuery(
-            unsafeSQL: """
-                SELECT type, id, payload, links FROM \(tables.entity) WHERE type = $1 AND ($2::text IS NULL OR id COLLATE "C" > $2::text)
-                ORDER BY id COLLATE "C" LIMIT $3
-                """
+            unsafeSQL: "SELECT * FROM \(schema.qualified(table)) WHERE $1::text IS NULL OR id > $1::text ORDER BY id LIMIT $2"
         )
-        query.binds.append(type)
         query.binds.append(id)
         query.binds.append(Int64(max(0, limit)))
-        return try execute(query).map(Self.entityRecord)
+        return try entityRows(query, type: type)
     }
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
-        guard !sources.isEmpty else { return [:] }
-        var query = PostgresQuery(
-            unsafeSQL: """
-                SELECT k.n, pg_catalog.count(*)::int8 FROM \(tables.link) l
-                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[])) WITH ORDINALITY AS k(type, relation, source, n)
-                ON l.type = k.type AND l.relation = k.relation AND l.source = k.source
-                GROUP BY k.n
-                """
-        )
-        query.binds.append(sources.map(\.type))
-        query.binds.append(sources.map(\.relation))
-        query.binds.append(sources.map(\.source))
         var counts: [LinkSourceKey: Int] = [:]
-        for row in try execute(query) {
-            let (n, count) = try row.decode((Int64, Int64).self)
-            let index = Int(n) - 1
-            guard sources.indices.contains(index) else { continue }
-            counts[sources[index], default: 0] += Int(count)
+        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            try count(in: schema.qualified(table), column: "source", keys.map(\.source)) { counts[keys[$0], default: 0] += $1 }
         }
         return counts
     }
 
+    func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
+        var counts: [LinkTargetKey: Int] = [:]
+        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+            if let table = try tables.linkTable(of: name[0], relation: name[1]) {
+                try count(in: schema.qualified(table), column: "target", keys.map(\.target)) { counts[keys[$0], default: 0] += $1 }
+            } else if let column = try tables.toOneColumn(of: name[0], relation: name[1]), let table = try tables.entityTable(of: name[0]) {
+                try count(in: schema.qualified(table), column: column.target, keys.map(\.target)) { counts[keys[$0], default: 0] += $1 }
+            }
+        }
+        return counts
+    }
+
+    /// Counts the rows of `table` whose `column` is each of `values` (on its index), handing each
+    /// count to `body` with the index of its value.
+    private func count(in table: String, column: String, _ values: [String], _ body: (Int, Int) -> Void) throws {
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT k.n, pg_catalog.count(*)::int8 FROM \(table) t
+                JOIN pg_catalog.unnest($1::text[]) WITH ORDINALITY AS k(value, n) ON t.\(column) = k.value GROUP BY k.n
+                """
+        )
+        query.binds.append(values)
+        for row in try execute(query) {
+            let (n, count) = try row.decode((Int64, Int64).self)
+            let index = Int(n) - 1
+            if values.indices.contains(index) { body(index, Int(count)) }
+        }
+    }
+
     func fetchEntityCount(of type: String) throws -> Int {
-        var query = PostgresQuery(unsafeSQL: "SELECT pg_catalog.count(*)::int8 FROM \(tables.entity) WHERE type = $1")
-        query.binds.append(type)
+        guard try tables.entityTable(of: type) != nil, let number = tables.catalog.entityNumber(of: type) else { return 0 }
+        var query = PostgresQuery(unsafeSQL: "SELECT count FROM \(schema.count) WHERE number = $1")
+        query.binds.append(number)
         return Int(try execute(query).first?.decode(Int64.self) ?? 0)
     }
 
@@ -169,8 +225,8 @@ final class PostgresTransaction: StorageTransaction {
         guard !links.isEmpty else { return [] }
         var query = PostgresQuery(
             unsafeSQL: """
-                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(tables.dynamicLink) d
-                JOIN ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
+                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(schema.dynamicLink) d
+                JOIN ROWS FROM (\(PostgresRowWriter.unnest(Array(repeating: "text", count: 5)))) AS k(kind, source_type, source, target_type, target)
                 ON d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
                 """
         )
@@ -178,14 +234,44 @@ final class PostgresTransaction: StorageTransaction {
         return try execute(query).map(Self.dynamicLinkRecord)
     }
 
-    /// The entity row of `SELECT type, id, payload, links`.
-    static func entityRecord(_ row: PostgresRow) throws -> EntityRecord {
-        let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
-        return EntityRecord(type: type, id: id, payload: Data(buffer: payload), links: links.map { Data(buffer: $0) })
+    func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+        guard !ends.isEmpty else { return [] }
+        // Each end by the index of its side; UNION leaves a link between two of them once.
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(schema.dynamicLink) d
+                JOIN ROWS FROM (\(PostgresRowWriter.unnest(["text", "text"]))) AS k(type, id) ON d.source_type = k.type AND d.source = k.id
+                UNION
+                SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM \(schema.dynamicLink) d
+                JOIN ROWS FROM (\(PostgresRowWriter.unnest(["text", "text"]))) AS k(type, id) ON d.target_type = k.type AND d.target = k.id
+                """
+        )
+        query.binds.append(ends.map(\.type))
+        query.binds.append(ends.map(\.id))
+        return try execute(query).map(Self.dynamicLinkRecord)
     }
 
-    /// The link row of `SELECT type, relation, source, target, position, inverse_position`.
-    static func linkRecord(_ row: PostgresRow) throws -> LinkRecord {
+    /// The rows of `query`, a `SELECT *` of `type`'s entity table, as records: their to-one links
+    /// found by ``EntityRowLayout`` (every column the table has now, so one another process added
+    /// is never missed).
+    func entityRows(_ query: PostgresQuery, type: String) throws -> [EntityRecord] {
+        var layout: EntityRowLayout?
+        return try execute(query).map { row in
+            let cells = row.makeRandomAccess()
+            if layout == nil { layout = try EntityRowLayout(type: type, columnNames: cells.map(\.columnName), tables: tables) }
+            let toOne = try layout!.links { try cells[$0].decode(String?.self) }
+            return EntityRecord(type: type, id: try cells[0].decode(String.self), payload: Data(buffer: try cells[1].decode(ByteBuffer.self)), toOne: toOne)
+        }
+    }
+
+    /// The link row of `SELECT` ``linkColumns``.
+    static func linkRecord(_ type: String, _ relation: String, _ row: PostgresRow) throws -> LinkRecord {
+        let (source, target, position, inverse) = try row.decode((String, String, String?, String?).self)
+        return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
+    }
+
+    /// A link row of version 1's `relata_link` (`SELECT type, relation, source, target, position, inverse_position`).
+    static func legacyLinkRecord(_ row: PostgresRow) throws -> LinkRecord {
         let (type, relation, source, target, position, inverse) = try row.decode((String, String, String, String, String?, String?).self)
         return LinkRecord(type: type, relation: relation, source: source, target: target, position: position, inversePosition: inverse)
     }
@@ -201,95 +287,13 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        if !changes.deletedEntities.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: "DELETE FROM \(tables.entity) e USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS k(type, id) WHERE e.type = k.type AND e.id = k.id"
-            )
-            query.binds.append(changes.deletedEntities.map(\.type))
-            query.binds.append(changes.deletedEntities.map(\.id))
-            try execute(query)
-        }
-        if !changes.upsertedEntities.isEmpty {
-            // One row per key (the last wins), as `ON CONFLICT DO UPDATE` needs.
-            var rows: [EntityKey: EntityRecord] = [:]
-            for record in changes.upsertedEntities { rows[EntityKey(type: record.type, id: record.id)] = record }
-            let records = Array(rows.values)
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO \(tables.entity) (type, id, payload, links)
-                    SELECT type, id, payload, NULLIF(links, ''::bytea) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::bytea[]), pg_catalog.unnest($4::bytea[]))
-                    AS k(type, id, payload, links)
-                    ON CONFLICT (type, id) DO UPDATE SET payload = EXCLUDED.payload, links = EXCLUDED.links
-                    """
-            )
-            query.binds.append(records.map(\.type))
-            query.binds.append(records.map(\.id))
-            query.binds.append(records.map { ByteBuffer(bytes: $0.payload) })
-            query.binds.append(records.map { ByteBuffer(bytes: $0.links ?? Data()) })
-            try execute(query)
-        }
-        if !changes.deletedLinks.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    DELETE FROM \(tables.link) l USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[])) AS k(type, relation, source, target)
-                    WHERE l.type = k.type AND l.relation = k.relation AND l.source = k.source AND l.target = k.target
-                    """
-            )
-            query.binds.append(changes.deletedLinks.map(\.type))
-            query.binds.append(changes.deletedLinks.map(\.relation))
-            query.binds.append(changes.deletedLinks.map(\.source))
-            query.binds.append(changes.deletedLinks.map(\.target))
-            try execute(query)
-        }
-        if !changes.deletedDynamicLinks.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    DELETE FROM \(tables.dynamicLink) d
-                    USING ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) AS k(kind, source_type, source, target_type, target)
-                    WHERE d.kind = k.kind AND d.source_type = k.source_type AND d.source = k.source AND d.target_type = k.target_type AND d.target = k.target
-                    """
-            )
-            for column in Self.columns(changes.deletedDynamicLinks) { query.binds.append(column) }
-            try execute(query)
-        }
-        if !changes.insertedDynamicLinks.isEmpty {
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO \(tables.dynamicLink) (kind, source_type, source, target_type, target)
-                    SELECT * FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[])) ON CONFLICT DO NOTHING
-                    """
-            )
-            for column in Self.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
-            try execute(query)
-        }
-        if !changes.upsertedLinks.isEmpty {
-            var rows: [LinkKey: LinkRecord] = [:]
-            for record in changes.upsertedLinks { rows[record.key] = record }
-            let records = Array(rows.values)
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO \(tables.link) (type, relation, source, target, position, inverse_position)
-                    SELECT type, relation, source, target, NULLIF(position, ''), NULLIF(inverse_position, '')
-                    FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::text[]), pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::text[]))
-                    AS k(type, relation, source, target, position, inverse_position)
-                    ON CONFLICT (type, relation, source, target)
-                    DO UPDATE SET position = EXCLUDED.position, inverse_position = EXCLUDED.inverse_position
-                    """
-            )
-            query.binds.append(records.map(\.type))
-            query.binds.append(records.map(\.relation))
-            query.binds.append(records.map(\.source))
-            query.binds.append(records.map(\.target))
-            query.binds.append(records.map { $0.position ?? "" })
-            query.binds.append(records.map { $0.inversePosition ?? "" })
-            try execute(query)
-        }
+        try PostgresRowWriter(schema: schema, tables: tables, execute: { try self.execute($0) }).write(changes)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }
         var insert = PostgresQuery(
             unsafeSQL: """
-                WITH record AS (INSERT INTO \(tables.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq)
+                WITH record AS (INSERT INTO \(schema.log) (origin, at, record) VALUES ($1, $2, $3) RETURNING seq)
                 SELECT record.seq FROM record, LATERAL pg_catalog.pg_notify($4, record.seq::text || ' ' || $1)
                 """
         )
@@ -297,24 +301,24 @@ final class PostgresTransaction: StorageTransaction {
         let now = Date().timeIntervalSince1970
         insert.binds.append(now)
         insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
-        insert.binds.append(tables.channel)
+        insert.binds.append(schema.channel)
         guard let sequence = try execute(insert).first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
         let retention = backend.configuration.logRetention
         if retention.prunes(at: sequence) {
             // A prefix only (see LogRetention): up to the newest expired record, or by count.
-            var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(tables.log) WHERE at < $1")
+            var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(schema.log) WHERE at < $1")
             expired.binds.append(retention.cutoff(now: now))
             let newestExpired = try execute(expired).first?.decode(Int64?.self) ?? nil
             let bound = retention.pruneBound(last: sequence, newestExpired: newestExpired)
-            var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(tables.log) WHERE seq <= $1")
+            var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.log) WHERE seq <= $1")
             prune.binds.append(bound)
             try execute(prune)
             var mark = PostgresQuery(
                 unsafeSQL: """
-                    INSERT INTO \(tables.meta) (key, value) VALUES ('pruned', $1) ON CONFLICT (key)
-                    DO UPDATE SET value = GREATEST(\(tables.meta).value::int8, EXCLUDED.value::int8)::text
+                    INSERT INTO \(schema.meta) (key, value) VALUES ('pruned', $1) ON CONFLICT (key)
+                    DO UPDATE SET value = GREATEST(\(schema.meta).value::int8, EXCLUDED.value::int8)::text
                     """
             )
             mark.binds.append("\(max(0, bound))")

@@ -37,6 +37,10 @@ public final class SQLiteBackend: StorageBackend {
     /// The last `PRAGMA data_version` seen by ``hasNewCommits()``.
     private let dataVersion = Mutex(0)
     private let statements: StatementTally
+    /// The typed tables as last read from the file or made by a committed write (see
+    /// ``TableCatalog``): it only grows, so it is never wrong, only short of tables other
+    /// connections made since, which a transaction reads when it meets their names.
+    private let catalog = Mutex(TableCatalog())
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts).
@@ -82,7 +86,7 @@ public final class SQLiteBackend: StorageBackend {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db); return .commit } } }
+            if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } } }
         } catch {
             throw Self.map(error, path: path, doing: "open")
         }
@@ -164,7 +168,11 @@ public final class SQLiteBackend: StorageBackend {
     /// Runs `body` in a SQLite read transaction: one consistent view of the rows and the log.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         do {
-            return try queue.read { db in try body(SQLiteTransaction(db: db, backend: self)) }
+            return try queue.read { db in
+                let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
+                defer { keep(transaction.tables) }
+                return try body(transaction)
+            }
         } catch let error as RelataError {
             throw error
         } catch {
@@ -180,14 +188,17 @@ public final class SQLiteBackend: StorageBackend {
                 var result: T?
                 // IMMEDIATE: the write lock is taken (or waited for, up to the busy timeout) before
                 // anything is read, so the catch-up and the closure see the newest state.
+                let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
                 try db.inTransaction(.immediate) {
                     do {
-                        result = try body(SQLiteTransaction(db: db, backend: self))
+                        result = try body(transaction)
                     } catch {
                         throw Thrown(error: error)
                     }
                     return .commit
                 }
+                // Tables a write made are known once it committed (a rolled-back one made none).
+                keep(transaction.tables)
                 return result!
             }
         } catch let thrown as Thrown {
@@ -200,6 +211,12 @@ public final class SQLiteBackend: StorageBackend {
         } catch {
             throw Self.map(error, path: path, doing: "write")
         }
+    }
+
+    /// Keeps the catalog a transaction read or grew, if it knows more than the one kept.
+    private func keep(_ tables: TableSession) {
+        let read = tables.catalog
+        catalog.withLock { if read.entries.count > $0.entries.count { $0 = read } }
     }
 
     /// An error of the body of ``write(_:)``, told apart from the database's own.

@@ -8,16 +8,20 @@ import GRDB
 /// older files are still read, and rewritten when their entity is next saved) and keeps to-one
 /// links in `relata_entity.links`; 5 stores entity types under their module-qualified names (the
 /// Store rewrites older rows once); 6 adds the change log `relata_log`, which lets several
-/// processes share the file. A library older than a file's version refuses the file instead of
-/// misreading it (or writing it without its log).
+/// processes share the file; 7 keeps each entity type in a table of its own with its to-one
+/// links in indexed columns, each to-many relation in a link table indexed from both ends, and
+/// entity counts in `relata_count` (see ``TableCatalog``; the rows of `relata_entity` and
+/// `relata_link` move there once, in the transaction that upgrades the file). A library older
+/// than a file's version refuses the file instead of misreading it (or writing it without its
+/// log).
 enum SQLiteSchema {
     static let format = "relata"
-    static let version = 6
+    static let version = 7
 
     /// Creates the tables, or upgrades them from the version the file has, inside the caller's
     /// `BEGIN IMMEDIATE` transaction: two processes opening a new or old file at once upgrade
     /// it once (the second finds it done).
-    static func migrate(_ db: Database) throws {
+    static func migrate(_ db: Database, path: String) throws {
         let hasMeta = try db.tableExists("relata_meta")
         let found = hasMeta ? try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0 : 0
         guard found < version else { return }
@@ -62,6 +66,7 @@ enum SQLiteSchema {
                     """
             )
         }
+        if found < 7 { try upgradeToTypedTables(db, from: found, path: path) }
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
     }
 }

@@ -5,16 +5,28 @@ import RelataCore
 /// Reads and writes a SQLite store inside one transaction of ``SQLiteBackend``.
 struct SQLiteTransaction: StorageTransaction {
     let db: Database
+    let tables: TableSession
     let backend: SQLiteBackend
+
+    init(db: Database, backend: SQLiteBackend, catalog: TableCatalog) {
+        self.db = db
+        tables = SQLiteSchema.session(db, path: backend.path, catalog: catalog)
+        self.backend = backend
+    }
 
     func load(
         entities entity: (EntityRecord) throws -> Void,
         links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
     ) throws -> Int64 {
-        try each("SELECT \(Self.entityColumns) FROM relata_entity", table: "relata_entity") { try entity(try entityRecord($0, $1)) }
-        // Primary-key order: the links of one source come together.
-        try each("SELECT \(Self.linkColumns) FROM relata_link", table: "relata_link") { try link(try linkRecord($0, $1)) }
+        try tables.refresh()
+        for (type, table) in tables.catalog.entityTypes {
+            try entityRows("SELECT * FROM \(table)", type: type, table: table, entity)
+        }
+        for (type, relation, table) in tables.catalog.linkRelations {
+            // Primary-key order: the links of one source come together.
+            try each("SELECT \(Self.linkColumns) FROM \(table)", table: table) { try link(try linkRecord(type, relation, $0, $1)) }
+        }
         try each("SELECT \(Self.dynamicLinkColumns) FROM relata_dynamic_link", table: "relata_dynamic_link") {
             try dynamicLink(try dynamicLinkRecord($0, $1))
         }
@@ -23,8 +35,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     // MARK: - Rows
 
-    static let entityColumns = "type, id, payload, links"
-    static let linkColumns = "type, relation, source, target, position, inverse_position"
+    static let linkColumns = "source, target, position, inverse"
     static let dynamicLinkColumns = "kind, source_type, source, target_type, target"
 
     /// Runs `sql` and hands each row to `body` with a description of where it is (its table and
@@ -39,22 +50,31 @@ struct SQLiteTransaction: StorageTransaction {
         }
     }
 
-    /// The entity row of `SELECT` ``entityColumns``, named by its key once the key is read.
-    func entityRecord(_ row: Row, _ place: @escaping () -> String) throws -> EntityRecord {
-        let key = CheckedRow(row: row, place: place, path: backend.path)
-        let type = try key.text(0, "type"), id = try key.text(1, "id")
-        let r = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: backend.path)
-        return EntityRecord(type: type, id: id, payload: try r.data(2, "payload"), links: try r.optionalData(3, "links"))
+    /// Runs `sql`, a `SELECT *` (or `e.*`) of `type`'s entity table, and hands each row to `body`
+    /// as a record, its to-one links found by ``EntityRowLayout`` (every column the table has
+    /// now, so one another connection added is never missed).
+    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord) throws -> Void) throws {
+        var layout: (names: [String], slots: EntityRowLayout)?
+        try each(sql, arguments: arguments, table: table) { row, place in
+            let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+            let r = CheckedRow(row: row, place: { "the row of \(type) \"\(id)\"" }, path: backend.path)
+            if layout == nil {
+                let names = Array(row.columnNames)
+                layout = (names, try EntityRowLayout(type: type, columnNames: names, tables: tables))
+            }
+            let names = layout!.names
+            let toOne = try layout!.slots.links { index in try r.optionalText(index, names[index]) }
+            try body(EntityRecord(type: type, id: id, payload: try r.data(1, "payload"), toOne: toOne))
+        }
     }
 
     /// The link row of `SELECT` ``linkColumns``, named by its source once the source is read.
-    func linkRecord(_ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
-        let key = CheckedRow(row: row, place: place, path: backend.path)
-        let (type, relation, source) = (try key.text(0, "type"), try key.text(1, "relation"), try key.text(2, "source"))
-        let r = CheckedRow(row: row, place: { "relata_link row (\(type).\(relation), \"\(source)\")" }, path: backend.path)
+    func linkRecord(_ type: String, _ relation: String, _ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
+        let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "source")
+        let r = CheckedRow(row: row, place: { "the link of \(type).\(relation) of \"\(source)\"" }, path: backend.path)
         return LinkRecord(
-            type: type, relation: relation, source: source, target: try r.text(3, "target"),
-            position: try r.optionalText(4, "position"), inversePosition: try r.optionalText(5, "inverse_position")
+            type: type, relation: relation, source: source, target: try r.text(1, "target"),
+            position: try r.optionalText(2, "position"), inversePosition: try r.optionalText(3, "inverse")
         )
     }
 
@@ -96,70 +116,135 @@ struct SQLiteTransaction: StorageTransaction {
     // MARK: - Batched fetches
 
     /// `values` as the JSON array `json_each` reads: one statement takes a batch of any size.
+    static func json(_ values: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    }
+
     static func json(_ values: [[String]]) throws -> String {
         String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
 
-    /// The keys of a batch (`json_each` of ``json(_:)``) joined to the link rows of each source:
-    /// the keys drive the loop (`CROSS JOIN` keeps that order), one primary-key range each.
-    static let linkSourcesJoin = """
-        json_each(?) AS k CROSS JOIN relata_link l
-        ON l.type = json_extract(k.value, '$[0]') AND l.relation = json_extract(k.value, '$[1]') AND l.source = json_extract(k.value, '$[2]')
-        """
-
-    static func json(_ sources: [LinkSourceKey]) throws -> String {
-        try json(sources.map { [$0.type, $0.relation, $0.source] })
+    /// `keys` grouped by `group`, groups in the order they first appear.
+    static func grouped<Key, Group: Hashable>(_ keys: [Key], by group: (Key) -> Group) -> [(Group, [Key])] {
+        var order: [Group] = [], groups: [Group: [Key]] = [:]
+        for key in keys {
+            let name = group(key)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(key)
+        }
+        return order.map { ($0, groups[$0]!) }
     }
 
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
-        guard !keys.isEmpty else { return [] }
         var records: [EntityRecord] = []
-        // The keys drive the loop (CROSS JOIN keeps that order): one primary-key probe each.
-        try each(
-            """
-            SELECT e.type, e.id, e.payload, e.links FROM json_each(?) AS k
-            CROSS JOIN relata_entity e ON e.type = json_extract(k.value, '$[0]') AND e.id = json_extract(k.value, '$[1]')
-            """,
-            arguments: [try Self.json(keys.map { [$0.type, $0.id] })], table: "relata_entity"
-        ) { records.append(try entityRecord($0, $1)) }
+        // One statement per type; the ids drive the loop (CROSS JOIN keeps that order), one
+        // primary-key probe each.
+        for (type, keys) in Self.grouped(keys, by: \.type) {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            try entityRows(
+                "SELECT e.* FROM json_each(?) AS k CROSS JOIN \(table) e ON e.id = k.value", arguments: [try Self.json(keys.map(\.id))], type: type, table: table
+            ) { records.append($0) }
+        }
         return records
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        guard !sources.isEmpty else { return [] }
         var records: [LinkRecord] = []
-        try each(
-            "SELECT l.type, l.relation, l.source, l.target, l.position, l.inverse_position FROM \(Self.linkSourcesJoin) ORDER BY k.key, l.position, l.target",
-            arguments: [try Self.json(sources)], table: "relata_link"
-        ) { records.append(try linkRecord($0, $1)) }
+        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            // The order index (source, position, target) gives each source's rows in order.
+            try each(
+                "SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value ORDER BY k.key, l.position, l.target",
+                arguments: [try Self.json(keys.map(\.source))], table: table
+            ) { records.append(try linkRecord(name[0], name[1], $0, $1)) }
+        }
+        return records
+    }
+
+    func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+            let (type, relation) = (name[0], name[1])
+            let ids = try Self.json(keys.map(\.target))
+            if let table = try tables.linkTable(of: type, relation: relation) {
+                // The target index (target, inverse, source): each target's sources in order.
+                try each(
+                    "SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l ON l.target = k.value ORDER BY k.key, l.inverse, l.source",
+                    arguments: [ids], table: table
+                ) { records.append(try linkRecord(type, relation, $0, $1)) }
+            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+                try each(
+                    """
+                    SELECT e.id, e.\(column.target), e.\(column.inverse) FROM json_each(?) AS k CROSS JOIN \(table) e ON e.\(column.target) = k.value
+                    ORDER BY k.key, e.\(column.inverse), e.id
+                    """,
+                    arguments: [ids], table: table
+                ) { row, place in
+                    let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+                    let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
+                    records.append(
+                        LinkRecord(
+                            type: type, relation: relation, source: source, target: try r.text(1, column.target),
+                            position: nil, inversePosition: try r.optionalText(2, column.inverse)
+                        )
+                    )
+                }
+            }
+        }
         return records
     }
 
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        guard let table = try tables.entityTable(of: type) else { return [] }
         var records: [EntityRecord] = []
         // Text compares bytewise (BINARY) in SQLite: the primary key's order.
-        try each(
-            "SELECT \(Self.entityColumns) FROM relata_entity WHERE type = ? AND (? IS NULL OR id > ?) ORDER BY id LIMIT ?",
-            arguments: [type, id, id, max(0, limit)], table: "relata_entity"
-        ) { records.append(try entityRecord($0, $1)) }
+        try entityRows(
+            "SELECT * FROM \(table) WHERE (? IS NULL OR id > ?) ORDER BY id LIMIT ?", arguments: [id, id, max(0, limit)], type: type, table: table
+        ) { records.append($0) }
         return records
     }
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
-        guard !sources.isEmpty else { return [:] }
         var counts: [LinkSourceKey: Int] = [:]
-        // A range of the primary key per source: counted in the index, rows never read.
-        try each("SELECT k.key, count(*) FROM \(Self.linkSourcesJoin) GROUP BY k.key", arguments: [try Self.json(sources)], table: "a count of relata_link") { row, place in
-            let r = CheckedRow(row: row, place: place, path: backend.path)
-            let index = try r.integer(0, "key"), count = try r.integer(1, "count")
-            guard sources.indices.contains(index) else { return }
-            counts[sources[index], default: 0] += count
+        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            // A range of the primary key per source: counted in the index, rows never read.
+            try count("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value GROUP BY k.key", keys.map(\.source), table) { index, n in
+                counts[keys[index], default: 0] += n
+            }
         }
         return counts
     }
 
+    func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
+        var counts: [LinkTargetKey: Int] = [:]
+        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+            let sql: String, table: String
+            if let links = try tables.linkTable(of: name[0], relation: name[1]) {
+                (sql, table) = ("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(links) l ON l.target = k.value GROUP BY k.key", links)
+            } else if let column = try tables.toOneColumn(of: name[0], relation: name[1]), let entities = try tables.entityTable(of: name[0]) {
+                (sql, table) = ("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(entities) e ON e.\(column.target) = k.value GROUP BY k.key", entities)
+            } else {
+                continue
+            }
+            try count(sql, keys.map(\.target), table) { index, n in counts[keys[index], default: 0] += n }
+        }
+        return counts
+    }
+
+    /// Runs a `SELECT k.key, count(*)` over the `json_each` of `values`, handing each count to
+    /// `body` with the index of its value.
+    private func count(_ sql: String, _ values: [String], _ table: String, _ body: (Int, Int) -> Void) throws {
+        try each(sql, arguments: [try Self.json(values)], table: "a count of \(table)") { row, place in
+            let r = CheckedRow(row: row, place: place, path: backend.path)
+            let index = try r.integer(0, "key"), count = try r.integer(1, "count")
+            if values.indices.contains(index) { body(index, count) }
+        }
+    }
+
     func fetchEntityCount(of type: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM relata_entity WHERE type = ?", arguments: [type]) ?? 0
+        guard try tables.entityTable(of: type) != nil, let number = tables.catalog.entityNumber(of: type) else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT count FROM relata_count WHERE number = ?", arguments: [number]) ?? 0
     }
 
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
@@ -176,55 +261,25 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+        guard !ends.isEmpty else { return [] }
+        var records: [DynamicLinkRecord] = []
+        // Each end by the index of its side; UNION leaves a link between two of them once.
+        try each(
+            """
+            SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?1) AS k
+            CROSS JOIN relata_dynamic_link d ON d.source_type = json_extract(k.value, '$[0]') AND d.source = json_extract(k.value, '$[1]')
+            UNION
+            SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?1) AS k
+            CROSS JOIN relata_dynamic_link d ON d.target_type = json_extract(k.value, '$[0]') AND d.target = json_extract(k.value, '$[1]')
+            """,
+            arguments: [try Self.json(ends.map { [$0.type, $0.id] })], table: "relata_dynamic_link"
+        ) { records.append(try dynamicLinkRecord($0, $1)) }
+        return records
+    }
+
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        if !changes.deletedEntities.isEmpty {
-            let statement = try BoundStatement(db, sql: "DELETE FROM relata_entity WHERE type = ? AND id = ?")
-            for key in changes.deletedEntities { try statement.run(key.type, key.id) }
-        }
-        if !changes.upsertedEntities.isEmpty {
-            let statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO relata_entity (type, id, payload, links) VALUES (?, ?, ?, ?)")
-            for record in changes.upsertedEntities {
-                try statement.bind(1, record.type)
-                try statement.bind(2, record.id)
-                try statement.bind(3, record.payload)
-                try statement.bind(4, record.links)
-                try statement.step()
-            }
-        }
-        if !changes.deletedLinks.isEmpty {
-            let statement = try BoundStatement(db, sql: "DELETE FROM relata_link WHERE type = ? AND relation = ? AND source = ? AND target = ?")
-            for key in changes.deletedLinks { try statement.run(key.type, key.relation, key.source, key.target) }
-        }
-        if !changes.deletedDynamicLinks.isEmpty {
-            let statement = try BoundStatement(
-                db, sql: "DELETE FROM relata_dynamic_link WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?"
-            )
-            for r in changes.deletedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
-        }
-        if !changes.insertedDynamicLinks.isEmpty {
-            let statement = try BoundStatement(
-                db, sql: "INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target) VALUES (?, ?, ?, ?, ?)"
-            )
-            for r in changes.insertedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
-        }
-        if !changes.upsertedLinks.isEmpty {
-            let statement = try BoundStatement(
-                db,
-                sql: """
-                    INSERT OR REPLACE INTO relata_link (type, relation, source, target, position, inverse_position)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            )
-            for r in changes.upsertedLinks {
-                try statement.bind(1, r.type)
-                try statement.bind(2, r.relation)
-                try statement.bind(3, r.source)
-                try statement.bind(4, r.target)
-                try statement.bind(5, r.position)
-                try statement.bind(6, r.inversePosition)
-                try statement.step()
-            }
-        }
+        try SQLiteRowWriter(db: db, tables: tables).write(changes)
         let now = Date().timeIntervalSince1970
         try db.execute(
             sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)",

@@ -44,6 +44,21 @@ public struct InterceptedTransaction: StorageTransaction {
     }
 
     /// Fetches through the wrapped transaction.
+    public func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        try wrapped.fetchSources(of: targets)
+    }
+
+    /// Counts through the wrapped transaction.
+    public func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
+        try wrapped.fetchSourceCounts(of: targets)
+    }
+
+    /// Fetches through the wrapped transaction.
+    public func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+        try wrapped.fetchDynamicLinks(of: ends)
+    }
+
+    /// Fetches through the wrapped transaction.
     public func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         try wrapped.fetchEntities(of: type, after: id, limit: limit)
     }

@@ -54,23 +54,14 @@ struct ContextLoader {
 
     mutating func load(_ record: EntityRecord) throws {
         if isShortName(record.type) { legacyEntityKeys.append(EntityKey(type: record.type, id: record.id)) }
-        if let links = record.links {
-            let decoded: [ToOneLink]
-            do {
-                decoded = try ToOneLinkColumn.decode(links)
-            } catch {
-                throw RelataError(
-                    code: .undecodableRecord, entityType: record.type, id: record.id,
-                    message: "the stored links of \(record.type) \"\(record.id)\" are damaged", underlying: error
-                )
-            }
+        if !record.toOne.isEmpty {
             if currentRowLinks?.type != record.type {
                 // Rows come grouped by type: the type's name is hashed once per group, not once
                 // per link (a module-qualified name is too long to be stored inline).
                 keepCurrentRowLinks()
                 currentRowLinks = (record.type, rowLinks.removeValue(forKey: record.type) ?? [:])
             }
-            for link in decoded {
+            for link in record.toOne {
                 currentRowLinks!.links[link.relation, default: []].append(
                     LinkRecord(
                         type: record.type, relation: link.relation, source: record.id, target: link.target,

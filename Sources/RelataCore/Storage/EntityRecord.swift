@@ -5,7 +5,8 @@ import Foundation
 /// A to-one link (a one-way to-one relation, or the to-one side that stores a mutual pair) lives
 /// in the row of its source, so saving an entity with its to-one links writes one row. A source
 /// that has such links but no entity (a link saved to an id never saved) has a row with an empty
-/// payload. Backends store both fields as they are and hand them back on load.
+/// payload. Backends keep the links as fields they can index (SQLite and PostgreSQL: a column per
+/// relation, with an index from target to sources) and hand them back on load.
 public struct EntityRecord: Sendable, Hashable {
     /// The entity type's name (see ``EntitySchema``).
     public var type: String
@@ -14,14 +15,36 @@ public struct EntityRecord: Sendable, Hashable {
     /// The normalized entity in Relata's keyed binary form (rows written before version 4 of
     /// the SQLite format hold JSON); empty when the row only holds links.
     public var payload: Data
-    /// The to-one links of this source, in Relata's own form; `nil` when it has none.
-    public var links: Data?
+    /// The to-one links of this source, one per relation that has a target; a backend may hand
+    /// them back in another order than it was given them.
+    public var toOne: [ToOneLinkRecord]
 
     /// A record.
-    public init(type: String, id: String, payload: Data, links: Data? = nil) {
+    public init(type: String, id: String, payload: Data, toOne: [ToOneLinkRecord] = []) {
         self.type = type
         self.id = id
         self.payload = payload
-        self.links = links
+        self.toOne = toOne
+    }
+
+    /// Whether the row holds an entity (not only the to-one links of a source never saved).
+    public var hasEntity: Bool { !payload.isEmpty }
+}
+
+/// One to-one link kept in its source's ``EntityRecord``.
+public struct ToOneLinkRecord: Sendable, Hashable {
+    /// The relation's property name.
+    public var relation: String
+    /// The target id, as text.
+    public var target: String
+    /// The position key of the source among the target's targets, when the relation is one side
+    /// of a mutual pair whose inverse is to-many.
+    public var inversePosition: String?
+
+    /// A link.
+    public init(relation: String, target: String, inversePosition: String? = nil) {
+        self.relation = relation
+        self.target = target
+        self.inversePosition = inversePosition
     }
 }

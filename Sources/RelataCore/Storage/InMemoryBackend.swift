@@ -113,6 +113,40 @@ public final class InMemoryBackend: StorageBackend {
             }
         }
 
+        /// Every link stored through `type.relation`: its link rows and its entity rows' to-one
+        /// links (a relation has one kind or the other).
+        func links(_ type: String, _ relation: String) -> [LinkRecord] {
+            let toMany = rows.links.filter { $0.key.type == type && $0.key.relation == relation }.values.flatMap(\.values)
+            let toOne = rows.entities.values.filter { $0.type == type }.flatMap { record in
+                record.toOne.filter { $0.relation == relation }.map {
+                    LinkRecord(type: type, relation: relation, source: record.id, target: $0.target, position: nil, inversePosition: $0.inversePosition)
+                }
+            }
+            return toMany + toOne
+        }
+
+        func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+            targets.flatMap { key in
+                links(key.type, key.relation).filter { $0.target == key.target }.sorted(by: LinkRecord.inverseOrder)
+            }
+        }
+
+        func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
+            var counts: [LinkTargetKey: Int] = [:]
+            for key in targets {
+                let count = links(key.type, key.relation).count { $0.target == key.target }
+                if count > 0 { counts[key] = count }
+            }
+            return counts
+        }
+
+        func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+            let ends = Set(ends)
+            return rows.dynamicLinks.filter {
+                ends.contains(EntityKey(type: $0.sourceType, id: $0.source)) || ends.contains(EntityKey(type: $0.targetType, id: $0.target))
+            }
+        }
+
         func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
             let page = rows.entities.values.filter { record in
                 record.type == type && (id.map { $0.utf8.lexicographicallyPrecedes(record.id.utf8) } ?? true)
@@ -127,7 +161,7 @@ public final class InMemoryBackend: StorageBackend {
         }
 
         func fetchEntityCount(of type: String) throws -> Int {
-            rows.entities.keys.count { $0.type == type }
+            rows.entities.values.count { $0.type == type && $0.hasEntity }
         }
 
         func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {

@@ -52,4 +52,16 @@ extension LinkRecord {
         case let (x?, y?): return x == y ? a.target.utf8.lexicographicallyPrecedes(b.target.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
         }
     }
+
+    /// The order of a target's sources in ``StorageReader/fetchSources(of:)``: a link without an
+    /// inverse position first, then by inverse position, ties by source — compared by their UTF-8
+    /// bytes.
+    public static func inverseOrder(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
+        switch (a.inversePosition, b.inversePosition) {
+        case (nil, nil): return a.source.utf8.lexicographicallyPrecedes(b.source.utf8)
+        case (nil, _): return true
+        case (_, nil): return false
+        case let (x?, y?): return x == y ? a.source.utf8.lexicographicallyPrecedes(b.source.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+    }
 }

@@ -33,6 +33,17 @@ public protocol StorageReader {
     /// batch.
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord]
 
+    /// Every link stored through each target's `type` and `relation` (the side that stores the
+    /// links) to its `target`: a to-many relation's link rows, or a to-one relation's links from
+    /// the entity rows of `type` (with no `position`). The sources of one target come together,
+    /// in their order in the target's list (``LinkRecord/inverseOrder(_:_:)``); one statement per
+    /// relation for the whole batch, read by index.
+    func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord]
+
+    /// How many links ``fetchSources(of:)`` would return for each of `targets` (a target without
+    /// any is left out), counted on the index.
+    func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int]
+
     /// Up to `limit` entity rows of `type` whose ids come after `id` (all of them when `nil`),
     /// in id order — the ids' UTF-8 bytes compared as unsigned bytes, on every backend — so that
     /// pages read one after another visit every row of the type once.
@@ -42,11 +53,17 @@ public protocol StorageReader {
     /// statement for the whole batch, counted on the link index, never by reading the rows.
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int]
 
-    /// How many entity rows of `type` are stored.
+    /// How many entities of `type` are stored: rows that hold an entity (``EntityRecord/hasEntity``),
+    /// counted without reading them (SQLite and PostgreSQL keep the counts in a table their writes
+    /// maintain).
     func fetchEntityCount(of type: String) throws -> Int
 
     /// Those of `links` that are stored; one statement for the whole batch.
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord]
+
+    /// Every stored dynamic relationship whose source or target is one of `ends`, each once; one
+    /// statement for the whole batch, read by index.
+    func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord]
 
     /// The newest sequence in the change log, and the newest sequence whose record is gone.
     func logBounds() throws -> ChangeLogBounds

@@ -97,11 +97,11 @@ extension EntityTable {
             EntityRecord(
                 type: type, id: try IDText.encode(row.id, of: type),
                 payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
-                links: try ToOneLinkColumn.encode { bytes in
-                    var count = 0
-                    for write in writers where try write(row.id, &bytes) { count += 1 }
-                    return count
-                }
+                toOne: try {
+                    var links: [ToOneLinkRecord] = []
+                    for write in writers { _ = try write(row.id, &links) }
+                    return links
+                }()
             )
         }
     }
@@ -229,9 +229,9 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline let context: Context
     @usableFromInline let table: EntityTable<Entity>?
     @usableFromInline let delta: StoreDelta?
-    /// One per relation: appends the link of a source in ``ToOneLinkColumn``'s form to the bytes,
-    /// and returns whether the source has one.
-    @usableFromInline var writers: [@Sendable (Entity.ID, inout [UInt8]) throws -> Bool] = []
+    /// One per relation: appends the link of a source to the links of its row, and returns
+    /// whether the source has one.
+    @usableFromInline var writers: [@Sendable (Entity.ID, inout [ToOneLinkRecord]) throws -> Bool] = []
     /// Sources whose row a delta touches through a link, except those in `known`.
     @usableFromInline var touchedSources = Set<Entity.ID>()
     /// Sources the caller has already (the entities the delta stores or erases).
@@ -248,7 +248,7 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// Whether `source` has a to-one link kept in its row.
     @inlinable
     func hasLinks(_ source: Entity.ID) -> Bool {
-        var scratch: [UInt8] = []
+        var scratch: [ToOneLinkRecord] = []
         return writers.contains { (try? $0(source, &scratch)) == true }
     }
 
@@ -284,14 +284,16 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         guard let links else { return }
         let relation = descriptor.name
         let sourceType = EntitySchema.storageName(of: S.self)
-        let writer: @Sendable (S.ID, inout [UInt8]) throws -> Bool = { source, bytes in
+        let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
             guard let target = links.one[source] else { return false }
-            ToOneLinkColumn.append(
-                relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
-                inversePosition: inverse?.many[target]?.key(of: source), to: &bytes
+            links_.append(
+                ToOneLinkRecord(
+                    relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
+                    inversePosition: inverse?.many[target]?.key(of: source)?.description
+                )
             )
             return true
         }
-        if let writer = writer as? @Sendable (Entity.ID, inout [UInt8]) throws -> Bool { writers.append(writer) }
+        if let writer = writer as? @Sendable (Entity.ID, inout [ToOneLinkRecord]) throws -> Bool { writers.append(writer) }
     }
 }

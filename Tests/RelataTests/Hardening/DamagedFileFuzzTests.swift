@@ -16,14 +16,39 @@ struct DamagedFileFuzzTests {
     typealias Attachment = ChatExample.Attachment
     static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
 
-    /// The columns of each table, and whether they hold bytes (payloads, link columns, records).
-    static let columns: [(table: String, columns: [(name: String, blob: Bool)])] = [
-        ("relata_meta", [("key", false), ("value", false)]),
-        ("relata_entity", [("type", false), ("id", false), ("payload", true), ("links", true)]),
-        ("relata_link", [("type", false), ("relation", false), ("source", false), ("target", false), ("position", false), ("inverse_position", false)]),
-        ("relata_dynamic_link", [("kind", false), ("source_type", false), ("source", false), ("target_type", false), ("target", false)]),
-        ("relata_log", [("origin", false), ("at", false), ("record", true)]),
-    ]
+    /// A table of the file: its columns (and whether they hold bytes: payloads, records), the
+    /// columns that stay unique when it is loosened (what the store's upserts conflict on), and,
+    /// for an entity or link table, the type and relation it holds.
+    struct Table {
+        var name: String
+        var columns: [(name: String, blob: Bool)]
+        var unique: [String] = []
+        var type: String? = nil
+        var relation: String? = nil
+    }
+
+    /// The tables of the store file open in `db`, read from its catalog.
+    static func tables(_ db: Database) throws -> [Table] {
+        var typed: [Table] = []
+        var tables = [
+            Table(name: "relata_meta", columns: [("key", false), ("value", false)]),
+            Table(name: "relata_table", columns: [("number", false), ("kind", false), ("type", false), ("relation", false)]),
+            Table(name: "relata_count", columns: [("number", false), ("count", false)]),
+            Table(name: "relata_dynamic_link", columns: [("kind", false), ("source_type", false), ("source", false), ("target_type", false), ("target", false)]),
+            Table(name: "relata_log", columns: [("origin", false), ("at", false), ("record", true)]),
+        ]
+        for entry in try Row.fetchAll(db, sql: "SELECT number, kind, type, relation FROM relata_table WHERE kind <> 'to-one'") {
+            let number: Int64 = entry["number"], isEntity = entry["kind"] as String == "entity"
+            let name = (isEntity ? "e" : "l") + "\(number)"
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name))").map { column -> (String, Bool) in
+                let name: String = column["name"]
+                return (name, name == "payload")
+            }
+            typed.append(Table(name: name, columns: columns, unique: isEntity ? ["id"] : ["source", "target"], type: entry["type"], relation: isEntity ? nil : entry["relation"]))
+        }
+        // Typed tables first: loosening one drops its count triggers, which name relata_count.
+        return typed + tables
+    }
 
     /// A real store: users, chats with members and admins, messages, attachments, dynamic
     /// relationships, a few commits in the log.
@@ -58,24 +83,26 @@ struct DamagedFileFuzzTests {
         var description: String { sql.joined(separator: "; ") }
     }
 
-    /// Replaces every Relata table by one without types or constraints, holding the same rows.
-    static func loosen(_ db: Database) throws {
-        for (table, columns) in columns {
-            let names = (table == "relata_log" ? ["seq"] : []) + columns.map(\.name)
+    /// Replaces every Relata table by one without types or constraints (but the uniqueness the
+    /// store's upserts need), holding the same rows.
+    static func loosen(_ db: Database, _ tables: [Table]) throws {
+        for table in tables {
+            let names = (table.name == "relata_log" ? ["seq"] : []) + table.columns.map(\.name)
             let list = names.joined(separator: ", ")
-            let key = table == "relata_log" ? "seq INTEGER PRIMARY KEY AUTOINCREMENT, " + columns.map(\.name).joined(separator: ", ") : list
+            var key = table.name == "relata_log" ? "seq INTEGER PRIMARY KEY AUTOINCREMENT, " + table.columns.map(\.name).joined(separator: ", ") : list
+            if !table.unique.isEmpty { key += ", UNIQUE (\(table.unique.joined(separator: ", ")))" }
             try db.execute(sql: "CREATE TABLE loose (\(key))")
-            try db.execute(sql: "INSERT INTO loose (\(list)) SELECT \(list) FROM \(table)")
-            try db.execute(sql: "DROP TABLE \(table)")
-            try db.execute(sql: "ALTER TABLE loose RENAME TO \(table)")
+            try db.execute(sql: "INSERT INTO loose (\(list)) SELECT \(list) FROM \(table.name)")
+            try db.execute(sql: "DROP TABLE \(table.name)")
+            try db.execute(sql: "ALTER TABLE loose RENAME TO \(table.name)")
         }
     }
 
     /// A random damage of rows.
-    static func rowDamage(_ random: inout SeededGenerator) -> Damage {
-        let (table, columns) = columns.randomElement(using: &random)!
-        let (column, blob) = columns.randomElement(using: &random)!
-        let row = "rowid IN (SELECT rowid FROM \(table) ORDER BY random() LIMIT \(Int.random(in: 1...3, using: &random)))"
+    static func rowDamage(_ tables: [Table], _ random: inout SeededGenerator) -> Damage {
+        let table = tables.randomElement(using: &random)!
+        let (column, blob) = table.columns.randomElement(using: &random)!
+        let row = "rowid IN (SELECT rowid FROM \(table.name) ORDER BY random() LIMIT \(Int.random(in: 1...3, using: &random)))"
         let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
         let value: String =
             switch Int.random(in: 0..<9, using: &random) {
@@ -89,11 +116,13 @@ struct DamagedFileFuzzTests {
             case 7: "zeroblob(\(Int.random(in: 0...64, using: &random)))"
             default: blob ? "randomblob(length(\(column)))" : "'b' || \(column)"
             }
-        return Damage(sql: ["UPDATE \(table) SET \(column) = \(value) WHERE \(row)"])
+        return Damage(sql: ["UPDATE \(table.name) SET \(column) = \(value) WHERE \(row)"])
     }
 
-    /// A random damage of the store as a whole: meta rows, whole tables, the log.
-    static func storeDamage(_ random: inout SeededGenerator) -> Damage {
+    /// A random damage of the store as a whole: meta rows, the catalog, whole tables, the log.
+    static func storeDamage(_ tables: [Table], _ random: inout SeededGenerator) -> Damage {
+        let entity = tables.filter { $0.type != nil && $0.relation == nil }.randomElement(using: &random)!.name
+        let link = tables.filter { $0.relation != nil }.randomElement(using: &random)!
         let choices: [[String]] = [
             ["DELETE FROM relata_meta WHERE key = 'format'"],
             ["DELETE FROM relata_meta WHERE key = 'version'"],
@@ -104,11 +133,17 @@ struct DamagedFileFuzzTests {
             ["DELETE FROM relata_log"],
             ["UPDATE relata_log SET seq = seq + 1000 WHERE seq = (SELECT min(seq) FROM relata_log)"],
             ["INSERT INTO relata_log (origin, at, record) VALUES (NULL, NULL, NULL)"],
-            ["INSERT INTO relata_link SELECT type, 'nope', source, target, position, inverse_position FROM relata_link LIMIT 3"],
-            ["INSERT INTO relata_link SELECT type, relation, source, 'missing', 'a0', NULL FROM relata_link LIMIT 2"],
-            ["INSERT INTO relata_entity SELECT 'Nobody', id, payload, links FROM relata_entity LIMIT 2"],
+            // Rows of a relation and of a type the model does not have.
+            ["INSERT INTO relata_table VALUES (900, 'to-many', '\(link.type!)', 'nope')", "CREATE TABLE l900 AS SELECT * FROM \(link.name)"],
+            ["INSERT INTO relata_table VALUES (901, 'entity', 'Nobody', '')", "CREATE TABLE e901 AS SELECT id, payload FROM \(entity)"],
+            ["INSERT INTO \(link.name) (source, target, position, inverse) SELECT source, 'missing', 'a0', NULL FROM \(link.name) LIMIT 2"],
             ["INSERT INTO relata_dynamic_link SELECT 'weird', source_type, source, target_type, target FROM relata_dynamic_link LIMIT 1"],
-            ["DELETE FROM relata_entity WHERE rowid IN (SELECT rowid FROM relata_entity ORDER BY random() LIMIT 3)"],
+            ["DELETE FROM \(entity) WHERE rowid IN (SELECT rowid FROM \(entity) ORDER BY random() LIMIT 3)"],
+            // The catalog and the tables disagree.
+            ["DROP TABLE \(entity)"],
+            ["DELETE FROM relata_table WHERE kind = 'to-one'"],
+            ["UPDATE relata_table SET kind = 'weird' WHERE number = (SELECT max(number) FROM relata_table)"],
+            ["UPDATE relata_table SET number = 1 WHERE number = (SELECT max(number) FROM relata_table)"],
         ]
         return Damage(sql: choices.randomElement(using: &random)!)
     }
@@ -162,6 +197,7 @@ struct DamagedFileFuzzTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pristine = directory.appendingPathComponent("pristine.sqlite").path
         try await Self.makeStore(at: pristine)
+        let tables = try await DatabaseQueue(path: pristine).read(Self.tables)
         var random = SeededGenerator(seed: 0xF0_22)
         var outcomes: [String: Int] = [:]
         let rounds = SeededGenerator.rounds(normal: 90, long: 3_000)
@@ -173,11 +209,12 @@ struct DamagedFileFuzzTests {
             if round % 6 == 5 {
                 what = try Self.damagePages(path, &random)
             } else {
-                let damage = round % 3 == 2 ? Self.storeDamage(&random) : Self.rowDamage(&random)
+                let damage = round % 3 == 2 ? Self.storeDamage(tables, &random) : Self.rowDamage(tables, &random)
                 let queue = try DatabaseQueue(path: path)
                 try await queue.write { db in
-                    try Self.loosen(db)
-                    for statement in damage.sql { try db.execute(sql: statement) }
+                    try Self.loosen(db, tables)
+                    // A damage the kept uniqueness refuses leaves the file as it was.
+                    for statement in damage.sql { try? db.execute(sql: statement) }
                 }
                 try queue.close()
                 what = damage.description
@@ -201,6 +238,7 @@ struct DamagedFileFuzzTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pristine = directory.appendingPathComponent("pristine.sqlite").path
         try await Self.makeStore(at: pristine)
+        let tables = try await DatabaseQueue(path: pristine).read(Self.tables)
         var random = SeededGenerator(seed: 0xCA7C)
         var outcomes: [String: Int] = [:]
         let rounds = SeededGenerator.rounds(normal: 40, long: 1_000)
@@ -209,22 +247,25 @@ struct DamagedFileFuzzTests {
             try FileManager.default.copyItem(atPath: pristine, toPath: path)
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
             let queue = try DatabaseQueue(path: path)
-            try await queue.write { db in try Self.loosen(db) }
+            try await queue.write { db in try Self.loosen(db, tables) }
             let store = try await Store(backend: SQLiteBackend(path: path, busyTimeout: .seconds(2)), schema: Self.schema, followInterval: nil)
             // Another connection damages rows, then commits as a store would: a log record that
             // touches every row, so the catch-up reads them all.
-            let damage = round % 2 == 0 ? Self.rowDamage(&random) : Self.storeDamage(&random)
+            let damage = round % 2 == 0 ? Self.rowDamage(tables, &random) : Self.storeDamage(tables, &random)
             let everything = try await queue.write { db -> Data in
                 var changes = StoreChanges()
-                for row in try Row.fetchAll(db, sql: "SELECT type, id FROM relata_entity") {
-                    if let type = try? row.decode(String.self, atIndex: 0), let id = try? row.decode(String.self, atIndex: 1) {
-                        changes.deletedEntities.append(EntityKey(type: type, id: id))
-                    }
-                }
-                for row in try Row.fetchAll(db, sql: "SELECT type, relation, source, target FROM relata_link") {
-                    let text = (0..<4).map { try? row.decode(String.self, atIndex: $0) }
-                    if let type = text[0], let relation = text[1], let source = text[2], let target = text[3] {
-                        changes.deletedLinks.append(LinkKey(type: type, relation: relation, source: source, target: target))
+                for table in tables where table.type != nil {
+                    if let relation = table.relation {
+                        for row in try Row.fetchAll(db, sql: "SELECT source, target FROM \(table.name)") {
+                            let text = (0..<2).map { try? row.decode(String.self, atIndex: $0) }
+                            if let source = text[0], let target = text[1] {
+                                changes.deletedLinks.append(LinkKey(type: table.type!, relation: relation, source: source, target: target))
+                            }
+                        }
+                    } else {
+                        for row in try Row.fetchAll(db, sql: "SELECT id FROM \(table.name)") {
+                            if let id = try? row.decode(String.self, atIndex: 0) { changes.deletedEntities.append(EntityKey(type: table.type!, id: id)) }
+                        }
                     }
                 }
                 for row in try Row.fetchAll(db, sql: "SELECT kind, source_type, source, target_type, target FROM relata_dynamic_link") {
@@ -235,7 +276,7 @@ struct DamagedFileFuzzTests {
                         )
                     }
                 }
-                for statement in damage.sql { try db.execute(sql: statement) }
+                for statement in damage.sql { try? db.execute(sql: statement) }
                 return ChangeLogRecord(touching: changes).encoded()
             }
             try await queue.write { db in

@@ -55,9 +55,10 @@ struct DamagedLogRecordTests {
         let record = ChangeLogRecord(touching: touched).encoded()
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
-        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM relata_entity WHERE id = 'm1'") }
+        let table = try #require(try await queue.read { db in try LegacyStoreFile.entityTable(db, Message.storedTypeName) })
+        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM \(table) WHERE id = 'm1'") }
         try await queue.write { db in
-            try db.execute(sql: "UPDATE relata_entity SET payload = x'00ff00ff' WHERE id = 'm1'")
+            try db.execute(sql: "UPDATE \(table) SET payload = x'00ff00ff' WHERE id = 'm1'")
             try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
         }
         try await waitUntil(seconds: 10) { follower.followError != nil }
@@ -68,7 +69,7 @@ struct DamagedLogRecordTests {
         await #expect(throws: RelataError.self) { try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) } }
         // The other program writes the row well-formed again: the follower catches up, the error clears.
         try await queue.write { db in
-            try db.execute(sql: "UPDATE relata_entity SET payload = ? WHERE id = 'm1'", arguments: [good])
+            try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [good])
             try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
         }
         try await waitUntil(seconds: 10) { follower.followError == nil }

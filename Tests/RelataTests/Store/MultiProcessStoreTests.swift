@@ -176,7 +176,7 @@ struct MultiProcessStoreTests {
             for i in 0..<50 { try Message(id: "m\(i)", text: "t", author: .id("u"), chat: .id("c")).save(to: &context) }
         }
         try await setup.close()
-        try await StoreTypeNameTests.makeVersion4(path, module: "ChatExample")
+        try await LegacyStoreFile.downgrade(path, version: 4, module: "ChatExample", dropLog: true)
         let workers = try [Self.start("open", path), Self.start("open", path)]
         for worker in workers {
             let lines = try await worker.finish()
@@ -185,7 +185,7 @@ struct MultiProcessStoreTests {
         let check = try DatabaseQueue(path: path)
         let (records, legacy) = try await check.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM relata_log") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM relata_entity WHERE type NOT LIKE 'ChatExample.%'") ?? -1)
+             try LegacyStoreFile.typesWithRows(db).filter { !$0.hasPrefix("ChatExample.") }.count)
         }
         try check.close()
         #expect(records == 1, "one upgrade commit, by one of the two processes")

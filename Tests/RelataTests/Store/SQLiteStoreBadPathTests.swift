@@ -88,7 +88,10 @@ struct SQLiteStoreBadPathTests {
         try await store.save(User(id: "a", name: "A"))
         try await store.close()
         let writer = try DatabaseQueue(path: path)
-        try await writer.write { try $0.execute(sql: "UPDATE relata_entity SET payload = x'0001FF'") }
+        try await writer.write { db in
+            let table = try #require(try LegacyStoreFile.entityTable(db, User.storedTypeName))
+            try db.execute(sql: "UPDATE \(table) SET payload = x'0001FF'")
+        }
         try writer.close()
         #expect(try Self.contents(directory) == ["store.sqlite"])
         await _ = #expect(throws: RelataError.self) { try await Store(path: path, entities: User.self) }

@@ -67,7 +67,7 @@ struct StoreLinkFormatTests {
         var rows: [String] = []
         try backend.load(
             entities: { record in
-                for link in try record.links.map(ToOneLinkColumn.decode) ?? [] {
+                for link in record.toOne {
                     rows.append("\(record.type).\(link.relation) \(record.id) \(link.target)")
                 }
             },
@@ -137,8 +137,8 @@ struct StoreLinkFormatTests {
         #expect(rows == ["RelataTests.Chat.users", "RelataTests.Chat.users", "RelataTests.Message.viewedBy"])
         // To-one links are in their source's entity row: author (one-way), chat (the to-one side of
         // Chat.messages) and attachment/message (a one-to-one pair, stored on one side).
-        let rowLinks = try write.upsertedEntities.flatMap { record in
-            try (record.links.map(ToOneLinkColumn.decode) ?? []).map { "\(record.type).\($0.relation) \(record.id) \($0.target)" }
+        let rowLinks = write.upsertedEntities.flatMap { record in
+            record.toOne.map { "\(record.type).\($0.relation) \(record.id) \($0.target)" }
         }
         #expect(rowLinks.sorted() == ["RelataTests.Attachment.message a m", "RelataTests.Message.author m 1", "RelataTests.Message.chat m c"])
         try await store.close()

@@ -2,39 +2,30 @@ import Foundation
 @testable import RelataCore
 import Testing
 
-@Suite("To-one link column")
+/// The to-one link column of SQLite formats 4 to 6, read when such a file is upgraded.
+@Suite("To-one link column of format 6")
 struct ToOneLinkColumnTests {
-    /// Appends one link as the Store's row writer does.
-    static func write(_ link: ToOneLink, to bytes: inout [UInt8]) {
-        ToOneLinkColumn.append(
-            relation: link.relation, target: link.target,
-            inversePosition: link.inversePosition.flatMap(PositionKey.init), to: &bytes
-        )
-    }
-
-    @Test("Links written into a column read back the same, positions included; no link writes no column")
-    func roundTrip() throws {
-        let long = String(repeating: "a", count: 20) + "V"  // a key longer than its two packed words
+    @Test("A column written by format 6 reads back the same links, positions included")
+    func decode() throws {
         let links = [
-            ToOneLink(relation: "chat", target: "c1", inversePosition: "a1V"),
-            ToOneLink(relation: "author", target: "u7", inversePosition: nil),
-            ToOneLink(relation: "replyTo", target: "m2", inversePosition: long),
+            ToOneLinkRecord(relation: "chat", target: "c1", inversePosition: "a1V"),
+            ToOneLinkRecord(relation: "author", target: "u7"),
+            ToOneLinkRecord(relation: "replyTo", target: "m2", inversePosition: String(repeating: "a", count: 20) + "V"),
         ]
-        let column = try #require(ToOneLinkColumn.encode { bytes in
-            for link in links { Self.write(link, to: &bytes) }
-            return links.count
-        })
-        #expect(try ToOneLinkColumn.decode(column) == links)
-        #expect(ToOneLinkColumn.encode { _ in 0 } == nil)
+        #expect(try ToOneLinkColumn.decode(LegacyStoreFile.linkColumn(links)) == links)
     }
 
     @Test("A source with 200 to-one links (a count of two varint bytes) reads back whole")
     func longCount() throws {
-        let links = (0..<200).map { ToOneLink(relation: "r\($0)", target: "t\($0)", inversePosition: nil) }
-        let column = try #require(ToOneLinkColumn.encode { bytes in
-            for link in links { Self.write(link, to: &bytes) }
-            return links.count
-        })
-        #expect(try ToOneLinkColumn.decode(column) == links)
+        let links = (0..<200).map { ToOneLinkRecord(relation: "r\($0)", target: "t\($0)") }
+        #expect(try ToOneLinkColumn.decode(LegacyStoreFile.linkColumn(links)) == links)
+    }
+
+    @Test("A damaged column is refused, never misread")
+    func damaged() throws {
+        var bytes = [UInt8](LegacyStoreFile.linkColumn([ToOneLinkRecord(relation: "chat", target: "c1")]))
+        #expect(throws: (any Error).self) { try ToOneLinkColumn.decode(Data(bytes.dropLast())) }
+        bytes[0] = 2
+        #expect(throws: (any Error).self) { try ToOneLinkColumn.decode(Data(bytes)) }
     }
 }

@@ -1,0 +1,80 @@
+/// The typed tables one transaction reads and writes (see ``TableCatalog``): the catalog as the
+/// backend last knew it, read again from storage when a name is missing from it (another
+/// connection may have made the table since), and grown by a write that stores a new type or
+/// relation. A backend gives it the two things that touch storage: reading the catalog and
+/// making one entry's table or columns.
+package final class TableSession {
+    private(set) package var catalog: TableCatalog
+    private let read: () throws -> TableCatalog
+    private let make: (TableCatalog.Entry, TableCatalog) throws -> Void
+    /// Whether ``catalog`` was read from storage in this transaction.
+    private var isFresh = false
+    /// Whether this transaction made tables (the catalog then becomes the backend's only once
+    /// the transaction commits).
+    private(set) package var grew = false
+
+    /// A session starting from `catalog`.
+    ///
+    /// - Parameters:
+    ///   - read: Reads the catalog from storage, in the transaction.
+    ///   - make: Makes the table or columns of an entry (its number assigned) in the catalog
+    ///     given, and lists it in storage.
+    package init(catalog: TableCatalog, read: @escaping () throws -> TableCatalog, make: @escaping (TableCatalog.Entry, TableCatalog) throws -> Void) {
+        self.catalog = catalog
+        self.read = read
+        self.make = make
+    }
+
+    /// Reads the catalog from storage, once per transaction.
+    package func refresh() throws {
+        guard !isFresh else { return }
+        catalog = try read()
+        isFresh = true
+    }
+
+    /// The table of `type`'s entities, if storage has one.
+    package func entityTable(of type: String) throws -> String? {
+        if let table = catalog.entityTable(of: type) { return table }
+        try refresh()
+        return catalog.entityTable(of: type)
+    }
+
+    /// The to-one columns of `type` (after ``entityTable(of:)`` answered).
+    package func toOneColumns(of type: String) -> [TableCatalog.Column] {
+        catalog.toOneColumns(of: type)
+    }
+
+    /// The link table of `type`'s to-many `relation`, if storage has one.
+    package func linkTable(of type: String, relation: String) throws -> String? {
+        if let table = catalog.linkTable(of: type, relation: relation) { return table }
+        try refresh()
+        return catalog.linkTable(of: type, relation: relation)
+    }
+
+    /// The to-one column of `type`'s `relation`, if storage has one.
+    package func toOneColumn(of type: String, relation: String) throws -> TableCatalog.Column? {
+        if let column = catalog.toOneColumns(of: type).first(where: { $0.relation == relation }) { return column }
+        try refresh()
+        return catalog.toOneColumns(of: type).first { $0.relation == relation }
+    }
+
+    /// Makes the tables and columns `changes` writes to and storage lacks.
+    package func prepare(for changes: StoreChanges) throws {
+        guard !catalog.covers(changes) else { return }
+        try refresh()
+        for var entry in catalog.missing(for: changes) {
+            entry.number = catalog.nextNumber
+            try make(entry, catalog)
+            catalog.add(entry)
+            grew = true
+        }
+    }
+
+    /// The error of a write that finds no table for rows it just made one for.
+    package static func missing(_ type: String, _ relation: String?) -> RelataError {
+        RelataError(
+            code: .storageFailed, entityType: type, relation: relation,
+            message: "no table holds \(relation.map { "\(type).\($0)" } ?? type) after it was made"
+        )
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// Writes the rows of a ``StoreChanges`` into the typed tables (entities with their to-one
+/// columns, link tables, dynamic links), making the tables a new type or relation needs. Each
+/// statement is prepared once per table and run once per row, values bound straight through
+/// SQLite's C API (``BoundStatement``).
+struct SQLiteRowWriter {
+    let db: Database
+    let tables: TableSession
+
+    func write(_ changes: StoreChanges) throws {
+        // Every to-one column of a type is written with each of its rows (a link removed is set
+        // to NULL), so a write knows every column, those other connections added included: the
+        // catalog is read again (the write lock keeps it as it is until the commit).
+        try tables.refresh()
+        try tables.prepare(for: changes)
+        if !changes.deletedEntities.isEmpty {
+            var statements: [String: BoundStatement?] = [:]
+            for key in changes.deletedEntities {
+                let statement = try statements[key.type] ?? tables.entityTable(of: key.type).map { table in
+                    try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id = ?")
+                }
+                statements[key.type] = statement
+                try statement?.run(key.id)
+            }
+        }
+        if !changes.upsertedEntities.isEmpty { try upsert(changes.upsertedEntities) }
+        if !changes.deletedLinks.isEmpty {
+            var statements: [String: BoundStatement?] = [:]
+            for key in changes.deletedLinks {
+                let name = key.type + "\u{0}" + key.relation
+                let statement = try statements[name] ?? tables.linkTable(of: key.type, relation: key.relation).map { table in
+                    try BoundStatement(db, sql: "DELETE FROM \(table) WHERE source = ? AND target = ?")
+                }
+                statements[name] = statement
+                try statement?.run(key.source, key.target)
+            }
+        }
+        if !changes.deletedDynamicLinks.isEmpty {
+            let statement = try BoundStatement(
+                db, sql: "DELETE FROM relata_dynamic_link WHERE kind = ? AND source_type = ? AND source = ? AND target_type = ? AND target = ?"
+            )
+            for r in changes.deletedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
+        }
+        if !changes.insertedDynamicLinks.isEmpty {
+            let statement = try BoundStatement(
+                db, sql: "INSERT OR REPLACE INTO relata_dynamic_link (kind, source_type, source, target_type, target) VALUES (?, ?, ?, ?, ?)"
+            )
+            for r in changes.insertedDynamicLinks { try statement.run(r.kind, r.sourceType, r.source, r.targetType, r.target) }
+        }
+        if !changes.upsertedLinks.isEmpty {
+            var statements: [String: BoundStatement] = [:]
+            for r in changes.upsertedLinks {
+                let name = r.type + "\u{0}" + r.relation
+                let statement: BoundStatement
+                if let known = statements[name] {
+                    statement = known
+                } else {
+                    // `prepare(for:)` made every table the rows need.
+                    guard let table = try tables.linkTable(of: r.type, relation: r.relation) else { throw TableSession.missing(r.type, r.relation) }
+                    statement = try BoundStatement(db, sql: "INSERT OR REPLACE INTO \(table) (source, target, position, inverse) VALUES (?, ?, ?, ?)")
+                    statements[name] = statement
+                }
+                try statement.bind(1, r.source)
+                try statement.bind(2, r.target)
+                try statement.bind(3, r.position)
+                try statement.bind(4, r.inversePosition)
+                try statement.step()
+            }
+        }
+    }
+
+    /// Stores entity rows: each row whole (payload and every to-one column of its type; a
+    /// relation the row has no link through is set to NULL). An upsert, never a replace, so the
+    /// count triggers see an insert or an update.
+    private func upsert(_ records: [EntityRecord]) throws {
+        var statements: [String: (BoundStatement, [TableCatalog.Column])] = [:]
+        for record in records {
+            let statement: BoundStatement, columns: [TableCatalog.Column]
+            if let known = statements[record.type] {
+                (statement, columns) = known
+            } else {
+                guard let table = try tables.entityTable(of: record.type) else { throw TableSession.missing(record.type, nil) }
+                columns = tables.toOneColumns(of: record.type)
+                let names = columns.flatMap { [$0.target, $0.inverse] }
+                statement = try BoundStatement(
+                    db,
+                    sql: """
+                        INSERT INTO \(table) (\((["id", "payload"] + names).joined(separator: ", ")))
+                        VALUES (\(Array(repeating: "?", count: 2 + names.count).joined(separator: ", ")))
+                        ON CONFLICT (id) DO UPDATE SET \((["payload"] + names).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                        """
+                )
+                statements[record.type] = (statement, columns)
+            }
+            try statement.bind(1, record.id)
+            try statement.bind(2, record.payload)
+            var index: Int32 = 3
+            for column in columns {
+                if let link = record.toOne.first(where: { $0.relation == column.relation }) {
+                    try statement.bind(index, link.target)
+                    try statement.bind(index + 1, link.inversePosition)
+                } else {
+                    try statement.bindNull(index)
+                    try statement.bindNull(index + 1)
+                }
+                index += 2
+            }
+            try statement.step()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+@testable import RelataCore
+
+/// Turns a store file of the current format back into what format 6 wrote (one `relata_entity`
+/// table with the to-one links in a binary column, one `relata_link` table), so tests can open
+/// files of older formats made from real stores.
+enum LegacyStoreFile {
+    /// Rewrites the typed tables of the file at `path` as format 6's two tables, and sets its
+    /// version to `version`. `module`, when given, is removed from every type name (as format 4
+    /// and older stored them); `dropLog` removes the change log (older than format 6).
+    static func downgrade(_ path: String, version: Int = 6, module: String? = nil, dropLog: Bool = false) async throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try await queue.write { db in
+            func name(_ type: String) -> String { module.map { type.replacingOccurrences(of: $0 + ".", with: "") } ?? type }
+            try db.execute(
+                sql: """
+                    CREATE TABLE relata_entity (type TEXT NOT NULL, id TEXT NOT NULL, payload BLOB NOT NULL, links BLOB, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                    CREATE TABLE relata_link (
+                        type TEXT NOT NULL, relation TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, position TEXT, inverse_position TEXT,
+                        PRIMARY KEY (type, relation, source, target)
+                    ) WITHOUT ROWID;
+                    """
+            )
+            let catalog = try Row.fetchAll(db, sql: "SELECT number, kind, type, relation FROM relata_table ORDER BY number")
+            for entry in catalog where entry["kind"] as String == "entity" {
+                let type: String = entry["type"], number: Int64 = entry["number"]
+                let columns = catalog.filter { $0["kind"] as String == "to-one" && $0["type"] as String == type }
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM e\(number)") {
+                    let links = columns.compactMap { column -> ToOneLinkRecord? in
+                        let n: Int64 = column["number"]
+                        guard let target: String = row["r\(n)"] else { return nil }
+                        return ToOneLinkRecord(relation: column["relation"], target: target, inversePosition: row["r\(n)_inverse"])
+                    }
+                    try db.execute(
+                        sql: "INSERT INTO relata_entity (type, id, payload, links) VALUES (?, ?, ?, ?)",
+                        arguments: [name(type), row["id"] as String, row["payload"] as Data, links.isEmpty ? nil : linkColumn(links)]
+                    )
+                }
+                try db.execute(sql: "DROP TABLE e\(number)")
+            }
+            for entry in catalog where entry["kind"] as String == "to-many" {
+                let number: Int64 = entry["number"]
+                try db.execute(
+                    sql: "INSERT INTO relata_link SELECT ?, ?, source, target, position, inverse FROM l\(number)",
+                    arguments: [name(entry["type"]), entry["relation"] as String]
+                )
+                try db.execute(sql: "DROP TABLE l\(number)")
+            }
+            try db.execute(
+                sql: """
+                    DROP TABLE relata_table; DROP TABLE relata_count;
+                    DROP INDEX relata_dynamic_link_source; DROP INDEX relata_dynamic_link_target;
+                    """
+            )
+            if dropLog { try db.execute(sql: "DROP TABLE relata_log") }
+            try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
+        }
+    }
+
+    /// `links` in format 6's link column: version 1, a varint count, then per link the relation,
+    /// the target and the inverse position (0, or 1 and the text), each text a varint byte count
+    /// and UTF-8.
+    static func linkColumn(_ links: [ToOneLinkRecord]) -> Data {
+        var bytes: [UInt8] = [1]
+        func varint(_ value: Int) {
+            var value = UInt64(value)
+            while value >= 0x80 {
+                bytes.append(UInt8(value & 0x7f) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+        func text(_ text: String) {
+            varint(text.utf8.count)
+            bytes += text.utf8
+        }
+        varint(links.count)
+        for link in links {
+            text(link.relation)
+            text(link.target)
+            if let position = link.inversePosition {
+                bytes.append(1)
+                text(position)
+            } else {
+                bytes.append(0)
+            }
+        }
+        return Data(bytes)
+    }
+
+    /// The types whose tables (entity or link tables) hold rows, in a current-format file.
+    static func typesWithRows(_ db: Database) throws -> Set<String> {
+        var types = Set<String>()
+        for entry in try Row.fetchAll(db, sql: "SELECT number, kind, type FROM relata_table WHERE kind <> 'to-one'") {
+            let number: Int64 = entry["number"]
+            let table = (entry["kind"] as String == "entity" ? "e" : "l") + "\(number)"
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 > 0 { types.insert(entry["type"]) }
+        }
+        return types
+    }
+
+    /// The table of `type`'s entities in a current-format file.
+    static func entityTable(_ db: Database, _ type: String) throws -> String? {
+        try Int64.fetchOne(db, sql: "SELECT number FROM relata_table WHERE kind = 'entity' AND type = ?", arguments: [type]).map { "e\($0)" }
+    }
+}
