@@ -62,6 +62,37 @@ extension StoreConformance {
                     try expect(try reader.fetchEntityCount(of: type) == entities.count { $0.type == type && $0.hasEntity }, "fetchEntityCount of \(type) counts its entities, not the rows that only hold links")
                 }
                 try expect(try reader.fetchEntityCount(of: "NoSuchType") == 0, "no entity of a type not stored")
+                // Sources of targets: every link by its stored side, to-one links from the entity rows.
+                let stored = links + entities.flatMap { record in
+                    record.toOne.map { LinkRecord(type: record.type, relation: $0.relation, source: record.id, target: $0.target, position: nil, inversePosition: $0.inversePosition) }
+                }
+                try expect(stored.contains { $0.position == nil } && stored.contains { $0.inversePosition != nil }, "the store holds to-one links and inverse positions")
+                let byTarget = Dictionary(grouping: stored, by: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) })
+                for (target, expected) in byTarget {
+                    let sources = try reader.fetchSources(of: [target])
+                    try expect(sources == expected.sorted(by: LinkRecord.inverseOrder), "fetchSources of \(target.type).\(target.relation) to \(target.target): \(sources.map(\.source)) against \(expected.map(\.source))")
+                }
+                let absentTarget = LinkTargetKey(type: stored[0].type, relation: stored[0].relation, target: "not stored")
+                let allSources = try reader.fetchSources(of: Array(byTarget.keys) + [absentTarget])
+                try expect(Set(allSources) == Set(stored) && allSources.count == stored.count, "fetchSources of every target returns every link once")
+                var seenTargets: [LinkTargetKey] = []
+                for link in allSources {
+                    let key = LinkTargetKey(type: link.type, relation: link.relation, target: link.target)
+                    if seenTargets.last != key { seenTargets.append(key) }
+                }
+                try expect(seenTargets.count == Set(seenTargets).count, "the sources of one target come together in a batch")
+                let sourceCounts = try reader.fetchSourceCounts(of: Array(byTarget.keys) + [absentTarget])
+                try expect(sourceCounts == byTarget.mapValues(\.count), "fetchSourceCounts counts every target's sources, and leaves out a target without any")
+                try expect(try reader.fetchSources(of: []).isEmpty && reader.fetchSourceCounts(of: []).isEmpty, "an empty batch of targets fetches nothing")
+                let ends = Set(dynamicLinks.flatMap { [EntityKey(type: $0.sourceType, id: $0.source), EntityKey(type: $0.targetType, id: $0.target)] })
+                for end in ends {
+                    let touching = try reader.fetchDynamicLinks(of: [end])
+                    let expected = dynamicLinks.filter { EntityKey(type: $0.sourceType, id: $0.source) == end || EntityKey(type: $0.targetType, id: $0.target) == end }
+                    try expect(Set(touching) == Set(expected) && touching.count == expected.count, "fetchDynamicLinks of \(end.type) \(end.id): either end")
+                }
+                let allDynamic = try reader.fetchDynamicLinks(of: Array(ends) + [absentEntity])
+                try expect(Set(allDynamic) == Set(dynamicLinks) && allDynamic.count == dynamicLinks.count, "fetchDynamicLinks of every end returns each link once")
+                try expect(try reader.fetchDynamicLinks(of: []).isEmpty, "an empty batch of ends fetches nothing")
                 let fetchedDynamic = try reader.fetchDynamicLinks(dynamicLinks + [absentDynamic])
                 try expect(Set(fetchedDynamic) == Set(dynamicLinks) && fetchedDynamic.count == dynamicLinks.count, "fetchDynamicLinks returns the stored ones only")
                 try expect(try reader.fetchEntities([]).isEmpty && reader.fetchLinks(of: []).isEmpty && reader.fetchDynamicLinks([]).isEmpty, "empty batches fetch nothing")
