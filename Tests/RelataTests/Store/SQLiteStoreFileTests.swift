@@ -100,6 +100,37 @@ struct SQLiteStoreFileTests {
         try queue.close()
     }
 
+    @Test("A format 6 file opens with every entity, to-one and to-many link and position it held, and is format 7 after")
+    func upgradesFormat6() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Store(backend: SQLiteBackend(path: path), schema: StoreHarness.schema)
+        try await store.write { context in
+            try Chat(id: "c", users: .relation([User(id: "1", name: "Ann"), User(id: "2", name: "Bo")])).save(to: &context)
+            for i in 1...4 {
+                try Message(id: "m\(i)", text: "t\(i)", author: .id(i % 2 == 0 ? "1" : "2"), chat: .id("c"), viewedBy: .ids(["2"])).save(to: &context)
+            }
+            try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &context)
+        }
+        let expected = StoreConformanceTests.dumped(store.context)
+        try await store.close()
+        try await LegacyStoreFile.downgrade(path, version: 6)
+        let upgraded = try await Store(backend: SQLiteBackend(path: path), schema: StoreHarness.schema)
+        #expect(StoreConformanceTests.dumped(upgraded.context) == expected)
+        try upgraded.context.checkInvariants()
+        try await upgraded.write { try Message(id: "m9", text: "new", author: .id("2"), chat: .id("c")).save(to: &$0) }
+        try await upgraded.close()
+        let again = try await Store(backend: SQLiteBackend(path: path), schema: StoreHarness.schema)
+        #expect(again.context.ids(of: "c", \Chat.$messages) == ["m4", "m1", "m2", "m3", "m9"])
+        try await again.close()
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let (version, old) = try await queue.read { db in
+            (try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'"), try db.tableExists("relata_entity") || db.tableExists("relata_link"))
+        }
+        #expect(version == "7" && !old, "format 7, the old tables gone")
+    }
+
     @Test("A version 1 store is upgraded when opened, and then keeps dynamic relationships")
     func upgradesVersion1() async throws {
         let (directory, path) = try Self.temporaryPath()

@@ -1,0 +1,78 @@
+import Foundation
+import Relata
+@testable import RelataCore
+import RelataPostgres
+import Testing
+
+/// A PostgreSQL schema of version 1 (format 6's tables: `relata_entity` with the to-one links in
+/// a binary column, `relata_link`) is upgraded to typed tables once, when a store opens it.
+@Suite("PostgreSQL store: upgrade from version 1", .timeLimit(.minutes(2)))
+struct PostgresUpgradeTests {
+    @Test("A version 1 schema opens with every entity, to-one and to-many link and position it held, and is version 2 after")
+    func upgradesVersion1() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        // The rows of a real store, as the in-memory backend keeps them.
+        let memory = InMemoryBackend()
+        let original = try await Store(backend: memory, schema: StoreHarness.schema)
+        try await original.write { context in
+            try Chat(id: "c", users: .relation([User(id: "1", name: "Ann"), User(id: "2", name: "Bo")])).save(to: &context)
+            for i in 1...4 {
+                try Message(id: "m\(i)", text: "t\(i)", author: .id(i % 2 == 0 ? "1" : "2"), chat: .id("c"), viewedBy: .ids(["2"])).save(to: &context)
+            }
+            try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &context)
+        }
+        let expected = StoreConformanceTests.dumped(original.context)
+        try await original.close()
+        var entities: [EntityRecord] = [], links: [LinkRecord] = []
+        try memory.load(entities: { entities.append($0) }, links: { links.append($0) }, dynamicLinks: { _ in })
+        #expect(entities.contains { !$0.toOne.isEmpty } && links.contains { $0.inversePosition != nil })
+
+        let schema = PostgresStoreTests.schema()
+        func text(_ value: String) -> String { "'" + value.replacingOccurrences(of: "'", with: "''") + "'" }
+        func bytes(_ data: Data) -> String { "'\\x" + data.map { String(format: "%02x", $0) }.joined() + "'::bytea" }
+        var sql = """
+            CREATE SCHEMA "\(schema)";
+            CREATE TABLE "\(schema)".relata_meta (key text PRIMARY KEY, value text NOT NULL);
+            INSERT INTO "\(schema)".relata_meta VALUES ('format', 'relata'), ('version', '1');
+            CREATE TABLE "\(schema)".relata_entity (type text NOT NULL, id text NOT NULL, payload bytea NOT NULL, links bytea, PRIMARY KEY (type, id));
+            CREATE TABLE "\(schema)".relata_link (type text NOT NULL, relation text NOT NULL, source text NOT NULL, target text NOT NULL,
+                position text, inverse_position text, PRIMARY KEY (type, relation, source, target));
+            CREATE TABLE "\(schema)".relata_dynamic_link (kind text NOT NULL, source_type text NOT NULL, source text NOT NULL,
+                target_type text NOT NULL, target text NOT NULL, PRIMARY KEY (kind, source_type, source, target_type, target));
+            CREATE TABLE "\(schema)".relata_log (seq bigserial PRIMARY KEY, origin text NOT NULL, at double precision NOT NULL, record bytea NOT NULL);
+
+            """
+        for record in entities {
+            let column = record.toOne.isEmpty ? "NULL" : bytes(LegacyStoreFile.linkColumn(record.toOne))
+            sql += "INSERT INTO \"\(schema)\".relata_entity VALUES (\(text(record.type)), \(text(record.id)), \(bytes(record.payload)), \(column));\n"
+        }
+        for link in links {
+            let position = link.position.map(text) ?? "NULL", inverse = link.inversePosition.map(text) ?? "NULL"
+            sql += "INSERT INTO \"\(schema)\".relata_link VALUES (\(text(link.type)), \(text(link.relation)), \(text(link.source)), \(text(link.target)), \(position), \(inverse));\n"
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relata-v1-\(UUID().uuidString).sql")
+        try sql.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try ShellCommand.run("psql '\(url)' -q -v ON_ERROR_STOP=1 -f '\(file.path)'") == 0)
+
+        let configuration = PostgresBackend.Configuration(schema: schema)
+        let upgraded = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: StoreHarness.schema, followInterval: nil)
+        #expect(StoreConformanceTests.dumped(upgraded.context) == expected)
+        try upgraded.context.checkInvariants()
+        // A write after the upgrade, then a second open: the typed tables are the store now.
+        try await upgraded.write { try Message(id: "m9", text: "new", author: .id("2"), chat: .id("c")).save(to: &$0) }
+        try await upgraded.close()
+        let again = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: StoreHarness.schema, followInterval: nil)
+        #expect(again.context.ids(of: "c", \Chat.$messages) == ["m4", "m1", "m2", "m3", "m9"])
+        #expect(again.context.ids(of: "m9", \Message.$author) == ["2"])
+        #expect(again.context.sources(linkingTo: "2", through: \Message.$viewedBy) == ["m1", "m2", "m3", "m4"])
+        try await again.close()
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("relata-v1-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: probe) }
+        _ = try ShellCommand.run(
+            "psql '\(url)' -tAc \"SELECT (SELECT value FROM \\\"\(schema)\\\".relata_meta WHERE key = 'version') || ' ' || (pg_catalog.to_regclass('\\\"\(schema)\\\".relata_entity') IS NULL)\" > '\(probe.path)'"
+        )
+        #expect(try String(contentsOf: probe, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "2 true", "version 2, the old tables gone")
+        _ = try ShellCommand.run("psql '\(url)' -qc 'DROP SCHEMA \"\(schema)\" CASCADE'")
+    }
+}
