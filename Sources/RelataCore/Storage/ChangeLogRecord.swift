@@ -13,6 +13,10 @@ public struct ChangeLogRecord: Sendable, Hashable {
     public var linkSources: [LinkSourceKey] = []
     /// Dynamic relationships made or removed.
     public var dynamicLinks: [DynamicLinkRecord] = []
+    /// Targets whose sources changed through a stored side (see ``LinkTargetKey``): the targets
+    /// of to-many link rows written or removed, and the old and new targets of to-one links set,
+    /// moved or removed. A store that keeps a target's sources reads them again.
+    public var linkTargets: [LinkTargetKey] = []
 
     /// An empty record.
     public init() {}
@@ -25,11 +29,15 @@ public struct ChangeLogRecord: Sendable, Hashable {
         for key in changes.deletedLinks { sources.insert(LinkSourceKey(type: key.type, relation: key.relation, source: key.source)) }
         linkSources = Array(sources)
         dynamicLinks = changes.insertedDynamicLinks + changes.deletedDynamicLinks
+        var targets = Set(changes.toOneTargets)
+        for record in changes.upsertedLinks { targets.insert(LinkTargetKey(type: record.type, relation: record.relation, target: record.target)) }
+        for key in changes.deletedLinks { targets.insert(LinkTargetKey(type: key.type, relation: key.relation, target: key.target)) }
+        linkTargets = Array(targets)
     }
 
     /// Whether the record names no row.
     public var isEmpty: Bool {
-        entities.isEmpty && linkSources.isEmpty && dynamicLinks.isEmpty
+        entities.isEmpty && linkSources.isEmpty && dynamicLinks.isEmpty && linkTargets.isEmpty
     }
 
     /// Adds the keys `other` names.
@@ -37,6 +45,7 @@ public struct ChangeLogRecord: Sendable, Hashable {
         entities += other.entities
         linkSources += other.linkSources
         dynamicLinks += other.dynamicLinks
+        linkTargets += other.linkTargets
     }
 }
 
@@ -93,7 +102,9 @@ public struct CommittedChanges: Sendable {
 
 extension ChangeLogRecord {
     /// The record in the compact binary form backends store: each string is its UTF-8 length
-    /// (varint) then its bytes; entity keys and link sources are grouped by type (and relation).
+    /// (varint) then its bytes; entity keys, link sources and link targets are grouped by type
+    /// (and relation). Link targets come last, and only when there are any, so records written
+    /// before format 7 read as records without them.
     public func encoded() -> Data {
         var writer = LogWriter()
         let byType = Dictionary(grouping: entities, by: \.type)
@@ -114,6 +125,16 @@ extension ChangeLogRecord {
         writer.count(dynamicLinks.count)
         for link in dynamicLinks {
             for field in [link.kind, link.sourceType, link.source, link.targetType, link.target] { writer.string(field) }
+        }
+        if !linkTargets.isEmpty {
+            let byRelation = Dictionary(grouping: linkTargets, by: { [$0.type, $0.relation] })
+            writer.count(byRelation.count)
+            for (name, keys) in byRelation.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                writer.string(name[0])
+                writer.string(name[1])
+                writer.count(keys.count)
+                for key in keys { writer.string(key.target) }
+            }
         }
         return Data(writer.bytes)
     }
@@ -143,6 +164,15 @@ extension ChangeLogRecord {
                     targetType: try reader.string(), target: try reader.string()
                 )
             )
+        }
+        if !reader.isAtEnd {
+            for _ in 0..<(try reader.count()) {
+                let type = try reader.string()
+                let relation = try reader.string()
+                for _ in 0..<(try reader.count()) {
+                    linkTargets.append(LinkTargetKey(type: type, relation: relation, target: try reader.string()))
+                }
+            }
         }
         guard reader.isAtEnd else { throw LogReader.damaged }
     }

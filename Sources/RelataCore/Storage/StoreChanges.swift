@@ -13,6 +13,11 @@ public struct StoreChanges: Sendable {
     public var insertedDynamicLinks: [DynamicLinkRecord] = []
     /// Dynamic relationships removed.
     public var deletedDynamicLinks: [DynamicLinkRecord] = []
+    /// The targets whose to-one sources changed: the old and the new target of each to-one link
+    /// the write set, moved or removed (their rows are in ``upsertedEntities`` or
+    /// ``deletedEntities``, but only the new target is in the row). The change log names them, so
+    /// other stores know which lists of sources to read again.
+    public var toOneTargets: [LinkTargetKey] = []
 
     /// No change.
     public init() {}

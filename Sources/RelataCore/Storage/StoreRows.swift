@@ -67,7 +67,7 @@ extension EntityTable {
         // The entities the write touched come with their values; the reader adds the sources
         // whose to-one links (kept in their rows) changed without their entity.
         let touched = delta.table(of: Entity.self)
-        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta, known: touched?.ids ?? [])
+        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta, known: touched?.ids ?? [], before: before)
         try Entity._relataVisitRelations(&reader)
         let count = (touched?.entities.count ?? 0) + reader.touchedSources.count
         guard count > 0 else { return }
@@ -92,6 +92,10 @@ extension EntityTable {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
             }
         }
+        // The targets whose list of sources the write changed: the old and the new target of
+        // each to-one link set, moved or removed (other stores evict those lists).
+        for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         let writers = reader.writers
         changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(
@@ -236,13 +240,19 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline var touchedSources = Set<Entity.ID>()
     /// Sources the caller has already (the entities the delta stores or erases).
     @usableFromInline let known: Set<Entity.ID>
+    /// The state before the write, when the targets a source's links moved from are wanted.
+    @usableFromInline let before: Context?
+    /// One per relation, given `before`: the targets whose sources a source's link changed (its
+    /// old and new target, or its target when its place in the target's list moved).
+    @usableFromInline var movedTargets: [@Sendable (Entity.ID) throws -> [LinkTargetKey]] = []
 
     @inlinable
-    init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = []) {
+    init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = [], before: Context? = nil) {
         self.context = context
         self.table = table
         self.delta = delta
         self.known = known
+        self.before = before
     }
 
     /// Whether `source` has a to-one link kept in its row.
@@ -281,9 +291,25 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             }
             touchedSources.formUnion(found)
         }
-        guard let links else { return }
         let relation = descriptor.name
         let sourceType = EntitySchema.storageName(of: S.self)
+        if let before {
+            let oldLinks = before.table(S.self)?.existingLinkTable(key, T.ID.self)
+            let oldInverse = descriptor.inverse.flatMap { inverse in
+                inverse.toMany ? before.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
+            }
+            let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
+                let new = links?.one[source], old = oldLinks?.one[source]
+                let newPosition = new.flatMap { inverse?.many[$0]?.key(of: source) }
+                let oldPosition = old.flatMap { oldInverse?.many[$0]?.key(of: source) }
+                guard new != old || newPosition != oldPosition else { return [] }
+                return try Set([old, new].compactMap { $0 }).map {
+                    LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode($0, of: sourceType, relation: relation))
+                }
+            }
+            if let moved = moved as? @Sendable (Entity.ID) throws -> [LinkTargetKey] { movedTargets.append(moved) }
+        }
+        guard let links else { return }
         let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
             guard let target = links.one[source] else { return false }
             links_.append(
