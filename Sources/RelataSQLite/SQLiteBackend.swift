@@ -9,15 +9,13 @@ import Synchronization
 /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
 /// ```
 ///
-/// The file holds five tables: `relata_meta` (format and version); `relata_entity` (type, id,
-/// payload: the normalized entity in a compact keyed binary form, links: the entity's to-one
-/// links); `relata_link` (type, relation, source, target, position, inverse position: one row per
-/// to-many link, one per linked pair for a mutual relation); `relata_dynamic_link` (kind, source
-/// type and id, target type and id: one row per dynamic relationship); and `relata_log` (the
-/// change log: one record per commit naming the rows it touched, see `ChangeLogRecord`).
-/// Payloads keep property names, like JSON, so adding an optional property or a relation to a
-/// model needs no migration; rows of a type or relation the model no longer has are kept but not
-/// loaded (`Store.ignoredRecords`).
+/// The file holds a table per entity type (its id, payload — the normalized entity in a compact
+/// keyed binary form — and its to-one links in indexed columns), a table per to-many relation
+/// (indexed from both ends), `relata_dynamic_link`, the entity counts, the catalog that names
+/// those tables (`relata_table`, see `TableCatalog`) and `relata_log` (the change log: one record
+/// per commit naming the rows it touched, see `ChangeLogRecord`). Payloads keep property names,
+/// like JSON, so adding an optional property or a relation to a model needs no migration; rows of
+/// a type or relation the model no longer has are kept but not loaded (`Store.ignoredRecords`).
 ///
 /// Several processes may open one file at once (see the article on sharing a store): each
 /// ``write(_:)`` is one `BEGIN IMMEDIATE` transaction, which waits for other writers up to
