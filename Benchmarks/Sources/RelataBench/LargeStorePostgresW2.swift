@@ -84,7 +84,7 @@ enum LargeStorePostgresW2 {
         let (relata, baseline) = schemas(scale)
         let connection = try await PostgresBaselineW1.connect(url)
         defer { Task { try? await connection.close() } }
-        let marker = try await connection.query("SELECT pg_catalog.to_regclass(\(baseline + ".w2_built"))::text", logger: PostgresBaselineW1.logger)
+        let marker = try await connection.query("SELECT pg_catalog.to_regclass(\(baseline + ".w2_built_format2"))::text", logger: PostgresBaselineW1.logger)
         for try await name in marker.decode(String?.self) where name != nil { return nil }
         try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(relata) CASCADE")
         try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(baseline) CASCADE")
@@ -97,7 +97,7 @@ enum LargeStorePostgresW2 {
         start = ContinuousClock.now
         try await PostgresBaselineW1.save(FloorW1.Input(data), on: connection, schema: baseline)
         let baselineTime = ContinuousClock.now - start
-        try await PostgresBaselineW1.run(connection, "CREATE TABLE \(baseline).w2_built (at timestamptz)")
+        try await PostgresBaselineW1.run(connection, "CREATE TABLE \(baseline).w2_built_format2 (at timestamptz)")
         return (relataTime, baselineTime)
     }
 
@@ -110,10 +110,29 @@ enum LargeStorePostgresW2 {
             logger: PostgresBaselineW1.logger
         )
         var tables: [String] = []
-        for try await name in rows.decode(String.self) where name != "w2_built" { tables.append(name) }
+        for try await name in rows.decode(String.self) where name != "w2_built_format2" { tables.append(name) }
         for table in tables {
             try await PostgresBaselineW1.run(connection, "CREATE TABLE \(copy).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
             try await PostgresBaselineW1.run(connection, "INSERT INTO \(copy).\(table) SELECT * FROM \(source).\(table)")
+        }
+        // The schema's functions and triggers (a Store's entity counts), once the rows are in.
+        var definitions: [String] = []
+        let functions = try await connection.query(
+            "SELECT pg_catalog.pg_get_functiondef(p.oid) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = \(source)",
+            logger: PostgresBaselineW1.logger
+        )
+        for try await definition in functions.decode(String.self) { definitions.append(definition) }
+        let triggers = try await connection.query(
+            """
+            SELECT pg_catalog.pg_get_triggerdef(t.oid) FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = \(source) AND NOT t.tgisinternal
+            """,
+            logger: PostgresBaselineW1.logger
+        )
+        for try await definition in triggers.decode(String.self) { definitions.append(definition) }
+        for definition in definitions {
+            let moved = definition.replacingOccurrences(of: "\"\(source)\".", with: "\"\(copy)\".").replacingOccurrences(of: "\(source).", with: "\(copy).")
+            try await PostgresBaselineW1.run(connection, moved)
         }
     }
 

@@ -18,9 +18,13 @@ enum LargeStoreW2 {
             grdb = folder.appendingPathComponent("w2-grdb-\(scale).sqlite").path
         }
 
-        /// Written when both files are complete; a build cut off is started again.
-        var built: String { relata + ".built" }
+        /// Written when both files are complete; a build cut off is started again, and so is one
+        /// of another storage format (the marker names the format it was built with).
+        var built: String { relata + ".built-format\(LargeStoreW2.storageFormat)" }
     }
+
+    /// The SQLite storage format the kept files are built in (7: typed tables).
+    static let storageFormat = 7
 
     static var folder: URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relata-w2")
