@@ -126,7 +126,7 @@ struct LinkChange<Source: EntityModelProtocol, Target: EntityModelProtocol>: Cha
         case .move:
             guard let key else { return }
             let table = context.mutableTable(Source.self).linkTable(descriptor.key, Target.ID.self)
-            if table.many[source]?.contains(target) == true {
+            if table.list(of: source)?.contains(target) == true {
                 table.place(target, in: source, at: key)
             }
         case .unlink:

@@ -165,7 +165,7 @@ extension Context {
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        let linked = table.many[source]?.contains(target) ?? false
+        let linked = table.list(of: source)?.contains(target) ?? false
         if let key {
             table.place(target, in: source, at: key)
         } else if !linked {

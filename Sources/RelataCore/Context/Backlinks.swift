@@ -17,8 +17,27 @@ class AnyBacklinks: @unchecked Sendable {
 final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
     @usableFromInline let descriptor: RelationDescriptor<Source, Target>
     @usableFromInline @exclusivity(unchecked) var sources: [Target.ID: Set<Source.ID>]
+    /// In a context over storage: reads the sources of targets the index does not hold.
+    @usableFromInline @exclusivity(unchecked) var faulter: BacklinkFaulter<Source.ID, Target.ID>?
+    /// The targets whose sources the index holds whole.
+    @usableFromInline @exclusivity(unchecked) var loaded: Set<Target.ID> = []
 
     @usableFromInline var key: _AnyRelationKey { descriptor.key }
+
+    /// Makes sure the index holds the sources of `target` (read from the base the first time).
+    @inlinable
+    func ensure(_ target: Target.ID) {
+        guard let faulter, !loaded.contains(target), let found = faulter.read([target]) else { return }
+        sources[target] = found[target]
+        loaded.insert(target)
+    }
+
+    /// The sources that link to `target`.
+    @inlinable
+    func sources(of target: Target.ID) -> Set<Source.ID>? {
+        ensure(target)
+        return sources[target]
+    }
 
     @usableFromInline
     init(descriptor: RelationDescriptor<Source, Target>, sources: [Target.ID: Set<Source.ID>] = [:]) {
@@ -28,23 +47,30 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
 
     @inlinable
     func insert(_ source: Source.ID, for target: Target.ID) {
+        ensure(target)
         sources[target, default: []].insert(source)
     }
 
     @inlinable
     func remove(_ source: Source.ID, for target: Target.ID) {
+        ensure(target)
         guard sources[target]?.remove(source) != nil else { return }
         if sources[target]!.isEmpty { sources[target] = nil }
     }
 
     @usableFromInline
     override func cloneBacklinks() -> AnyBacklinks {
-        Backlinks(descriptor: descriptor, sources: sources)
+        let copy = Backlinks(descriptor: descriptor, sources: sources)
+        copy.faulter = faulter
+        copy.loaded = loaded
+        return copy
     }
 
     @usableFromInline
     override func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {
-        guard let target = target as? Target.ID, let sources = sources.removeValue(forKey: target) else { return }
+        guard let target = target as? Target.ID else { return }
+        ensure(target)
+        guard let sources = sources.removeValue(forKey: target) else { return }
         let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
         for source in sources {
             forward.remove(target, from: source, toMany: key.toMany)

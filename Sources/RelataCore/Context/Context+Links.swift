@@ -71,7 +71,7 @@ extension Context {
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        if appending || table.many[source] == nil {
+        if appending || table.list(of: source) == nil {
             for target in targets {
                 guard let key = table.append(target, to: source, using: &storage.generator) else { continue }
                 let inverseKey = addOtherSide(d, target: target, source: source)
@@ -106,6 +106,7 @@ extension Context {
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         // One lookup: the old target comes back from the update.
+        table.ensure(source)
         let previous = table.one.updateValue(target, forKey: source)
         guard previous != target else { return }
         table.touch(source, target)
@@ -150,7 +151,7 @@ extension Context {
         _ d: RelationDescriptor<S, T>, source: S.ID, target: T.ID, at index: Int
     ) {
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        let wasLinked = table.many[source]?.contains(target) ?? false
+        let wasLinked = table.list(of: source)?.contains(target) ?? false
         let written = table.insert(target, into: source, at: index, using: &storage.generator)
         for (moved, key) in written.dropFirst() {
             recordMove(d, source: source, target: moved, key: key)

@@ -40,7 +40,7 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
         } else {
             let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: descriptor.key.ordinal)
             if let backlinks = context.table(T.self)?.backlinks[key] {
-                owners = Array(unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources[target] ?? [])
+                owners = Array(unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target) ?? [])
             }
         }
         found = owners.contains { !except.contains(EntityReference(S.self, id: $0)) }

@@ -21,7 +21,7 @@ extension Context {
             if let inverse = descriptor.inverse {
                 holders = table(T.self)?.existingLinkTable(inverse, S.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
             } else {
-                holders = Array(backlinkIndex(descriptor)?.sources[target] ?? [])
+                holders = Array(backlinkIndex(descriptor)?.sources(of: target) ?? [])
             }
             if let other = holders.first(where: { $0 != source }) {
                 throw RelataError(

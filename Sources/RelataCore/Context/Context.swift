@@ -50,6 +50,11 @@ public struct Context: Sendable {
         /// Records what is read, for an observed closure (see `Context.recordingReads(into:)`);
         /// copies do not inherit it.
         @usableFromInline var region: RegionRecorder?
+        /// What a context over storage reads what it does not hold from (see
+        /// `Context.init(over:)`); `nil` in a context that holds everything.
+        @usableFromInline var base: ContextBase?
+        /// The entities whose dynamic relationships a context over storage holds.
+        var dynamicLoaded: Set<EntityReference> = []
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -61,6 +66,8 @@ public struct Context: Sendable {
             // A copy made after its write ended stops tracking (see `ChangeTracker`).
             copy.tracker = tracker?.isActive == true ? tracker : nil
             copy.dynamic = dynamic
+            copy.base = base
+            copy.dynamicLoaded = dynamicLoaded
             return copy
         }
 
@@ -122,7 +129,7 @@ extension Context {
     @inlinable
     public func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) -> Entity? {
         noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
-        return table(Entity.self)?.entities[id]
+        return table(Entity.self)?.entity(id)
     }
 
     /// The stored entity of this type and id.
@@ -138,13 +145,17 @@ extension Context {
     /// The ids of every stored entity of this type, in no particular order.
     public func ids<Entity: EntityModelProtocol>(of type: Entity.Type) -> [Entity.ID] {
         noteRead(.type(ObjectIdentifier(Entity.self)))
-        return table(Entity.self).map { Array($0.entities.ids) } ?? []
+        guard let table = table(Entity.self) else { return [] }
+        table.ensureAll()
+        return Array(table.entities.ids)
     }
 
     /// The number of stored entities of this type.
     public func count<Entity: EntityModelProtocol>(of type: Entity.Type) -> Int {
         noteRead(.type(ObjectIdentifier(Entity.self)))
-        return table(Entity.self)?.entities.count ?? 0
+        guard let table = table(Entity.self) else { return 0 }
+        table.ensureAll()
+        return table.entities.count
     }
 
     /// The ids an entity links to through a relation, in order, without building any entity.

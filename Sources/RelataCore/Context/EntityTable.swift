@@ -48,8 +48,56 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// How many ids the last tracked write marked: the next one starts with room for as many (a
     /// bulk load's writes are alike, and growing the set from empty rehashes it a dozen times).
     private var lastDirtyCount = 0
+    /// In a context over storage (see ``ContextBase``): reads the entities the table does not
+    /// hold yet. `nil` in a context that holds everything.
+    @usableFromInline @exclusivity(unchecked) var faulter: EntityFaulter<Entity>?
+    /// The ids the table holds the answer for (an entity, or none), read or written here.
+    @usableFromInline @exclusivity(unchecked) var loadedIDs: Set<Entity.ID> = []
+    /// Whether the table holds every entity of the type.
+    @usableFromInline @exclusivity(unchecked) var holdsAll = false
 
     @usableFromInline override init() {}
+
+    /// Makes sure the table holds the answer for `id`: read from the base the first time, in a
+    /// context over storage; nothing otherwise.
+    @inlinable
+    func ensure(_ id: Entity.ID) {
+        guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
+        guard let found = faulter.read([id]) else { return }
+        if let entity = found[id] { entities[id] = entity }
+        loadedIDs.insert(id)
+    }
+
+    /// Reads the entities of those of `ids` the table does not hold, in one batch.
+    @inlinable
+    func ensure(_ ids: some Collection<Entity.ID>) {
+        guard let faulter, !holdsAll else { return }
+        let missing = ids.filter { !loadedIDs.contains($0) }
+        guard !missing.isEmpty, let found = faulter.read(missing) else { return }
+        for id in missing {
+            if let entity = found[id] { entities[id] = entity }
+            loadedIDs.insert(id)
+        }
+    }
+
+    /// The entity `id`, read from the base if the table does not hold it.
+    @inlinable
+    func entity(_ id: Entity.ID) -> Entity? {
+        ensure(id)
+        return entities[id]
+    }
+
+    /// Makes sure the table holds every entity of the type (what it holds already wins: it may
+    /// have been written here).
+    @inlinable
+    func ensureAll() {
+        guard let faulter, !holdsAll, let all = faulter.readAll() else { return }
+        for (id, entity) in all where !loadedIDs.contains(id) {
+            entities[id] = entity
+            loadedIDs.insert(id)
+        }
+        holdsAll = true
+    }
 
     /// Marks `id` as changed, when tracking.
     @inlinable
@@ -67,6 +115,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         let copy = EntityTable<Entity>()
         copy.dirty = dirty
         copy.entities = entities
+        copy.faulter = faulter
+        copy.loadedIDs = loadedIDs
+        copy.holdsAll = holdsAll
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
         return copy

@@ -8,6 +8,7 @@ extension LinkTable {
     /// - Returns: The new key, or `nil` when `target` was already linked.
     @inlinable
     func append(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+        ensure(source)
         let key = many[source, default: OrderedLinks()].appendIfAbsent(target, using: &generator)
         if key != nil { touch(source, target) }
         return key
@@ -16,6 +17,7 @@ extension LinkTable {
     /// Links `target` to `source` at `key`, or moves it there (a ChangeSet being replayed).
     @inlinable
     func place(_ target: TargetID, in source: SourceID, at key: PositionKey) {
+        ensure(source)
         touch(source, target)
         many[source, default: OrderedLinks()].place(target, at: key)
     }
@@ -30,6 +32,7 @@ extension LinkTable {
     func insert(
         _ target: TargetID, into source: SourceID, at index: Int, using generator: inout JitterGenerator
     ) -> [(TargetID, PositionKey)] {
+        ensure(source)
         var links = many.removeValue(forKey: source) ?? OrderedLinks()
         defer { many[source] = links.isEmpty ? nil : links }
         links.remove(target)
@@ -67,6 +70,7 @@ extension LinkTable {
     /// - Complexity: O(n log n) in the number of old and new targets.
     @usableFromInline
     func replace(_ source: SourceID, with targets: [TargetID], using generator: inout JitterGenerator) -> Replacement {
+        ensure(source)
         let old = many.removeValue(forKey: source) ?? OrderedLinks()
         var result = Replacement()
         let newTargets = OrderedSet(targets)

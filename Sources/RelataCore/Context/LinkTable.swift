@@ -25,6 +25,12 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The links (source, target) written or removed since tracking began (a Store write), or
     /// `nil` when not tracking. Every mutator below appends what it touches; duplicates are fine.
     @usableFromInline @exclusivity(unchecked) var dirty: ContiguousArray<LinkPair<SourceID, TargetID>>?
+    /// In a context over a storage snapshot (see ``ContextBase``): reads the links of sources the
+    /// table does not hold yet. `nil` in a context that holds everything (the in-memory
+    /// `Context()` and a Store's replica), where the only cost is this `nil` check.
+    @usableFromInline @exclusivity(unchecked) var faulter: LinkFaulter<SourceID, TargetID>?
+    /// The sources whose links the table holds whole (read from the base or written here).
+    @usableFromInline @exclusivity(unchecked) var loaded: Set<SourceID> = []
 
     @usableFromInline override init() {}
 
@@ -37,7 +43,41 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         self.dirty = dirty
     }
 
-    @usableFromInline override func clone() -> AnyLinkTable { LinkTable(one: one, many: many, dirty: dirty) }
+    @usableFromInline override func clone() -> AnyLinkTable {
+        let copy = LinkTable(one: one, many: many, dirty: dirty)
+        copy.faulter = faulter
+        copy.loaded = loaded
+        return copy
+    }
+
+    /// Makes sure the links of `source` are here: read from the base the first time, in a
+    /// context over a snapshot; nothing otherwise.
+    @inlinable
+    func ensure(_ source: SourceID) {
+        if let faulter, !loaded.contains(source) { faulter.load([source], into: self) }
+    }
+
+    /// Reads the links of those of `sources` not held yet, in one batch.
+    @inlinable
+    func ensure(_ sources: some Collection<SourceID>) {
+        guard let faulter else { return }
+        let missing = sources.filter { !loaded.contains($0) }
+        if !missing.isEmpty { faulter.load(missing, into: self) }
+    }
+
+    /// The to-one target of `source`.
+    @inlinable
+    func target(of source: SourceID) -> TargetID? {
+        ensure(source)
+        return one[source]
+    }
+
+    /// The to-many targets of `source`, in order.
+    @inlinable
+    func list(of source: SourceID) -> OrderedLinks<TargetID>? {
+        ensure(source)
+        return many[source]
+    }
 
     @usableFromInline override func setTracking(_ on: Bool) { dirty = on ? [] : nil }
 
@@ -67,6 +107,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The targets of `source`, in order.
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
+        ensure(source)
         if toMany { return many[source]?.targets ?? [] }
         return one[source].map { [$0] } ?? []
     }
@@ -74,18 +115,21 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Whether `source` links to `target`.
     @inlinable
     func contains(_ target: TargetID, in source: SourceID, toMany: Bool) -> Bool {
-        toMany ? (many[source]?.contains(target) ?? false) : one[source] == target
+        ensure(source)
+        return toMany ? (many[source]?.contains(target) ?? false) : one[source] == target
     }
 
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
-        toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
+        ensure(source)
+        return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
 
     /// Sets the to-one link of `source` to `target`; returns the target it replaced, if any.
     @inlinable
     @discardableResult
     func setOne(_ target: TargetID, for source: SourceID) -> TargetID? {
+        ensure(source)
         touch(source, target)
         let previous = one.updateValue(target, forKey: source)
         return previous == target ? nil : previous
@@ -94,6 +138,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes the link from `source` to `target`, if there is one.
     @inlinable
     func remove(_ target: TargetID, from source: SourceID, toMany: Bool) {
+        ensure(source)
         touch(source, target)
         if toMany {
             guard many[source]?.remove(target) == true else { return }
@@ -106,6 +151,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Removes every link of `source` and returns the targets it had, in order.
     @inlinable
     func removeAll(from source: SourceID, toMany: Bool) -> [TargetID] {
+        ensure(source)
         let removed: [TargetID]
         if toMany {
             removed = many.removeValue(forKey: source)?.targets ?? []

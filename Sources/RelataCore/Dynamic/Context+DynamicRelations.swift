@@ -46,7 +46,8 @@ extension Context {
 
     /// Whether `subject kind object` holds.
     public func isRelated(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) -> Bool {
-        storage.dynamic?.contains(DynamicLink(subject, kind, object)) ?? false
+        ensureDynamicLinks(of: subject)
+        return storage.dynamic?.contains(DynamicLink(subject, kind, object)) ?? false
     }
 
     /// The entities `subject` is related to by `kind`: what it owns (`.owns`), its owners
@@ -55,6 +56,7 @@ extension Context {
     /// - Complexity: O(k log k) for k related entities.
     public func related(_ subject: EntityReference, _ kind: DynamicRelationKind) -> [EntityReference] {
         noteRead(.dynamic)
+        ensureDynamicLinks(of: subject)
         guard let dynamic = storage.dynamic else { return [] }
         let set: Set<EntityReference>? =
             switch kind {
@@ -70,6 +72,7 @@ extension Context {
     /// - Complexity: O(1).
     public func countRelated(_ subject: EntityReference, _ kind: DynamicRelationKind) -> Int {
         noteRead(.dynamic)
+        ensureDynamicLinks(of: subject)
         guard let dynamic = storage.dynamic else { return 0 }
         return switch kind {
         case .owns: dynamic.owned[subject]?.count ?? 0

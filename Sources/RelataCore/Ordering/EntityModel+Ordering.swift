@@ -99,7 +99,7 @@ extension EntityModelProtocol {
         in context: Context
     ) -> [(id: Target.ID, key: PositionKey)] {
         let key = Self.relationKey(keyPath)
-        guard let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.many[id] else { return [] }
+        guard let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.list(of: id) else { return [] }
         return Array(zip(links.targets, links.keys).map { (id: $0, key: $1) })
     }
 }
@@ -112,6 +112,7 @@ extension Context {
         of target: TargetID, in _: Source.Type, _ source: Source.ID, _ key: _AnyRelationKey
     ) -> (count: Int, index: Int?) {
         guard let table = table(Source.self)?.existingLinkTable(key, TargetID.self) else { return (0, nil) }
-        return (table.many[source]?.count ?? 0, table.many[source]?.index(of: target))
+        let list = table.list(of: source)
+        return (list?.count ?? 0, list?.index(of: target))
     }
 }

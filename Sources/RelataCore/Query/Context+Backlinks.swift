@@ -19,7 +19,7 @@ extension Context {
         if let inverse = descriptor.inverse {
             return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
         }
-        let sources = backlinkIndex(descriptor)?.sources[target] ?? []
+        let sources = backlinkIndex(descriptor)?.sources(of: target) ?? []
         return sources.sorted(by: IDOrder.precedes)
     }
 
@@ -35,7 +35,7 @@ extension Context {
         if let inverse = descriptor.inverse {
             return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.count(of: target, toMany: inverse.toMany) ?? 0
         }
-        return backlinkIndex(descriptor)?.sources[target]?.count ?? 0
+        return backlinkIndex(descriptor)?.sources(of: target)?.count ?? 0
     }
 
     /// Notes, for an observed closure, a read of the sources linking to `target` through `d`:

@@ -114,11 +114,11 @@ enum RelationResolver {
         return Modifier { entity in
             var resolved: [Target] = []
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
-            if let ids = links?.many[entity.id]?.targets, let targets {
+            if let ids = links?.list(of: entity.id)?.targets, let targets {
                 resolved.reserveCapacity(ids.count)
                 for id in ids {
                     region?.insert(.entity(ObjectIdentifier(Target.self), AnyHashable(id)))
-                    guard var target = targets.entities[id] else { continue }
+                    guard var target = targets.entity(id) else { continue }
                     for modifier in nested { modifier.apply(&target) }
                     resolved.append(target)
                 }
@@ -140,14 +140,14 @@ enum RelationResolver {
         let region = context.readRecorder
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
-            guard let id = links?.one[entity.id] else {
+            guard let id = links?.target(of: entity.id) else {
                 // No link: `.none`, as SwiftletModel resolves it (saving the result elsewhere
                 // leaves that context's link alone).
                 write(&entity, Relation(state: .none))
                 return
             }
             region?.insert(.entity(ObjectIdentifier(Target.self), AnyHashable(id)))
-            guard var target = targets?.entities[id] else {
+            guard var target = targets?.entity(id) else {
                 write(&entity, Relation(state: .id(id)))
                 return
             }
@@ -168,7 +168,7 @@ enum RelationResolver {
         let region = context.readRecorder
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
-            let ids = links?.many[entity.id]?.targets
+            let ids = links?.list(of: entity.id)?.targets
             write(&entity, Relation(state: .ids(ids ?? [], appending: appending)))
         }
     }
@@ -184,7 +184,7 @@ enum RelationResolver {
         let region = context.readRecorder
         return Modifier { entity in
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
-            let id = links?.one[entity.id]
+            let id = links?.target(of: entity.id)
             write(&entity, Relation(state: id.map { .id($0) } ?? .none))
         }
     }

@@ -37,7 +37,7 @@ public struct Query<Entity: EntityModelProtocol> {
     public func resolve() -> Entity? {
         guard let id else { return nil }
         context.noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
-        guard var entity = context.table(Entity.self)?.entities[id] else { return nil }
+        guard var entity = context.table(Entity.self)?.entity(id) else { return nil }
         for modifier in modifiers {
             modifier.apply(&entity)
         }

@@ -35,7 +35,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         var result: [Entity] = []
         result.reserveCapacity(ids.count)
         for id in ids {
-            guard var entity = table.entities[id] else { continue }
+            guard var entity = table.entity(id) else { continue }
             for modifier in modifiers { modifier.apply(&entity) }
             if filters.allSatisfy({ $0(entity) }) { result.append(entity) }
         }

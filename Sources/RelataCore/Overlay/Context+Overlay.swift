@@ -1,0 +1,68 @@
+import Foundation
+
+extension Context {
+    /// A context over storage: it holds nothing at first and reads what it is asked about from
+    /// `base` — an entity by id, the links of a source, the sources of a target, every entity of
+    /// a type — keeping what it read, so memory follows what was touched, not the store's size.
+    ///
+    /// Reads answer as a context loaded whole from the same rows would (`RelataStoreConformance`
+    /// and the overlay property test check it). Writes to such a context, and a snapshot kept
+    /// for all of its reads, come with the paged store.
+    package init(over base: ContextBase) {
+        self.init()
+        storage.base = base
+        for type in base.schema.types.values { install(type, base) }
+    }
+
+    /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of
+    /// its one-way relations in their targets' tables) what reads them from `base`.
+    private mutating func install<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
+        mutableTable(Entity.self).faulter = OverlayReads.entities(Entity.self, base)
+        var installer = OverlayInstaller<Entity>(base: base)
+        try? Entity._relataVisitRelations(&installer)
+        for step in installer.steps { step(&self) }
+    }
+
+    /// Makes sure the dynamic relationships of `subject` are held: read from the base the first
+    /// time, in a context over storage; nothing otherwise.
+    func ensureDynamicLinks(of subject: EntityReference) {
+        guard let base = storage.base, !storage.dynamicLoaded.contains(subject) else { return }
+        let key = EntityKey(type: EntitySchema.storageName(of: subject.entityType), id: (try? subject.idText()) ?? "")
+        guard let records = base.read({ try $0.fetchDynamicLinks(of: [key]) }) else { return }
+        let links = storage.dynamic ?? DynamicLinks()
+        storage.dynamic = links
+        for record in records {
+            guard let kind = DynamicLink.Kind(rawValue: record.kind),
+                let sourceType = base.schema.type(named: record.sourceType), let targetType = base.schema.type(named: record.targetType),
+                let source = try? EntityReference.fromIDText(sourceType, record.source),
+                let target = try? EntityReference.fromIDText(targetType, record.target),
+                // As a whole load does: a relationship to an entity that is gone is not kept.
+                source.exists(in: self), target.exists(in: self)
+            else { continue }
+            links.insert(DynamicLink(kind, source, target))
+        }
+        storage.dynamicLoaded.insert(subject)
+    }
+}
+
+/// Gives each relation of `Entity` what reads its links from a base: the link table of the
+/// relation (either side, see ``OverlayReads/links(_:_:)``) and, for a one-way relation, the
+/// backlink index in its target's table.
+struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
+    let base: ContextBase
+    var steps: [(inout Context) -> Void] = []
+
+    init(base: ContextBase) {
+        self.base = base
+    }
+
+    mutating func visit<S, T, D, C, K>(_ descriptor: RelationDescriptor<S, T>, _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>) throws {
+        let base = base
+        steps.append { context in
+            context.mutableTable(S.self).linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(read: OverlayReads.links(descriptor, base))
+            if descriptor.inverse == nil {
+                context.backlinks(descriptor).faulter = BacklinkFaulter(read: OverlayReads.backlinks(descriptor, base))
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Reads the links of sources a ``LinkTable`` does not hold, from a ``ContextBase``: for one
+/// side of one relation, made by `Context.init(over:)` where the relation's types are known.
+@usableFromInline
+final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
+    /// The links of a batch of sources: to-one targets, or to-many targets with their keys in
+    /// order; `nil` when the read failed (the base keeps the error).
+    @usableFromInline typealias Load = ([SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])?
+
+    @usableFromInline let read: Load
+
+    @usableFromInline
+    init(read: @escaping Load) {
+        self.read = read
+    }
+
+    /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
+    /// does not hold whole are asked for) and notes them as held.
+    @inlinable
+    func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>) {
+        guard let links = read(sources) else { return }
+        for source in sources {
+            table.one[source] = links.one[source]
+            table.many[source] = links.many[source]
+            table.loaded.insert(source)
+        }
+    }
+}
+
+/// Reads the sources of one-way links to targets a ``Backlinks`` index does not hold.
+@usableFromInline
+final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
+    @usableFromInline typealias Load = ([TargetID]) -> [TargetID: Set<SourceID>]?
+
+    @usableFromInline let read: Load
+
+    @usableFromInline
+    init(read: @escaping Load) {
+        self.read = read
+    }
+}
+
+/// Reads the entities an ``EntityTable`` does not hold: by id, or every one of the type.
+@usableFromInline
+final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
+    /// The entities of a batch of ids (an id without an entity is left out); `nil` on failure.
+    @usableFromInline let read: ([Entity.ID]) -> [Entity.ID: Entity]?
+    /// Every entity of the type, in storage's id order; `nil` on failure.
+    @usableFromInline let readAll: () -> [(Entity.ID, Entity)]?
+
+    @usableFromInline
+    init(read: @escaping ([Entity.ID]) -> [Entity.ID: Entity]?, readAll: @escaping () -> [(Entity.ID, Entity)]?) {
+        self.read = read
+        self.readAll = readAll
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// How a context over storage reads each kind of thing it does not hold, as closures made where
+/// the types are known: rows fetched by key in one batch, typed the way a whole load types them
+/// (`ContextLoader`).
+enum OverlayReads {
+    /// The entities of `Entity` by id, and all of them in pages.
+    static func entities<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) -> EntityFaulter<Entity> {
+        let type = EntitySchema.storageName(of: Entity.self)
+        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)]) throws {
+            let decoders = PayloadCoding.Decoders()
+            for record in records where record.hasEntity {
+                do {
+                    let entity = try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
+                    found.append((entity.id, entity))
+                } catch {
+                    throw RelataError(
+                        code: .undecodableRecord, entityType: record.type, id: record.id,
+                        message: "the stored \(record.type) \"\(record.id)\" cannot be decoded with the current model", underlying: error
+                    )
+                }
+            }
+        }
+        return EntityFaulter(
+            read: { ids in
+                base.read { reader in
+                    var found: [(Entity.ID, Entity)] = []
+                    try decode(try reader.fetchEntities(ids.map { EntityKey(type: type, id: try IDText.encode($0, of: type)) }), into: &found)
+                    return Dictionary(found, uniquingKeysWith: { first, _ in first })
+                }
+            },
+            readAll: {
+                base.read { reader in
+                    var found: [(Entity.ID, Entity)] = []
+                    var after: String?
+                    while true {
+                        let page = try reader.fetchEntities(of: type, after: after, limit: 1_000)
+                        guard let last = page.last else { break }
+                        try decode(page, into: &found)
+                        after = last.id
+                    }
+                    return found
+                }
+            }
+        )
+    }
+
+    /// The links of sources through one side of `d`: from the rows that side stores (its
+    /// entity rows' to-one column, or its link rows), or, for the side whose pairs the other side
+    /// stores, the sources of the other side's links to it, in their order.
+    static func links<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+    ) -> LinkFaulter<S.ID, T.ID>.Load {
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        func text(_ id: S.ID) throws -> String { try IDText.encode(id, of: sourceType, relation: name) }
+        func failure(_ id: String, _ message: String) -> RelataError {
+            RelataError(code: .undecodableRecord, entityType: sourceType, id: id, relation: name, message: message)
+        }
+        if d.storedSide == .derived, let inverse = d.inverse {
+            let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
+            return { sources in
+                base.read { reader in
+                    let records = try reader.fetchSources(of: sources.map { LinkTargetKey(type: targetType, relation: inverseName, target: try text($0)) })
+                    var one: [S.ID: T.ID] = [:]
+                    var lists = ListBuilder<S.ID, T.ID>()
+                    for record in records {
+                        let source = try IDText.decode(record.target, as: S.ID.self), target = try IDText.decode(record.source, as: T.ID.self)
+                        guard d.key.toMany else {
+                            one[source] = target
+                            continue
+                        }
+                        guard let position = record.inversePosition.flatMap(PositionKey.init) else {
+                            throw failure(record.target, "the stored link from \"\(record.source)\" has no valid position")
+                        }
+                        lists.add(target, at: position, to: source)
+                    }
+                    return (one, lists.lists)
+                }
+            }
+        }
+        if !d.key.toMany {
+            return { sources in
+                base.read { reader in
+                    var one: [S.ID: T.ID] = [:]
+                    for record in try reader.fetchEntities(sources.map { EntityKey(type: sourceType, id: try text($0)) }) {
+                        guard let link = record.toOne.first(where: { $0.relation == name }) else { continue }
+                        one[try IDText.decode(record.id, as: S.ID.self)] = try IDText.decode(link.target, as: T.ID.self)
+                    }
+                    return (one, [:])
+                }
+            }
+        }
+        return { sources in
+            base.read { reader in
+                var lists = ListBuilder<S.ID, T.ID>()
+                for record in try reader.fetchLinks(of: sources.map { LinkSourceKey(type: sourceType, relation: name, source: try text($0)) }) {
+                    guard let position = record.position.flatMap(PositionKey.init) else {
+                        throw failure(record.source, "the stored link to \"\(record.target)\" has no valid position")
+                    }
+                    lists.add(try IDText.decode(record.target, as: T.ID.self), at: position, to: try IDText.decode(record.source, as: S.ID.self))
+                }
+                return ([:], lists.lists)
+            }
+        }
+    }
+
+    /// The sources of a one-way relation's links to targets.
+    static func backlinks<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+    ) -> BacklinkFaulter<S.ID, T.ID>.Load {
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        return { targets in
+            base.read { reader in
+                let keys = try targets.map { LinkTargetKey(type: sourceType, relation: name, target: try IDText.encode($0, of: sourceType, relation: name)) }
+                var sources: [T.ID: Set<S.ID>] = [:]
+                for record in try reader.fetchSources(of: keys) {
+                    sources[try IDText.decode(record.target, as: T.ID.self), default: []].insert(try IDText.decode(record.source, as: S.ID.self))
+                }
+                return sources
+            }
+        }
+    }
+}
+
+/// Ordered lists built from links read in any order: sorted by position, ties by id, as a whole
+/// load sorts them (`LinkLoader.place`).
+struct ListBuilder<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable> {
+    private var gathered: [SourceID: (targets: [TargetID], keys: [PositionKey])] = [:]
+
+    mutating func add(_ target: TargetID, at key: PositionKey, to source: SourceID) {
+        gathered[source, default: ([], [])].targets.append(target)
+        gathered[source]!.keys.append(key)
+    }
+
+    var lists: [SourceID: OrderedLinks<TargetID>] {
+        gathered.mapValues { targets, keys in
+            let order = targets.indices.sorted { a, b in
+                keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
+            }
+            return OrderedLinks(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
+        }
+    }
+}

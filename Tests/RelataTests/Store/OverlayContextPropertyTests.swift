@@ -1,0 +1,101 @@
+import Foundation
+import PropertyBased
+import Relata
+@testable import RelataCore
+import Testing
+
+/// A context over storage (`Context(over:)`) holds nothing at first and reads what it is asked
+/// about: every read must answer as the context loaded whole from the same rows does, whatever
+/// the stored state and whatever the order of the reads.
+@Suite("Context over storage: reads", .timeLimit(.minutes(3)))
+struct OverlayContextPropertyTests {
+    typealias Copies = StoreLeftRightPropertyTests
+    typealias Ops = ContextInvariantPropertyTests
+
+    /// Everything the read API says about the chat models' id universe: entity values, every
+    /// relation's targets with position keys, backlinks, dynamic relationships, counts, all ids
+    /// of each type, nested queries.
+    static func reads(_ context: Context) -> String {
+        var text = Copies.dumped(context)
+        for user in Ops.userIDs {
+            text += "\n\(user) counts \(context.countOfSources(linkingTo: user, through: \Message.$author))"
+            text += " \(context.countOfSources(linkingTo: user, through: \Message.$viewedBy)) \(context.count(of: user, \User.$chats))"
+            text += " related \(User.query(user, in: context).related(\.$chats).resolve().map(\.id))"
+        }
+        for chat in Ops.chatIDs {
+            let resolved = Chat.query(chat, in: context).with(\.$messages) { $0.with(\.$author).id(\.$replyTo).with(\.$attachment) }.with(\.$users).resolve()
+            text += "\n\(chat) query \(resolved.map(Self.json) ?? "nil") count \(context.count(of: chat, \Chat.$messages))"
+        }
+        text += "\nids \(context.ids(of: User.self).sorted()) \(context.ids(of: Chat.self).sorted()) \(context.ids(of: Message.self).sorted())"
+        text += " \(context.ids(of: Attachment.self).sorted()) counts \(context.count(of: Message.self)) \(context.count(of: Attachment.self))"
+        text += "\nall messages \(Message.query(in: context).resolve().map(\.id).sorted())"
+        return text
+    }
+
+    static func json<E: Encodable>(_ value: E) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+    }
+
+    @Test("Random stored states: every read of a context over storage equals the read of the context loaded whole, in any order of reads", arguments: BackendKind.allCases)
+    func readsAgree(kind: BackendKind) async {
+        await propertyCheck(count: kind == .memory ? 40 : 12, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
+            guard let harness = try? StoreHarness(kind) else { return }
+            defer { harness.remove() }
+            do {
+                let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+                let store = try await Store(backend: harness.backend(), schema: schema)
+                var rest = codes[...]
+                while !rest.isEmpty {
+                    let batch = Array(rest.prefix(1 + rest.first! % 9))
+                    rest = rest.dropFirst(batch.count)
+                    try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
+                }
+                try await store.close()
+                let whole = try await Store(backend: harness.backend(), schema: schema)
+                let expected = Self.reads(whole.context)
+                try await whole.close()
+
+                let backend = try harness.backend()
+                let base = ContextBase(backend: backend, schema: schema)
+                let overlay = Context(over: base)
+                #expect(Self.reads(overlay) == expected, "a context over storage reads what the whole load holds")
+                // Another overlay, read in another order first: backlinks and inverse sides before
+                // the entities and sources they name.
+                let other = Context(over: base)
+                for user in Ops.userIDs.reversed() {
+                    _ = other.sources(linkingTo: user, through: \Message.$author)
+                    _ = other.ids(of: user, \User.$adminOf)
+                }
+                for chat in Ops.chatIDs.reversed() { _ = other.ids(of: chat, \Chat.$messages) }
+                #expect(Self.reads(other) == expected, "reads in another order")
+                let copy = overlay
+                #expect(Self.reads(copy) == expected, "a copy reads the same")
+                #expect(base.failure == nil, "no read failed: \(String(describing: base.failure))")
+                try? backend.close()
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    @Test("A context over storage reads only what it is asked about")
+    func readsOnlyWhatIsAsked() async throws {
+        let backend = InMemoryBackend()
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { context in
+            for i in 0..<50 { try Chat(id: "c\(i)", users: .relation([User(id: "u\(i)", name: "U\(i)")])).save(to: &context) }
+            for i in 0..<200 { try Message(id: "m\(i)", text: "t", author: .id("u\(i % 50)"), chat: .id("c\(i % 50)")).save(to: &context) }
+        }
+        let overlay = Context(over: ContextBase(backend: backend, schema: StoreHarness.schema))
+        #expect(overlay.ids(of: "c7", \Chat.$messages) == ["m7", "m57", "m107", "m157"])
+        #expect(overlay.entity(Message.self, id: "m57")?.text == "t")
+        #expect(overlay.table(Message.self)?.entities.count == 1, "one message read, not 200")
+        #expect(overlay.table(Chat.self)?.entities.count == 0, "no chat read: only the list of c7")
+        #expect(overlay.table(User.self)?.entities.count == 0)
+        #expect(overlay.sources(linkingTo: "u3", through: \Message.$author) == ["m103", "m153", "m3", "m53"])
+        #expect(overlay.count(of: Message.self) == 200)
+        try await store.close()
+    }
+}
