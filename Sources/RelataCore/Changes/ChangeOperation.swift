@@ -67,9 +67,9 @@ struct EntityErasure<Entity: EntityModelProtocol>: ChangeOperation {
     @usableFromInline var entityTypeName: String { String(describing: Entity.self) }
 
     @usableFromInline func replay(into context: inout Context) {
-        if context.table(Entity.self)?.entities[id] != nil {
+        if context.table(Entity.self)?.entity(id) != nil {
             let table = context.mutableTable(Entity.self)
-            table.entities[id] = nil
+            table.setEntity(nil, for: id)
             table.touch(id)
         }
         context.eraseLinks(of: Entity.self, id: id)

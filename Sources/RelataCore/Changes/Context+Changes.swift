@@ -149,10 +149,10 @@ extension Context {
     mutating func storeEntity<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
-        if case .custom = options.kind, let old = table.entities[entity.id] {
-            table.entities[entity.id] = options.merge(old, entity)
+        if case .custom = options.kind, let old = table.entity(entity.id) {
+            table.setEntity(options.merge(old, entity), for: entity.id)
         } else {
-            table.entities[entity.id] = entity
+            table.setEntity(entity, for: entity.id)
         }
     }
 

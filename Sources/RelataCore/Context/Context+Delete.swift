@@ -13,7 +13,7 @@ extension Context {
         do {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
             let table = mutableTable(Entity.self)
-            table.entities[entity.id] = nil
+            table.setEntity(nil, for: entity.id)
             table.touch(entity.id)
         }
         recordErasure(Entity.self, id: entity.id)

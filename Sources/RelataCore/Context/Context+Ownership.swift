@@ -61,6 +61,7 @@ struct DenyChecker {
         try Entity._relataVisitRelations(&visitor)
         self = visitor.checker
         // Dynamically owned entities left without an owner outside the walk are erased too.
+        context.ensureDynamicLinks(of: EntityReference(Entity.self, id: id))
         for owned in context.storage.dynamic?.owned[EntityReference(Entity.self, id: id)] ?? [] where owned.exists(in: context) {
             try checkIfOrphaned(owned.entityType, owned)
         }
@@ -118,7 +119,8 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
 extension DenyChecker {
     /// Whether `id` has an owner that is not in `erased`.
     func hasOwner<Target: EntityModelProtocol>(_: Target.Type, id: Target.ID, besides erased: Set<EntityReference>) -> Bool {
-        (context.storage.dynamic?.owners[EntityReference(Target.self, id: id)] ?? []).contains { !erased.contains($0) }
+        context.ensureDynamicLinks(of: EntityReference(Target.self, id: id))
+        return (context.storage.dynamic?.owners[EntityReference(Target.self, id: id)] ?? []).contains { !erased.contains($0) }
             || context.storage.tables.contains { $0.ownsTarget(Target.self, id: id, in: context, except: erased) }
     }
 }

@@ -9,15 +9,15 @@ extension Context {
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
         if case .replace = options.kind {
-            table.entities[entity.id] = normalized
+            table.setEntity(normalized, for: entity.id)
             recordUpsert(input: normalized, merged: normalized, options: options)
             return
         }
         let input = normalized
-        if let old = table.entities[entity.id] {
+        if let old = table.entity(entity.id) {
             normalized = options.merge(old, normalized)
         }
-        table.entities[entity.id] = normalized
+        table.setEntity(normalized, for: entity.id)
         recordUpsert(input: input, merged: normalized, options: options)
     }
 

@@ -87,6 +87,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return entities[id]
     }
 
+    /// Stores `entity` (or erases it, `nil`) under `id`; in a context over storage, the table
+    /// holds the answer for `id` from then on.
+    @inlinable
+    func setEntity(_ entity: Entity?, for id: Entity.ID) {
+        if faulter != nil { loadedIDs.insert(id) }
+        entities[id] = entity
+    }
+
     /// Makes sure the table holds every entity of the type (what it holds already wins: it may
     /// have been written here).
     @inlinable

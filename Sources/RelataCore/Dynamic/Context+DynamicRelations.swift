@@ -26,6 +26,8 @@ extension Context {
             )
         }
         let link = DynamicLink(subject, kind, object)
+        ensureDynamicLinks(of: subject)
+        ensureDynamicLinks(of: object)
         guard storage.dynamic?.contains(link) != true else { return }
         mutableDynamicLinks().insert(link)
         recordDynamicLinkChange(.relate, link)
@@ -38,6 +40,8 @@ extension Context {
     @discardableResult
     public mutating func unrelate(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) -> Bool {
         let link = DynamicLink(subject, kind, object)
+        ensureDynamicLinks(of: subject)
+        ensureDynamicLinks(of: object)
         guard storage.dynamic?.contains(link) == true else { return false }
         mutableDynamicLinks().remove(link)
         recordDynamicLinkChange(.unrelate, link)
@@ -107,14 +111,17 @@ extension Context {
     /// Removes the dynamic links of the erased entity `id`, cascading when `cascade` (see below).
     @usableFromInline
     mutating func eraseDynamicLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID, cascade: Bool) throws {
-        guard storage.dynamic != nil else { return }
+        guard storage.dynamic != nil || storage.base != nil else { return }
         try eraseDynamicLinks(of: EntityReference(Entity.self, id: id), cascade: cascade)
     }
 
     /// Removes every dynamic link of the erased entity `ref`; when `cascade`, then erases each
     /// entity it owned that has no owner left (dynamic or declared).
     mutating func eraseDynamicLinks(of ref: EntityReference, cascade: Bool) throws {
+        ensureDynamicLinks(of: ref)
         guard let links = storage.dynamic?.links(of: ref), !links.isEmpty else { return }
+        // The other ends first: a link removed here must not come back when they are read.
+        for link in links { ensureDynamicLinks(of: link.source == ref ? link.target : link.source) }
         var orphans: [EntityReference] = []
         for link in links {
             mutableDynamicLinks().remove(link)
@@ -136,14 +143,17 @@ extension Context {
 
     /// Whether `ref` has a dynamic owner.
     func hasDynamicOwner(_ ref: EntityReference) -> Bool {
-        storage.dynamic?.owners[ref] != nil
+        ensureDynamicLinks(of: ref)
+        return storage.dynamic?.owners[ref] != nil
     }
 
     /// Whether any entity dynamically owns one whose type can reach a `.deny` relation (then an
     /// erasure of any type must walk its cascade for `.deny`, whatever its declared relations say).
     @usableFromInline
     var hasDynamicDenyRisk: Bool {
-        storage.dynamic.map { $0.denyReachableOwnedCount > 0 } ?? false
+        // Over storage the dynamic relationships are not all held: assume the risk (the walk
+        // reads what it needs).
+        storage.base != nil || (storage.dynamic.map { $0.denyReachableOwnedCount > 0 } ?? false)
     }
 
     mutating func recordDynamicLinkChange(_ kind: DynamicLinkChange.Kind, _ link: DynamicLink) {

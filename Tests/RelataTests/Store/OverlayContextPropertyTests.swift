@@ -80,6 +80,40 @@ struct OverlayContextPropertyTests {
         }
     }
 
+    @Test("Random writes on a context over storage: afterwards every read equals the same writes on the whole load", arguments: BackendKind.allCases)
+    func writesAgree(kind: BackendKind) async {
+        await propertyCheck(count: kind == .memory ? 40 : 12, input: Gen.int(in: 0...100_000).array(of: 2...100)) { codes in
+            guard let harness = try? StoreHarness(kind) else { return }
+            defer { harness.remove() }
+            do {
+                let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+                let store = try await Store(backend: harness.backend(), schema: schema)
+                let stored = codes.prefix(codes.count / 2), written = codes.dropFirst(codes.count / 2)
+                try await store.write { context in for code in stored { Copies.apply(code, to: &context) } }
+                try await store.close()
+                let reopened = try await Store(backend: harness.backend(), schema: schema)
+                var whole = reopened.context
+                try await reopened.close()
+                let backend = try harness.backend()
+                let base = ContextBase(backend: backend, schema: schema)
+                var overlay = Context(over: base)
+                // The same jitter for new position keys in both (each storage draws its own).
+                _ = whole.mutableTable(User.self)
+                whole.storage.generator = JitterGenerator(seed: 7)
+                overlay.storage.generator = JitterGenerator(seed: 7)
+                for code in written {
+                    Copies.apply(code, to: &whole)
+                    Copies.apply(code, to: &overlay)
+                }
+                #expect(Self.reads(overlay) == Self.reads(whole), "the same writes, over storage and on the whole load")
+                #expect(base.failure == nil, "no read failed: \(String(describing: base.failure))")
+                try? backend.close()
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test("A context over storage reads only what it is asked about")
     func readsOnlyWhatIsAsked() async throws {
         let backend = InMemoryBackend()
