@@ -64,20 +64,22 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func ensure(_ id: Entity.ID) {
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
-        if let entity = found[id] { entities[id] = entity }
+        if let entity = found.entities[id] { entities[id] = entity }
         loadedIDs.insert(id)
+        for fill in faulter.rowLinks { fill(self, [id], found.rows) }
     }
 
     /// Reads the entities of those of `ids` the table does not hold, in one batch.
     @inlinable
     func ensure(_ ids: some Collection<Entity.ID>) {
         guard let faulter, !holdsAll else { return }
-        let missing = ids.filter { !loadedIDs.contains($0) }
+        let missing = Array(Set(ids.filter { !loadedIDs.contains($0) }))
         guard !missing.isEmpty, let found = faulter.read(missing) else { return }
         for id in missing {
-            if let entity = found[id] { entities[id] = entity }
+            if let entity = found.entities[id] { entities[id] = entity }
             loadedIDs.insert(id)
         }
+        for fill in faulter.rowLinks { fill(self, missing, found.rows) }
     }
 
     /// The entity `id`, read from the base if the table does not hold it.
@@ -100,11 +102,12 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @inlinable
     func ensureAll() {
         guard let faulter, !holdsAll, let all = faulter.readAll() else { return }
-        for (id, entity) in all where !loadedIDs.contains(id) {
+        for (id, entity) in all.entities where !loadedIDs.contains(id) {
             entities[id] = entity
             loadedIDs.insert(id)
         }
         holdsAll = true
+        for fill in faulter.rowLinks { fill(self, nil, all.rows) }
     }
 
     /// Marks `id` as changed, when tracking.

@@ -59,7 +59,12 @@ struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
     mutating func visit<S, T, D, C, K>(_ descriptor: RelationDescriptor<S, T>, _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>) throws {
         let base = base
         steps.append { context in
-            context.mutableTable(S.self).linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(read: OverlayReads.links(descriptor, base))
+            let table = context.mutableTable(S.self)
+            table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(read: OverlayReads.links(descriptor, base))
+            if !descriptor.key.toMany, descriptor.storedSide != .derived {
+                // The entity rows hold these links: reading an entity reads its links too.
+                table.faulter?.rowLinks.append(OverlayReads.rowLinks(descriptor))
+            }
             if descriptor.inverse == nil {
                 context.backlinks(descriptor).faulter = BacklinkFaulter(read: OverlayReads.backlinks(descriptor, base))
             }

@@ -24,14 +24,46 @@ package final class ContextBase: Sendable {
     /// The first read that failed, if any.
     package var failure: (any Error)? { firstFailure.withLock { $0 } }
 
-    /// Runs `body` in a read transaction; a failure is kept in ``failure`` and gives `nil`.
+    /// The reader of the transaction ``reading(_:)`` holds open on this thread, if any.
+    @TaskLocal private static var current: ReaderBox?
+
+    /// Runs `body` in a read transaction (the one ``reading(_:)`` holds, if any); a failure is
+    /// kept in ``failure`` and gives `nil`.
     @usableFromInline
     func read<T>(_ body: (any StorageReader) throws -> T) -> T? {
         do {
+            if let current = Self.current, current.base === self { return try body(current.reader) }
             return try backend.read(body)
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
             return nil
+        }
+    }
+
+    /// Runs `body` with one read transaction open for every read it makes of this base (a
+    /// resolve reads its levels in one transaction: one state, and no transaction per batch).
+    @usableFromInline
+    func reading<T>(_ body: () -> T) -> T {
+        if let current = Self.current, current.base === self { return body() }
+        var result: T?
+        do {
+            try backend.read { reader in
+                Self.$current.withValue(ReaderBox(base: self, reader: reader)) { result = body() }
+            }
+        } catch {
+            firstFailure.withLock { if $0 == nil { $0 = error } }
+        }
+        return result ?? body()
+    }
+
+    /// A reader handed to nested reads on the thread that opened it (never shared across threads).
+    private final class ReaderBox: @unchecked Sendable {
+        let base: ContextBase
+        let reader: any StorageReader
+
+        init(base: ContextBase, reader: any StorageReader) {
+            self.base = base
+            self.reader = reader
         }
     }
 }

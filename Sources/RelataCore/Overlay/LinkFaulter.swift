@@ -39,16 +39,24 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
     }
 }
 
-/// Reads the entities an ``EntityTable`` does not hold: by id, or every one of the type.
+/// Reads the entities an ``EntityTable`` does not hold: by id, or every one of the type. The
+/// rows read also hold the sources' to-one links, which go to their link tables on the way.
 @usableFromInline
 final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
-    /// The entities of a batch of ids (an id without an entity is left out); `nil` on failure.
-    @usableFromInline let read: ([Entity.ID]) -> [Entity.ID: Entity]?
-    /// Every entity of the type, in storage's id order; `nil` on failure.
-    @usableFromInline let readAll: () -> [(Entity.ID, Entity)]?
+    /// The entities of a batch of ids (an id without an entity is left out) and the rows read;
+    /// `nil` on failure.
+    @usableFromInline let read: ([Entity.ID]) -> (entities: [Entity.ID: Entity], rows: [EntityRecord])?
+    /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
+    @usableFromInline let readAll: () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
+    /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read
+    /// (for the ids asked about, `nil` for all of the type) in the table's link table.
+    @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
 
     @usableFromInline
-    init(read: @escaping ([Entity.ID]) -> [Entity.ID: Entity]?, readAll: @escaping () -> [(Entity.ID, Entity)]?) {
+    init(
+        read: @escaping ([Entity.ID]) -> (entities: [Entity.ID: Entity], rows: [EntityRecord])?,
+        readAll: @escaping () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
+    ) {
         self.read = read
         self.readAll = readAll
     }

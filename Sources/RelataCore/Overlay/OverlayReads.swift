@@ -7,7 +7,8 @@ enum OverlayReads {
     /// The entities of `Entity` by id, and all of them in pages.
     static func entities<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) -> EntityFaulter<Entity> {
         let type = EntitySchema.storageName(of: Entity.self)
-        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)]) throws {
+        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord]) throws {
+            rows += records
             let decoders = PayloadCoding.Decoders()
             for record in records where record.hasEntity {
                 do {
@@ -24,22 +25,22 @@ enum OverlayReads {
         return EntityFaulter(
             read: { ids in
                 base.read { reader in
-                    var found: [(Entity.ID, Entity)] = []
-                    try decode(try reader.fetchEntities(ids.map { EntityKey(type: type, id: try IDText.encode($0, of: type)) }), into: &found)
-                    return Dictionary(found, uniquingKeysWith: { first, _ in first })
+                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
+                    try decode(try reader.fetchEntities(ids.map { EntityKey(type: type, id: try IDText.encode($0, of: type)) }), into: &found, rows: &rows)
+                    return (Dictionary(found, uniquingKeysWith: { first, _ in first }), rows)
                 }
             },
             readAll: {
                 base.read { reader in
-                    var found: [(Entity.ID, Entity)] = []
+                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
                     var after: String?
                     while true {
                         let page = try reader.fetchEntities(of: type, after: after, limit: 1_000)
                         guard let last = page.last else { break }
-                        try decode(page, into: &found)
+                        try decode(page, into: &found, rows: &rows)
                         after = last.id
                     }
-                    return found
+                    return (found, rows)
                 }
             }
         )
@@ -100,6 +101,31 @@ enum OverlayReads {
                     lists.add(try IDText.decode(record.target, as: T.ID.self), at: position, to: try IDText.decode(record.source, as: S.ID.self))
                 }
                 return ([:], lists.lists)
+            }
+        }
+    }
+
+    /// Puts the to-one links of entity rows read (those of `d`, stored in `S`'s rows) in the
+    /// link table, for the sources it does not hold: the ids asked about (`nil`: every row's
+    /// source) have no link unless a row says so.
+    static func rowLinks<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>
+    ) -> (EntityTable<S>, [S.ID]?, [EntityRecord]) -> Void {
+        let name = d.name
+        return { table, asked, rows in
+            let links = table.linkTable(d.key, T.ID.self)
+            var found: [S.ID: T.ID] = [:]
+            var sources = Set(asked ?? [])
+            for row in rows {
+                guard let source = try? IDText.decode(row.id, as: S.ID.self) else { continue }
+                sources.insert(source)
+                if let link = row.toOne.first(where: { $0.relation == name }), let target = try? IDText.decode(link.target, as: T.ID.self) {
+                    found[source] = target
+                }
+            }
+            for source in sources where !links.loaded.contains(source) {
+                links.one[source] = found[source]
+                links.loaded.insert(source)
             }
         }
     }

@@ -124,6 +124,12 @@ enum RelationResolver {
                 }
             }
             write(&entity, Relation(state: .entities(resolved, fragment: false, appending: appending)))
+        } prefetch: { ids in
+            guard let links else { return }
+            links.ensure(ids)
+            let present = ids.flatMap { links.many[$0]?.targets ?? [] }
+            targets?.ensure(present)
+            for modifier in nested { modifier.prefetch(present) }
         }
     }
 
@@ -153,6 +159,12 @@ enum RelationResolver {
             }
             for modifier in nested { modifier.apply(&target) }
             write(&entity, Relation(state: .entities([target], fragment: false, appending: false)))
+        } prefetch: { ids in
+            guard let links else { return }
+            links.ensure(ids)
+            let present = ids.compactMap { links.one[$0] }
+            targets?.ensure(present)
+            for modifier in nested { modifier.prefetch(present) }
         }
     }
 
@@ -170,6 +182,8 @@ enum RelationResolver {
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let ids = links?.list(of: entity.id)?.targets
             write(&entity, Relation(state: .ids(ids ?? [], appending: appending)))
+        } prefetch: { ids in
+            links?.ensure(ids)
         }
     }
 
@@ -186,6 +200,8 @@ enum RelationResolver {
             region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
             let id = links?.target(of: entity.id)
             write(&entity, Relation(state: id.map { .id($0) } ?? .none))
+        } prefetch: { ids in
+            links?.ensure(ids)
         }
     }
 }

@@ -37,11 +37,13 @@ public struct Query<Entity: EntityModelProtocol> {
     public func resolve() -> Entity? {
         guard let id else { return nil }
         context.noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
-        guard var entity = context.table(Entity.self)?.entity(id) else { return nil }
-        for modifier in modifiers {
-            modifier.apply(&entity)
+        return context.planned([id], modifiers) {
+            guard var entity = context.table(Entity.self)?.entity(id) else { return nil }
+            for modifier in modifiers {
+                modifier.apply(&entity)
+            }
+            return entity
         }
-        return entity
     }
 
     @inlinable
@@ -53,12 +55,33 @@ public struct Query<Entity: EntityModelProtocol> {
 /// One step of resolving an entity: fills in one relation, from the context the query reads
 /// (captured when the step is built).
 @usableFromInline
-struct Modifier<Entity> {
+struct Modifier<Entity: EntityModelProtocol> {
     @usableFromInline let apply: (inout Entity) -> Void
+    /// In a context over storage: reads, in one batch per kind, what applying the step to the
+    /// entities with these ids will read (their links, the targets, and what nested steps read),
+    /// so a query costs a few statements per relation, not a few per entity.
+    @usableFromInline let prefetch: ([Entity.ID]) -> Void
 
     @inlinable
-    init(_ apply: @escaping (inout Entity) -> Void) {
+    init(_ apply: @escaping (inout Entity) -> Void, prefetch: @escaping ([Entity.ID]) -> Void = { _ in }) {
         self.apply = apply
+        self.prefetch = prefetch
+    }
+}
+
+extension Context {
+    /// Runs `resolve` after reading, level by level, what `modifiers` will read for `ids` — in a
+    /// context over storage, in one read transaction; in other contexts it only runs `resolve`.
+    @inlinable
+    func planned<Entity: EntityModelProtocol, Result>(
+        _ ids: [Entity.ID], _ modifiers: [Modifier<Entity>], _ resolve: () -> Result
+    ) -> Result {
+        guard let base = storage.base else { return resolve() }
+        return base.reading {
+            table(Entity.self)?.ensure(ids)
+            for modifier in modifiers { modifier.prefetch(ids) }
+            return resolve()
+        }
     }
 }
 
