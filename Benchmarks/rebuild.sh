@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 for dir in .build/release .build/x86_64-unknown-linux-gnu/release .build/aarch64-unknown-linux-gnu/release; do
   [ -d "$dir" ] || continue
-  rm -rf "$dir"/{RelataCore,RelataSQLite,Relata,ChatExample,RelataDemo,relata_bench}.build "$dir"/Modules/{RelataCore,RelataSQLite,Relata,ChatExample}.swiftmodule
+  rm -rf "$dir"/{RelataCore,RelataSQLite,RelataPostgres,Relata,ChatExample,RelataDemo,relata_bench}.build "$dir"/Modules/{RelataCore,RelataSQLite,RelataPostgres,Relata,ChatExample}.swiftmodule
 done
 rm -f .build/release.yaml
 swift build -c release

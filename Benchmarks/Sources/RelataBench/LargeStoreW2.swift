@@ -2,6 +2,7 @@ import ChatExample
 import Foundation
 import GRDB
 import Relata
+@_spi(Paged) import RelataCore
 
 /// Workload W2 (Benchmarks/README.md): W1's data at a large scale in a SQLite store file built
 /// once and reused across runs; every measurement in a fresh process (so memory is honest),
@@ -68,6 +69,22 @@ enum LargeStoreW2 {
         table.memory("RSS after both resolves", read["rss-other"]! - read["rss-before"]!, grdbRead["rss-other"]! - grdbRead["rss-before"]!)
         table.memory("peak RSS (VmHWM)", read["rss-peak"]!, grdbRead["rss-peak"]!, "  (whole process; the in-memory Context: \(memory["rss-peak"]! / 1_048_576) MB)")
 
+        // The same reads on a context over storage (what the paged Store's reads will be).
+        let over = try await medians(runs) { try await child("w2-overlay-read", path: files.relata, scale: scale) }
+        let smallOver = try await medians(runs) { try await child("w2-overlay-read", path: smallFiles.relata, scale: small) }
+        precondition(over["resolved"] == grdbRead["resolved"], "resolve over storage: \(over["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
+        print("  a context over storage (Context(over:), SPI; the Store above still loads everything):")
+        table.row("  open at S=\(scale)", over.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
+        table.row("  open S=\(scale) / open S=\(small)", over.time("open"), smallOver.time("open"), "  (against itself)")
+        table.memory("  RSS after open", over["rss-open"]! - over["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
+        table.row("  cold resolve (\(chats) chats)", over.time("cold"), grdbRead.time("cold"), "  (GRDB by hand)")
+        table.count("    statements sent", over["statements-cold"]!, grdbRead["statements-cold"]!, "(\(chats) queries, each one read transaction)")
+        table.memory("  RSS after cold resolve", over["rss-cold"]! - over["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
+        table.row("  warm resolve (the same chats)", over.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
+        table.count("    statements sent", over["statements-warm"]!, 0, "(read transactions only)")
+        table.row("  first resolve of another 1%", over.time("other"), grdbRead.time("other"), "  (GRDB by hand)")
+        table.memory("  peak RSS (VmHWM)", over["rss-peak"]!, grdbRead["rss-peak"]!)
+
         let write = try await onCopy(files.relata) { try await child("w2-relata-write", path: $0, scale: scale) }
         let grdbWrite = try await onCopy(files.grdb) { try await child("w2-grdb-write", path: $0, scale: scale) }
         table.row("point write p50 (1,000 writes)", write.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit)")
@@ -96,6 +113,12 @@ enum LargeStoreW2 {
             Target("RSS after the cold resolve within 60 MB", inMB(read["rss-cold"]! - read["rss-before"]!), 60, " MB"),
             Target("cold resolve at most 1.0x GRDB by hand", read.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
             Target("warm resolve at most 1.5x the in-memory Context", read.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
+            Target("over storage: open at S=\(scale) within 1.5x of S=\(small)", over.time("open").milliseconds / smallOver.time("open").milliseconds, 1.5, "x"),
+            Target("over storage: open within 10x of GRDB's", over.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
+            Target("over storage: RSS after open within 20 MB", inMB(over["rss-open"]! - over["rss-before"]!), 20, " MB"),
+            Target("over storage: RSS after the cold resolve within 60 MB", inMB(over["rss-cold"]! - over["rss-before"]!), 60, " MB"),
+            Target("over storage: cold resolve at most 1.0x GRDB by hand", over.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
+            Target("over storage: warm resolve at most 1.5x the in-memory Context", over.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
             Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
             Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
         ])
@@ -231,6 +254,37 @@ enum LargeStoreW2 {
             say("rss-other", residentBytes())
             say("rss-peak", peakResidentBytes())
             try await store.close()
+        case "w2-overlay-read":
+            // A context over storage (the paged store's reads, not yet behind Store).
+            let before = residentBytes()
+            var start = ContinuousClock.now
+            let backend = try SQLiteBackend(path: path)
+            let context = Context(over: backend, schema: EntitySchema(PersistW1.entities))
+            _ = context.entity(Chat.self, id: "c0") != nil
+            say("open", ContinuousClock.now - start)
+            say("rss-before", before)
+            say("rss-open", residentBytes())
+            var statements = backend.statementCount
+            say("statements-open", statements)
+            func measure(_ name: String, _ chats: Range<Int>) {
+                start = ContinuousClock.now
+                let resolved = RelataW1.resolve(context, chats: chats)
+                say(name, ContinuousClock.now - start)
+                say("statements-\(name)", backend.statementCount - statements)
+                statements = backend.statementCount
+                if name == "cold" { say("resolved", resolved) }
+            }
+            measure("cold", first)
+            say("rss-cold", residentBytes())
+            let warm = median(runs: 5) { _ = RelataW1.resolve(context, chats: first) }
+            say("warm", warm)
+            say("statements-warm", (backend.statementCount - statements) / 5)
+            statements = backend.statementCount
+            measure("other", second)
+            say("rss-other", residentBytes())
+            say("rss-peak", peakResidentBytes())
+            if let failure = context.storageFailure { throw failure }
+            try backend.close()
         case "w2-grdb-read":
             let before = residentBytes()
             let statements = StatementCounter()

@@ -5,14 +5,27 @@ extension Context {
     /// `base` — an entity by id, the links of a source, the sources of a target, every entity of
     /// a type — keeping what it read, so memory follows what was touched, not the store's size.
     ///
-    /// Reads answer as a context loaded whole from the same rows would (`RelataStoreConformance`
-    /// and the overlay property test check it). Writes to such a context, and a snapshot kept
-    /// for all of its reads, come with the paged store.
+    /// Reads and writes answer as on a context loaded whole from the same rows (the overlay
+    /// property tests check it).
     package init(over base: ContextBase) {
         self.init()
         storage.base = base
         for type in base.schema.types.values { install(type, base) }
     }
+
+    /// A context over `backend`'s rows, typed through `schema` (see ``init(over:)``).
+    ///
+    /// SPI (`@_spi(Paged)`), for benchmarks: not API yet. Each read is its own read transaction
+    /// (a resolve is one), a context must not be used from several threads at once, what it
+    /// keeps is not bounded, and its writes are not persisted — the paged Store brings those.
+    @_spi(Paged)
+    public init(over backend: any StorageBackend, schema: EntitySchema) {
+        self.init(over: ContextBase(backend: backend, schema: schema))
+    }
+
+    /// The first read from storage that failed, in a context over storage.
+    @_spi(Paged)
+    public var storageFailure: (any Error)? { storage.base?.failure }
 
     /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of
     /// its one-way relations in their targets' tables) what reads them from `base`.

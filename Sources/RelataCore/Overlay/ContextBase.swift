@@ -3,6 +3,7 @@ import Synchronization
 
 /// What a context over storage reads what it does not hold from: a backend and the schema that
 /// types its rows (see `Context.init(over:)`).
+
 ///
 /// Each read the context makes is one read transaction of the backend: the context answers as
 /// of the newest commit when it first reads a row, and keeps what it read. (A context that keeps
@@ -11,7 +12,9 @@ import Synchronization
 /// is kept in ``failure``.
 @usableFromInline
 package final class ContextBase: Sendable {
+    /// The storage read.
     package let backend: any StorageBackend
+    /// The types of the rows.
     package let schema: EntitySchema
     private let firstFailure = Mutex<(any Error)?>(nil)
 

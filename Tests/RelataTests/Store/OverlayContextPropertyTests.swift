@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Relata
-@testable import RelataCore
+@_spi(Paged) @testable import RelataCore
 import Testing
 
 /// A context over storage (`Context(over:)`) holds nothing at first and reads what it is asked
@@ -122,7 +122,7 @@ struct OverlayContextPropertyTests {
             for i in 0..<50 { try Chat(id: "c\(i)", users: .relation([User(id: "u\(i)", name: "U\(i)")])).save(to: &context) }
             for i in 0..<200 { try Message(id: "m\(i)", text: "t", author: .id("u\(i % 50)"), chat: .id("c\(i % 50)")).save(to: &context) }
         }
-        let overlay = Context(over: ContextBase(backend: backend, schema: StoreHarness.schema))
+        let overlay = Context(over: backend, schema: StoreHarness.schema)
         #expect(overlay.ids(of: "c7", \Chat.$messages) == ["m7", "m57", "m107", "m157"])
         #expect(overlay.entity(Message.self, id: "m57")?.text == "t")
         #expect(overlay.table(Message.self)?.entities.count == 1, "one message read, not 200")
@@ -130,6 +130,19 @@ struct OverlayContextPropertyTests {
         #expect(overlay.table(User.self)?.entities.count == 0)
         #expect(overlay.sources(linkingTo: "u3", through: \Message.$author) == ["m103", "m153", "m3", "m53"])
         #expect(overlay.count(of: Message.self) == 200)
+        #expect(overlay.storageFailure == nil)
         try await store.close()
+    }
+
+    @Test("A row that does not decode: the read finds nothing and storageFailure names the type and id")
+    func failedRead() async throws {
+        let backend = InMemoryBackend()
+        var rows = StoreChanges()
+        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "m1", payload: Data([0x00, 0x01, 0xFF]))]
+        try backend.persist(rows)
+        let overlay = Context(over: backend, schema: StoreHarness.schema)
+        #expect(overlay.entity(Message.self, id: "m1") == nil)
+        let failure = try #require(overlay.storageFailure as? RelataError)
+        #expect(failure.code == .undecodableRecord && failure.entityType == Message.storedTypeName && failure.id == "m1", "\(failure)")
     }
 }
