@@ -150,6 +150,15 @@ struct RelataBench: AsyncParsableCommand {
                 print("related: \(sum)")
                 return
             }
+            if probe == "resolve-loop" {
+                // Profiling aid: W1's resolve of 100 nested chats, --runs times, on one saved context.
+                let context = try RelataW1.save(data)
+                var sum = 0
+                let start = ContinuousClock.now
+                for _ in 0..<runs { sum += RelataW1.resolve(context, chats: 100) }
+                print("resolve-loop: \(format(ContinuousClock.now - start)) (\(sum) messages)")
+                return
+            }
             if probe == "relata-save-loop" {
                 for _ in 0..<runs { _ = try RelataW1.save(data) }
                 return

@@ -27,6 +27,11 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     /// Makes sure the index holds the sources of `target` (read from the base the first time).
     @inlinable
     func ensure(_ target: Target.ID) {
+        if faulter != nil { fault(target) }
+    }
+
+    @usableFromInline @inline(never)
+    func fault(_ target: Target.ID) {
         guard let faulter, !loaded.contains(target), let found = faulter.read([target]) else { return }
         sources[target] = found[target]
         loaded.insert(target)

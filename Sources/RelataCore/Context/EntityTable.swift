@@ -60,8 +60,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     /// Makes sure the table holds the answer for `id`: read from the base the first time, in a
     /// context over storage; nothing otherwise.
-    @inlinable
+    @inlinable @inline(__always)
     func ensure(_ id: Entity.ID) {
+        // The only cost in a context that holds everything: the slow path stays out of line.
+        if faulter != nil { fault(id) }
+    }
+
+    @usableFromInline @inline(never)
+    func fault(_ id: Entity.ID) {
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
         if let entity = found.entities[id] { entities[id] = entity }
@@ -83,7 +89,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The entity `id`, read from the base if the table does not hold it.
-    @inlinable
+    @inlinable @inline(__always)
     func entity(_ id: Entity.ID) -> Entity? {
         ensure(id)
         return entities[id]

@@ -52,8 +52,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     /// Makes sure the links of `source` are here: read from the base the first time, in a
     /// context over a snapshot; nothing otherwise.
-    @inlinable
+    @inlinable @inline(__always)
     func ensure(_ source: SourceID) {
+        // The only cost in a context that holds everything: the slow path stays out of line.
+        if faulter != nil { fault(source) }
+    }
+
+    @usableFromInline @inline(never)
+    func fault(_ source: SourceID) {
         if let faulter, !loaded.contains(source) { faulter.load([source], into: self) }
     }
 
@@ -66,14 +72,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     }
 
     /// The to-one target of `source`.
-    @inlinable
+    @inlinable @inline(__always)
     func target(of source: SourceID) -> TargetID? {
         ensure(source)
         return one[source]
     }
 
     /// The to-many targets of `source`, in order.
-    @inlinable
+    @inlinable @inline(__always)
     func list(of source: SourceID) -> OrderedLinks<TargetID>? {
         ensure(source)
         return many[source]
