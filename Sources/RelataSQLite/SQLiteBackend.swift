@@ -166,10 +166,18 @@ public final class SQLiteBackend: StorageBackend {
     /// Runs `body` in a SQLite read transaction: one consistent view of the rows and the log.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         do {
-            return try queue.read { db in
-                let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
-                defer { keep(transaction.tables) }
-                return try body(transaction)
+            // A deferred transaction: one state for every read in it. (GRDB's `read` also sets
+            // `query_only` before and after: two statements more per read, for a guard the
+            // reader protocol already gives — it has no method that writes.)
+            return try queue.inDatabase { db in
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
+                    defer { keep(transaction.tables) }
+                    result = try body(transaction)
+                    return .commit
+                }
+                return result!
             }
         } catch let error as RelataError {
             throw error
