@@ -34,6 +34,10 @@ package final class ContextBase: Sendable {
     /// kept in ``failure`` and gives `nil`.
     @usableFromInline
     func read<T>(_ body: (any StorageReader) throws -> T) -> T? {
+        if let probe = Self.probe, probe.base === self {
+            probe.missing = true
+            return nil
+        }
         do {
             if let current = Self.current, current.base === self { return try body(current.reader) }
             return try backend.read(body)
@@ -57,6 +61,28 @@ package final class ContextBase: Sendable {
             firstFailure.withLock { if $0 == nil { $0 = error } }
         }
         return result ?? body()
+    }
+
+    /// Whether `reads` finds everything it asks for held already: it runs with every read from
+    /// this base answered "not read" (nothing is fetched, nothing is noted as held), so a
+    /// resolve whose data is all here opens no transaction.
+    @usableFromInline
+    func holdsEverything(_ reads: () -> Void) -> Bool {
+        let probe = ProbeBox(base: self)
+        Self.$probe.withValue(probe) { reads() }
+        return !probe.missing
+    }
+
+    /// Set while ``holdsEverything(_:)`` runs on this thread.
+    @TaskLocal private static var probe: ProbeBox?
+
+    private final class ProbeBox: @unchecked Sendable {
+        let base: ContextBase
+        var missing = false
+
+        init(base: ContextBase) {
+            self.base = base
+        }
     }
 
     /// A reader handed to nested reads on the thread that opened it (never shared across threads).

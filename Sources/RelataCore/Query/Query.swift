@@ -78,9 +78,14 @@ extension Context {
         _ ids: [Entity.ID], _ modifiers: [Modifier<Entity>], _ resolve: () -> Result
     ) -> Result {
         guard let base = storage.base else { return resolve() }
-        return base.reading {
+        let prefetch = {
             table(Entity.self)?.ensure(ids)
             for modifier in modifiers { modifier.prefetch(ids) }
+        }
+        // Everything held (a warm resolve): no transaction at all.
+        if base.holdsEverything(prefetch) { return resolve() }
+        return base.reading {
+            prefetch()
             return resolve()
         }
     }
