@@ -22,14 +22,14 @@ struct PostgresRowWriter {
         // catalog is read again (the writers' lock keeps it as it is until the commit).
         try tables.refresh()
         try tables.prepare(for: changes)
-        for (type, keys) in PostgresTransaction.grouped(changes.deletedEntities, by: \.type) {
+        for (type, keys) in changes.deletedEntities.groupedInOrder(by: \.type) {
             guard let table = try tables.entityTable(of: type) else { continue }
             var query = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
             query.binds.append(keys.map(\.id))
             _ = try execute(query)
         }
-        for (type, records) in PostgresTransaction.grouped(changes.upsertedEntities, by: \.type) { try upsert(type, records) }
-        for (name, keys) in PostgresTransaction.grouped(changes.deletedLinks, by: { [$0.type, $0.relation] }) {
+        for (type, records) in changes.upsertedEntities.groupedInOrder(by: \.type) { try upsert(type, records) }
+        for (name, keys) in changes.deletedLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             var query = PostgresQuery(
                 unsafeSQL: """
@@ -62,7 +62,7 @@ struct PostgresRowWriter {
             for column in PostgresTransaction.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
             _ = try execute(query)
         }
-        for (name, records) in PostgresTransaction.grouped(changes.upsertedLinks, by: { [$0.type, $0.relation] }) {
+        for (name, records) in changes.upsertedLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { throw TableSession.missing(name[0], name[1]) }
             // One row per link (the last wins), as `ON CONFLICT DO UPDATE` needs.
             var rows: [LinkKey: LinkRecord] = [:]

@@ -94,22 +94,11 @@ final class PostgresTransaction: StorageTransaction {
         }
     }
 
-    /// `keys` grouped by `group`, groups in the order they first appear.
-    static func grouped<Key, Group: Hashable>(_ keys: [Key], by group: (Key) -> Group) -> [(Group, [Key])] {
-        var order: [Group] = [], groups: [Group: [Key]] = [:]
-        for key in keys {
-            let name = group(key)
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append(key)
-        }
-        return order.map { ($0, groups[$0]!) }
-    }
-
     static let linkColumns = "source, target, position, inverse"
 
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
         var records: [EntityRecord] = []
-        for (type, keys) in Self.grouped(keys, by: \.type) {
+        for (type, keys) in keys.groupedInOrder(by: \.type) {
             guard let table = try tables.entityTable(of: type) else { continue }
             var query = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
             query.binds.append(keys.map(\.id))
@@ -120,7 +109,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
-        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             var query = PostgresQuery(
                 unsafeSQL: """
@@ -137,7 +126,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
-        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             var query: PostgresQuery
             if let table = try tables.linkTable(of: type, relation: relation) {
@@ -178,7 +167,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         var counts: [LinkSourceKey: Int] = [:]
-        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             try count(in: schema.qualified(table), column: "source", keys.map(\.source)) { counts[keys[$0], default: 0] += $1 }
         }
@@ -187,7 +176,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
         var counts: [LinkTargetKey: Int] = [:]
-        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             if let table = try tables.linkTable(of: name[0], relation: name[1]) {
                 try count(in: schema.qualified(table), column: "target", keys.map(\.target)) { counts[keys[$0], default: 0] += $1 }
             } else if let column = try tables.toOneColumn(of: name[0], relation: name[1]), let table = try tables.entityTable(of: name[0]) {

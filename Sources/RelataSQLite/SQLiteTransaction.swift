@@ -124,22 +124,11 @@ struct SQLiteTransaction: StorageTransaction {
         String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
 
-    /// `keys` grouped by `group`, groups in the order they first appear.
-    static func grouped<Key, Group: Hashable>(_ keys: [Key], by group: (Key) -> Group) -> [(Group, [Key])] {
-        var order: [Group] = [], groups: [Group: [Key]] = [:]
-        for key in keys {
-            let name = group(key)
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append(key)
-        }
-        return order.map { ($0, groups[$0]!) }
-    }
-
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
         var records: [EntityRecord] = []
         // One statement per type; the ids drive the loop (CROSS JOIN keeps that order), one
         // primary-key probe each.
-        for (type, keys) in Self.grouped(keys, by: \.type) {
+        for (type, keys) in keys.groupedInOrder(by: \.type) {
             guard let table = try tables.entityTable(of: type) else { continue }
             try entityRows(
                 "SELECT e.* FROM json_each(?) AS k CROSS JOIN \(table) e ON e.id = k.value", arguments: [try Self.json(keys.map(\.id))], type: type, table: table
@@ -150,7 +139,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
-        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             // The order index (source, position, target) gives each source's rows in order.
             try each(
@@ -163,7 +152,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
-        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             let ids = try Self.json(keys.map(\.target))
             if let table = try tables.linkTable(of: type, relation: relation) {
@@ -206,7 +195,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         var counts: [LinkSourceKey: Int] = [:]
-        for (name, keys) in Self.grouped(sources, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             // A range of the primary key per source: counted in the index, rows never read.
             try count("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value GROUP BY k.key", keys.map(\.source), table) { index, n in
@@ -218,7 +207,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
         var counts: [LinkTargetKey: Int] = [:]
-        for (name, keys) in Self.grouped(targets, by: { [$0.type, $0.relation] }) {
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let sql: String, table: String
             if let links = try tables.linkTable(of: name[0], relation: name[1]) {
                 (sql, table) = ("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(links) l ON l.target = k.value GROUP BY k.key", links)

@@ -221,68 +221,57 @@ enum LargeStoreW2 {
         say(name, Int(value.components.seconds) * 1_000_000_000 + Int(value.components.attoseconds / 1_000_000_000))
     }
 
+    /// Says the read figures of a child that has just opened `backend` (at `start`, with
+    /// `before` bytes resident): open, memory, the cold, warm and other resolves with the
+    /// statements each sent, and the peak.
+    static func measureReads(
+        _ backend: SQLiteBackend, before: Int, start: ContinuousClock.Instant, first: Range<Int>, second: Range<Int>,
+        resolve: (Range<Int>) -> Int
+    ) {
+        say("open", ContinuousClock.now - start)
+        say("rss-before", before)
+        say("rss-open", residentBytes())
+        var statements = backend.statementCount
+        say("statements-open", statements)
+        func measure(_ name: String, _ chats: Range<Int>) {
+            let start = ContinuousClock.now
+            let resolved = resolve(chats)
+            say(name, ContinuousClock.now - start)
+            say("statements-\(name)", backend.statementCount - statements)
+            statements = backend.statementCount
+            if name == "cold" { say("resolved", resolved) }
+        }
+        measure("cold", first)
+        say("rss-cold", residentBytes())
+        let warm = median(runs: 5) { _ = resolve(first) }
+        say("warm", warm)
+        say("statements-warm", (backend.statementCount - statements) / 5)
+        statements = backend.statementCount
+        measure("other", second)
+        say("rss-other", residentBytes())
+        say("rss-peak", peakResidentBytes())
+    }
+
     static func runChild(_ probe: String, path: String, scale: Double) async throws {
         let data = (chats: Int(1_000 * scale), users: Int(1_000 * scale))
         let first = 0..<(data.chats / 100), second = (data.chats / 100)..<(2 * data.chats / 100)
         switch probe {
         case "w2-relata-read":
             let before = residentBytes()
-            var start = ContinuousClock.now
+            let start = ContinuousClock.now
             let backend = try SQLiteBackend(path: path)
             let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
             _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
-            say("open", ContinuousClock.now - start)
-            say("rss-before", before)
-            say("rss-open", residentBytes())
-            var statements = backend.statementCount
-            say("statements-open", statements)
-            func measure(_ name: String, _ chats: Range<Int>) {
-                start = ContinuousClock.now
-                let resolved = store.read { RelataW1.resolve($0, chats: chats) }
-                say(name, ContinuousClock.now - start)
-                say("statements-\(name)", backend.statementCount - statements)
-                statements = backend.statementCount
-                if name == "cold" { say("resolved", resolved) }
-            }
-            measure("cold", first)
-            say("rss-cold", residentBytes())
-            let warm = median(runs: 5) { _ = store.read { RelataW1.resolve($0, chats: first) } }
-            say("warm", warm)
-            say("statements-warm", (backend.statementCount - statements) / 5)
-            statements = backend.statementCount
-            measure("other", second)
-            say("rss-other", residentBytes())
-            say("rss-peak", peakResidentBytes())
+            measureReads(backend, before: before, start: start, first: first, second: second) { chats in store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
         case "w2-overlay-read":
             // A context over storage (the paged store's reads, not yet behind Store).
             let before = residentBytes()
-            var start = ContinuousClock.now
+            let start = ContinuousClock.now
             let backend = try SQLiteBackend(path: path)
             let context = Context(over: backend, schema: EntitySchema(PersistW1.entities))
             _ = context.entity(Chat.self, id: "c0") != nil
-            say("open", ContinuousClock.now - start)
-            say("rss-before", before)
-            say("rss-open", residentBytes())
-            var statements = backend.statementCount
-            say("statements-open", statements)
-            func measure(_ name: String, _ chats: Range<Int>) {
-                start = ContinuousClock.now
-                let resolved = RelataW1.resolve(context, chats: chats)
-                say(name, ContinuousClock.now - start)
-                say("statements-\(name)", backend.statementCount - statements)
-                statements = backend.statementCount
-                if name == "cold" { say("resolved", resolved) }
-            }
-            measure("cold", first)
-            say("rss-cold", residentBytes())
-            let warm = median(runs: 5) { _ = RelataW1.resolve(context, chats: first) }
-            say("warm", warm)
-            say("statements-warm", (backend.statementCount - statements) / 5)
-            statements = backend.statementCount
-            measure("other", second)
-            say("rss-other", residentBytes())
-            say("rss-peak", peakResidentBytes())
+            measureReads(backend, before: before, start: start, first: first, second: second) { chats in RelataW1.resolve(context, chats: chats) }
             if let failure = context.storageFailure { throw failure }
             try backend.close()
         case "w2-grdb-read":

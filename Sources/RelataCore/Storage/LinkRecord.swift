@@ -45,23 +45,24 @@ extension LinkRecord {
     /// position first, then by position, ties by target — positions and targets compared by
     /// their UTF-8 bytes, as SQLite and PostgreSQL (`COLLATE "C"`) compare them.
     public static func positionOrder(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
-        switch (a.position, b.position) {
-        case (nil, nil): return a.target.utf8.lexicographicallyPrecedes(b.target.utf8)
-        case (nil, _): return true
-        case (_, nil): return false
-        case let (x?, y?): return x == y ? a.target.utf8.lexicographicallyPrecedes(b.target.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
-        }
+        precedes(a.position, a.target, b.position, b.target)
     }
 
     /// The order of a target's sources in ``StorageReader/fetchSources(of:)``: a link without an
     /// inverse position first, then by inverse position, ties by source — compared by their UTF-8
     /// bytes.
     public static func inverseOrder(_ a: LinkRecord, _ b: LinkRecord) -> Bool {
-        switch (a.inversePosition, b.inversePosition) {
-        case (nil, nil): return a.source.utf8.lexicographicallyPrecedes(b.source.utf8)
+        precedes(a.inversePosition, a.source, b.inversePosition, b.source)
+    }
+
+    /// Whether (`key`, `id`) comes before (`otherKey`, `otherID`): no key first, then by key, ties
+    /// by id, bytewise.
+    private static func precedes(_ key: String?, _ id: String, _ otherKey: String?, _ otherID: String) -> Bool {
+        switch (key, otherKey) {
+        case (nil, nil): return id.utf8.lexicographicallyPrecedes(otherID.utf8)
         case (nil, _): return true
         case (_, nil): return false
-        case let (x?, y?): return x == y ? a.source.utf8.lexicographicallyPrecedes(b.source.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
+        case let (x?, y?): return x == y ? id.utf8.lexicographicallyPrecedes(otherID.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
         }
     }
 }

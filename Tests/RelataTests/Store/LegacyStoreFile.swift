@@ -101,6 +101,16 @@ enum LegacyStoreFile {
         return types
     }
 
+    /// What the upgrade tests store before turning a store into an older format: a chat with two
+    /// members, four messages with authors and a reader, one moved to the front of the chat.
+    static func saveUpgradeFixture(_ context: inout Context) throws {
+        try Chat(id: "c", users: .relation([User(id: "1", name: "Ann"), User(id: "2", name: "Bo")])).save(to: &context)
+        for i in 1...4 {
+            try Message(id: "m\(i)", text: "t\(i)", author: .id(i % 2 == 0 ? "1" : "2"), chat: .id("c"), viewedBy: .ids(["2"])).save(to: &context)
+        }
+        try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &context)
+    }
+
     /// The table of `type`'s entities in a current-format file.
     static func entityTable(_ db: Database, _ type: String) throws -> String? {
         try Int64.fetchOne(db, sql: "SELECT number FROM relata_table WHERE kind = 'entity' AND type = ?", arguments: [type]).map { "e\($0)" }

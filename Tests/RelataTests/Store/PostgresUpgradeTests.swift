@@ -14,13 +14,7 @@ struct PostgresUpgradeTests {
         // The rows of a real store, as the in-memory backend keeps them.
         let memory = InMemoryBackend()
         let original = try await Store(backend: memory, schema: StoreHarness.schema)
-        try await original.write { context in
-            try Chat(id: "c", users: .relation([User(id: "1", name: "Ann"), User(id: "2", name: "Bo")])).save(to: &context)
-            for i in 1...4 {
-                try Message(id: "m\(i)", text: "t\(i)", author: .id(i % 2 == 0 ? "1" : "2"), chat: .id("c"), viewedBy: .ids(["2"])).save(to: &context)
-            }
-            try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &context)
-        }
+        try await original.write { try LegacyStoreFile.saveUpgradeFixture(&$0) }
         let expected = StoreConformanceTests.dumped(original.context)
         try await original.close()
         var entities: [EntityRecord] = [], links: [LinkRecord] = []

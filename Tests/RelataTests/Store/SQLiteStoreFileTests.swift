@@ -105,13 +105,7 @@ struct SQLiteStoreFileTests {
         let (directory, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await Store(backend: SQLiteBackend(path: path), schema: StoreHarness.schema)
-        try await store.write { context in
-            try Chat(id: "c", users: .relation([User(id: "1", name: "Ann"), User(id: "2", name: "Bo")])).save(to: &context)
-            for i in 1...4 {
-                try Message(id: "m\(i)", text: "t\(i)", author: .id(i % 2 == 0 ? "1" : "2"), chat: .id("c"), viewedBy: .ids(["2"])).save(to: &context)
-            }
-            try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &context)
-        }
+        try await store.write { try LegacyStoreFile.saveUpgradeFixture(&$0) }
         let expected = StoreConformanceTests.dumped(store.context)
         try await store.close()
         try await LegacyStoreFile.downgrade(path, version: 6)

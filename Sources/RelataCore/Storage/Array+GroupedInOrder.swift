@@ -1,0 +1,14 @@
+extension Array {
+    /// The elements grouped by `group`, groups in the order their first element appears, each
+    /// group's elements in their order: how backends split a batch of keys into one statement per
+    /// table.
+    package func groupedInOrder<Group: Hashable>(by group: (Element) -> Group) -> [(Group, [Element])] {
+        var order: [Group] = [], groups: [Group: [Element]] = [:]
+        for element in self {
+            let name = group(element)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(element)
+        }
+        return order.map { ($0, groups[$0]!) }
+    }
+}
