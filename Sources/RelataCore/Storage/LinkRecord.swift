@@ -9,7 +9,7 @@
 /// one row per link.
 ///
 /// Link rows hold to-many links only: a to-one link is kept in its source's ``EntityRecord``
-/// (``EntityRecord/links``). Rows of to-one links written by earlier versions are read, then
+/// (``EntityRecord/toOne``). Rows of to-one links written by earlier versions are read, then
 /// moved into the entity rows when the store opens.
 public struct LinkRecord: Sendable, Hashable {
     /// The source entity type's name.
