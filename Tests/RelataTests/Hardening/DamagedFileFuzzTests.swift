@@ -30,7 +30,7 @@ struct DamagedFileFuzzTests {
     /// The tables of the store file open in `db`, read from its catalog.
     static func tables(_ db: Database) throws -> [Table] {
         var typed: [Table] = []
-        var tables = [
+        let tables = [
             Table(name: "relata_meta", columns: [("key", false), ("value", false)]),
             Table(name: "relata_table", columns: [("number", false), ("kind", false), ("type", false), ("relation", false)]),
             Table(name: "relata_count", columns: [("number", false), ("count", false)]),
