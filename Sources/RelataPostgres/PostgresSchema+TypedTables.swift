@@ -99,15 +99,7 @@ extension PostgresSchema {
             for row in try execute(query) {
                 let (type, id, payload, links) = try row.decode((String, String, ByteBuffer, ByteBuffer?).self)
                 var toOne: [ToOneLinkRecord] = []
-                if let links {
-                    do {
-                        toOne = try ToOneLinkColumn.decode(Data(buffer: links))
-                    } catch {
-                        throw RelataError(
-                            code: .undecodableRecord, entityType: type, id: id, message: "the stored links of \(type) \"\(id)\" are damaged", underlying: error
-                        )
-                    }
-                }
+                if let links { toOne = try ToOneLinkColumn.decode(Data(buffer: links), type: type, id: id) }
                 batch.upsertedEntities.append(EntityRecord(type: type, id: id, payload: Data(buffer: payload), toOne: toOne))
                 after = (type, id)
             }

@@ -113,16 +113,7 @@ extension SQLiteSchema {
             let type = try key.text(0, "type"), id = try key.text(1, "id")
             let r = CheckedRow(row: row, place: { "relata_entity row (\(type), \"\(id)\")" }, path: path)
             var toOne: [ToOneLinkRecord] = []
-            if let links = try r.optionalData(3, "links") {
-                do {
-                    toOne = try ToOneLinkColumn.decode(links)
-                } catch {
-                    throw RelataError(
-                        code: .undecodableRecord, entityType: type, id: id,
-                        message: "the stored links of \(type) \"\(id)\" are damaged", underlying: error
-                    )
-                }
-            }
+            if let links = try r.optionalData(3, "links") { toOne = try ToOneLinkColumn.decode(links, type: type, id: id) }
             batch.upsertedEntities.append(EntityRecord(type: type, id: id, payload: try r.data(2, "payload"), toOne: toOne))
             if batch.upsertedEntities.count >= 10_000 { try flush() }
         }

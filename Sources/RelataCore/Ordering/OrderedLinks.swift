@@ -25,6 +25,16 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Links from distinct targets and their keys in any order: sorted by key, ties by id
+    /// (``IDOrder``), as every load of stored links orders them.
+    @usableFromInline
+    init(unsortedTargets targets: [ID], keys: [PositionKey]) {
+        let order = targets.indices.sorted { a, b in
+            keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
+        }
+        self.init(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
+    }
+
     @inlinable var count: Int { targets.count }
     @inlinable var isEmpty: Bool { targets.isEmpty }
 

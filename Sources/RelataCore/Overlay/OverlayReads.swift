@@ -149,7 +149,7 @@ enum OverlayReads {
 }
 
 /// Ordered lists built from links read in any order: sorted by position, ties by id, as a whole
-/// load sorts them (`LinkLoader.place`).
+/// load sorts them (``OrderedLinks/init(unsortedTargets:keys:)``).
 struct ListBuilder<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable> {
     private var gathered: [SourceID: (targets: [TargetID], keys: [PositionKey])] = [:]
 
@@ -159,11 +159,6 @@ struct ListBuilder<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>
     }
 
     var lists: [SourceID: OrderedLinks<TargetID>] {
-        gathered.mapValues { targets, keys in
-            let order = targets.indices.sorted { a, b in
-                keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
-            }
-            return OrderedLinks(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
-        }
+        gathered.mapValues { OrderedLinks(unsortedTargets: $0.targets, keys: $0.keys) }
     }
 }

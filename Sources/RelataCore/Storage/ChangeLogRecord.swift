@@ -114,28 +114,12 @@ extension ChangeLogRecord {
             writer.count(keys.count)
             for key in keys { writer.string(key.id) }
         }
-        let byRelation = Dictionary(grouping: linkSources, by: { [$0.type, $0.relation] })
-        writer.count(byRelation.count)
-        for (name, keys) in byRelation.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            writer.string(name[0])
-            writer.string(name[1])
-            writer.count(keys.count)
-            for key in keys { writer.string(key.source) }
-        }
+        writer.relationGroups(linkSources, type: \.type, relation: \.relation, key: \.source)
         writer.count(dynamicLinks.count)
         for link in dynamicLinks {
             for field in [link.kind, link.sourceType, link.source, link.targetType, link.target] { writer.string(field) }
         }
-        if !linkTargets.isEmpty {
-            let byRelation = Dictionary(grouping: linkTargets, by: { [$0.type, $0.relation] })
-            writer.count(byRelation.count)
-            for (name, keys) in byRelation.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                writer.string(name[0])
-                writer.string(name[1])
-                writer.count(keys.count)
-                for key in keys { writer.string(key.target) }
-            }
-        }
+        if !linkTargets.isEmpty { writer.relationGroups(linkTargets, type: \.type, relation: \.relation, key: \.target) }
         return Data(writer.bytes)
     }
 
@@ -150,13 +134,7 @@ extension ChangeLogRecord {
             let type = try reader.string()
             for _ in 0..<(try reader.count()) { entities.append(EntityKey(type: type, id: try reader.string())) }
         }
-        for _ in 0..<(try reader.count()) {
-            let type = try reader.string()
-            let relation = try reader.string()
-            for _ in 0..<(try reader.count()) {
-                linkSources.append(LinkSourceKey(type: type, relation: relation, source: try reader.string()))
-            }
-        }
+        linkSources = try reader.relationGroups { LinkSourceKey(type: $0, relation: $1, source: $2) }
         for _ in 0..<(try reader.count()) {
             dynamicLinks.append(
                 DynamicLinkRecord(
@@ -165,21 +143,25 @@ extension ChangeLogRecord {
                 )
             )
         }
-        if !reader.isAtEnd {
-            for _ in 0..<(try reader.count()) {
-                let type = try reader.string()
-                let relation = try reader.string()
-                for _ in 0..<(try reader.count()) {
-                    linkTargets.append(LinkTargetKey(type: type, relation: relation, target: try reader.string()))
-                }
-            }
-        }
+        if !reader.isAtEnd { linkTargets = try reader.relationGroups { LinkTargetKey(type: $0, relation: $1, target: $2) } }
         guard reader.isAtEnd else { throw LogReader.damaged }
     }
 }
 
 private struct LogWriter {
     var bytes: [UInt8] = []
+
+    /// Keys grouped by (type, relation), each group's type and relation once, then its ids.
+    mutating func relationGroups<Key>(_ keys: [Key], type: KeyPath<Key, String>, relation: KeyPath<Key, String>, key id: KeyPath<Key, String>) {
+        let groups = Dictionary(grouping: keys, by: { [$0[keyPath: type], $0[keyPath: relation]] })
+        count(groups.count)
+        for (name, keys) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            string(name[0])
+            string(name[1])
+            count(keys.count)
+            for key in keys { string(key[keyPath: id]) }
+        }
+    }
 
     mutating func count(_ value: Int) {
         var value = UInt64(value)
@@ -205,6 +187,16 @@ private struct LogReader {
     var offset = 0
 
     var isAtEnd: Bool { offset == bytes.count }
+
+    /// Keys written by ``LogWriter/relationGroups(_:type:relation:key:)``, made by `make(type, relation, id)`.
+    mutating func relationGroups<Key>(_ make: (String, String, String) -> Key) throws -> [Key] {
+        var keys: [Key] = []
+        for _ in 0..<(try count()) {
+            let type = try string(), relation = try string()
+            for _ in 0..<(try count()) { keys.append(make(type, relation, try string())) }
+        }
+        return keys
+    }
 
     mutating func count() throws -> Int {
         var value: UInt64 = 0

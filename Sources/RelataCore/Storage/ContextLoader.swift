@@ -424,10 +424,7 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
         _ targets: [T], _ keys: [PositionKey], for source: S, in table: LinkTable<S, T>
     ) {
         if table.many[source] == nil, Set(targets).count == targets.count {
-            let order = targets.indices.sorted { a, b in
-                keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
-            }
-            table.many[source] = OrderedLinks(sortedTargets: order.map { targets[$0] }, keys: order.map { keys[$0] })
+            table.many[source] = OrderedLinks(unsortedTargets: targets, keys: keys)
         } else {
             for index in targets.indices { table.place(targets[index], in: source, at: keys[index]) }
         }

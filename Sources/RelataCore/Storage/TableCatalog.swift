@@ -111,12 +111,6 @@ package struct TableCatalog: Sendable, Equatable {
         linkTables[RelationName(type: type, relation: relation)].map(Self.linkTable)
     }
 
-    /// Whether the catalog lists everything `changes` writes to: the entity tables and to-one
-    /// columns of its entity rows, the link tables of its link rows.
-    package func covers(_ changes: StoreChanges) -> Bool {
-        missing(for: changes).isEmpty
-    }
-
     /// The entries `changes` needs that the catalog lacks (numbers not assigned yet: `0`), in the
     /// order they must be made: an entity table before its columns.
     package func missing(for changes: StoreChanges) -> [Entry] {

@@ -60,7 +60,7 @@ package final class TableSession {
 
     /// Makes the tables and columns `changes` writes to and storage lacks.
     package func prepare(for changes: StoreChanges) throws {
-        guard !catalog.covers(changes) else { return }
+        guard !catalog.missing(for: changes).isEmpty else { return }
         try refresh()
         for var entry in catalog.missing(for: changes) {
             entry.number = catalog.nextNumber

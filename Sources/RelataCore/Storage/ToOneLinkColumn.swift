@@ -5,6 +5,20 @@ import Foundation
 /// name, the target id and the inverse position (absent: a 0 byte; present: a 1 byte and the
 /// text), each text a varint byte count and UTF-8. Read once, when such a file is upgraded.
 package enum ToOneLinkColumn {
+    /// The links in `data`, the column of the row (`type`, `id`).
+    ///
+    /// - Throws: ``RelataError`` with code ``RelataError/Code/undecodableRecord`` naming the row
+    ///   when the bytes are damaged.
+    package static func decode(_ data: Data, type: String, id: String) throws -> [ToOneLinkRecord] {
+        do {
+            return try decode(data)
+        } catch {
+            throw RelataError(
+                code: .undecodableRecord, entityType: type, id: id, message: "the stored links of \(type) \"\(id)\" are damaged", underlying: error
+            )
+        }
+    }
+
     /// The links in `data`.
     ///
     /// - Throws: `DecodingError` when the bytes are damaged.
