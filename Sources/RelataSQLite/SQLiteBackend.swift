@@ -25,7 +25,10 @@ import Synchronization
 public final class SQLiteBackend: StorageBackend {
     /// The file's path.
     public let path: String
+    /// The writer connection (and the follower's `data_version` check).
     private let queue: DatabaseQueue
+    /// The connections reads run on: a read never waits for a write in progress (WAL).
+    private let readers: SQLiteReaderPool
 
     /// How long a write waits for another connection's write lock before it throws
     /// `RelataError.Code.storeBusy`.
@@ -84,6 +87,7 @@ public final class SQLiteBackend: StorageBackend {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            readers = SQLiteReaderPool(path: path, configuration: configuration)
             if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } } }
         } catch {
             throw Self.map(error, path: path, doing: "open")
@@ -169,7 +173,7 @@ public final class SQLiteBackend: StorageBackend {
             // A deferred transaction: one state for every read in it. (GRDB's `read` also sets
             // `query_only` before and after: two statements more per read, for a guard the
             // reader protocol already gives — it has no method that writes.)
-            return try queue.inDatabase { db in
+            return try readers.read { db in
                 var result: T?
                 try db.inTransaction(.deferred) {
                     let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
@@ -249,6 +253,8 @@ public final class SQLiteBackend: StorageBackend {
     /// Releases the storage; later calls fail.
     public func close() throws {
         do {
+            // The readers first: the writer, closing last, checkpoints and removes -wal and -shm.
+            readers.close()
             try queue.close()
         } catch {
             throw Self.map(error, path: path, doing: "close")

@@ -26,6 +26,9 @@ class AnyEntityTable: @unchecked Sendable {
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
+    /// In a context over storage: reads every entity of the type, the links of each through
+    /// every relation and their dynamic relationships, as a whole load would hold them.
+    func holdEverything(in context: Context) {}
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -114,6 +117,15 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         }
         holdsAll = true
         for fill in faulter.rowLinks { fill(self, nil, all.rows) }
+    }
+
+    override func holdEverything(in context: Context) {
+        guard faulter != nil else { return }
+        ensureAll()
+        let ids = Array(entities.ids)
+        let sources = ids.map { AnyHashable($0) }
+        for table in links { table?.ensureAll(sources) }
+        context.ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
     }
 
     /// Marks `id` as changed, when tracking.

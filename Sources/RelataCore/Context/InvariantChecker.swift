@@ -1,11 +1,16 @@
 extension Context {
     /// Checks that every link has its other side: each mutual link its inverse, each one-way link
     /// its backlink, and the reverse; each dynamic relationship joins two stored entities and is
-    /// indexed from both ends. O(links): each link's other side is a hash lookup.
+    /// indexed from both ends. O(links): each link's other side is a hash lookup. A context over
+    /// storage reads everything it does not hold first (O(store)), and throws what a read failed with.
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
     ///   type, id and relation of the first broken link.
     public func checkInvariants() throws {
+        // Over storage: what the context does not hold is read first (the other side of each
+        // link is read as it is checked).
+        holdEverything()
+        if let failure = storage.base?.failure { throw failure }
         for table in storage.tables {
             try table.checkInvariants(in: self)
         }
@@ -67,6 +72,6 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         guard let backlinks = table.backlinks[key] else { return false }
-        return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources[target]?.contains(source) ?? false
+        return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target)?.contains(source) ?? false
     }
 }

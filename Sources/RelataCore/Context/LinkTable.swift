@@ -9,6 +9,8 @@ class AnyLinkTable: @unchecked Sendable {
     @usableFromInline init() {}
     /// Marks every link of this table and of `old` (a table of the same type) as changed.
     func markAllDirty(comparedTo old: AnyLinkTable?) { fatalError("abstract") }
+    /// In a context over storage: reads the links of every one of `sources` not held yet.
+    func ensureAll(_ sources: [AnyHashable]) {}
     /// An empty table of the same type.
     func emptyClone() -> AnyLinkTable { fatalError("abstract") }
 }
@@ -88,6 +90,10 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @usableFromInline override func setTracking(_ on: Bool) { dirty = on ? [] : nil }
 
     override func emptyClone() -> AnyLinkTable { LinkTable() }
+
+    override func ensureAll(_ sources: [AnyHashable]) {
+        ensure(sources.compactMap { $0 as? SourceID })
+    }
 
     override func markAllDirty(comparedTo old: AnyLinkTable?) {
         var pairs: ContiguousArray<LinkPair<SourceID, TargetID>> = []

@@ -62,6 +62,11 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         /// PostgreSQL refuses, or it is longer than 1,024 UTF-8 bytes (PostgreSQL's index
         /// entries cannot hold longer keys). Every backend refuses both alike; nothing was written.
         public static let invalidID = Code("invalidID")
+        /// A context taken from a ``Store`` was asked for rows it had not read yet, and commits
+        /// made after its snapshot changed them: it cannot answer as of its snapshot, and never
+        /// answers with rows of a later one. Take a new context (``Store/context``, or read in
+        /// ``Store/read(_:)``) to see the newer state.
+        public static let staleSnapshot = Code("staleSnapshot")
     }
 
     /// What went wrong.

@@ -78,8 +78,9 @@ final class ObservationHub: Sendable {
             }
             var touched = Set<RegionKey>()
             for commit in commits { touched.formUnion(commit.delta.touchedKeys) }
+            let everyObserver = commits.contains(where: \.reachesEveryObserver)
             let reached = state.withLock { state -> [(Int, Observer)] in
-                var ids = Set<Int>()
+                var ids = everyObserver ? Set(state.observers.keys) : []
                 for key in touched { if let observers = state.index[key] { ids.formUnion(observers) } }
                 return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
             }

@@ -34,6 +34,9 @@ public struct StoreCommit: Sendable {
     public let droppedCommits: Int
     /// The commit's place in the order this store published its commits (for subscribers' gaps).
     var ordinal: UInt64 = 0
+    /// Whether every query observer is evaluated again after it: a store over storage does not
+    /// know what other stores' commits changed in enough detail to tell which reads they reach.
+    var reachesEveryObserver = false
 
     init(sequence: Int64, kind: Kind, delta: StoreDelta, droppedCommits: Int = 0) {
         self.sequence = sequence

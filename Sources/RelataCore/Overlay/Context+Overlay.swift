@@ -36,14 +36,49 @@ extension Context {
         for step in installer.steps { step(&self) }
     }
 
+    /// Reads those of the entities `ids` of `type` not held yet, in one batch.
+    private func ensureEntities(_ type: any EntityModelProtocol.Type, _ ids: [any Hashable & Sendable]) {
+        func ensure<Entity: EntityModelProtocol>(_: Entity.Type) {
+            table(Entity.self)?.ensure(ids.compactMap { $0 as? Entity.ID })
+        }
+        ensure(type)
+    }
+
+    /// Reads everything a context over storage does not hold yet — every entity, link and dynamic
+    /// relationship — so that it can be compared in full (a write's closure that assigned a whole
+    /// context). O(store); nothing in a context that holds everything.
+    func holdEverything() {
+        guard storage.base != nil else { return }
+        for table in storage.tables { table.holdEverything(in: self) }
+    }
+
     /// Makes sure the dynamic relationships of `subject` are held: read from the base the first
     /// time, in a context over storage; nothing otherwise.
     func ensureDynamicLinks(of subject: EntityReference) {
-        guard let base = storage.base, !storage.dynamicLoaded.contains(subject) else { return }
-        let key = EntityKey(type: EntitySchema.storageName(of: subject.entityType), id: (try? subject.idText()) ?? "")
-        guard let records = base.read({ try $0.fetchDynamicLinks(of: [key]) }) else { return }
+        guard storage.base != nil, !storage.dynamicLoaded.contains(subject) else { return }
+        ensureDynamicLinks(of: [subject])
+    }
+
+    /// Makes sure the dynamic relationships of each of `subjects` are held, reading those not held
+    /// in one batch (their other ends in one batch per type).
+    func ensureDynamicLinks(of subjects: [EntityReference]) {
+        guard let base = storage.base else { return }
+        let missing = Array(Set(subjects.filter { !storage.dynamicLoaded.contains($0) }))
+        guard !missing.isEmpty else { return }
+        let keys = missing.map { EntityKey(type: EntitySchema.storageName(of: $0.entityType), id: (try? $0.idText()) ?? "") }
+        guard let records = base.read({ try $0.fetchDynamicLinks(of: keys) }) else { return }
         let links = storage.dynamic ?? DynamicLinks()
+        // Made during a write: it marks what the write changes from the start.
+        if storage.dynamic == nil, storage.isTracking { links.dirty = [] }
         storage.dynamic = links
+        var ends: [ObjectIdentifier: (any EntityModelProtocol.Type, [any Hashable & Sendable])] = [:]
+        for record in records {
+            for (name, id) in [(record.sourceType, record.source), (record.targetType, record.target)] {
+                guard let type = base.schema.type(named: name), let ref = try? EntityReference.fromIDText(type, id) else { continue }
+                ends[ObjectIdentifier(type), default: (type, [])].1.append(ref.id)
+            }
+        }
+        for (type, ids) in ends.values { ensureEntities(type, ids) }
         for record in records {
             guard let kind = DynamicLink.Kind(rawValue: record.kind),
                 let sourceType = base.schema.type(named: record.sourceType), let targetType = base.schema.type(named: record.targetType),
@@ -54,7 +89,7 @@ extension Context {
             else { continue }
             links.insert(DynamicLink(kind, source, target))
         }
-        storage.dynamicLoaded.insert(subject)
+        storage.dynamicLoaded.formUnion(missing)
     }
 }
 

@@ -3,25 +3,51 @@ import Synchronization
 
 /// What a context over storage reads what it does not hold from: a backend and the schema that
 /// types its rows (see `Context.init(over:)`).
-
 ///
-/// Each read the context makes is one read transaction of the backend: the context answers as
-/// of the newest commit when it first reads a row, and keeps what it read. (A context that keeps
-/// one snapshot for all its reads comes with the paged store's readers.) A read that fails —
-/// storage unreachable, a row that does not decode — leaves the context without those rows and
-/// is kept in ``failure``.
+/// Each read the context makes is one read transaction of the backend (or the transaction
+/// ``reading(through:_:)`` hands it, a store's write transaction). Without a ``sequence``, the
+/// context answers as of the newest commit when it first reads a row, and keeps what it read. With
+/// one (a store's snapshot), it answers as of that sequence: a read whose rows a later commit
+/// touched fails (``SnapshotReader``) instead of mixing states. A read that fails — storage
+/// unreachable, a row that does not decode, a stale snapshot — leaves the context without those
+/// rows and is kept in ``failure``.
 @usableFromInline
 package final class ContextBase: Sendable {
     /// The storage read.
     package let backend: any StorageBackend
     /// The types of the rows.
     package let schema: EntitySchema
+    /// The sequence the base answers as of, or `nil` for the newest commit at each read.
+    package let sequence: Int64?
+    /// What commits after ``sequence`` touched, as far as the reads so far saw them.
+    private let changes: Mutex<SnapshotChanges>
     private let firstFailure = Mutex<(any Error)?>(nil)
 
-    /// A base reading `backend`, its rows typed through `schema`.
-    package init(backend: any StorageBackend, schema: EntitySchema) {
+    /// A base reading `backend`, its rows typed through `schema`: as of `sequence` (reads of rows
+    /// changed since fail), or of the newest commit at each read when `nil`.
+    package init(backend: any StorageBackend, schema: EntitySchema, sequence: Int64? = nil) {
         self.backend = backend
         self.schema = schema
+        self.sequence = sequence
+        changes = Mutex(SnapshotChanges(sequence: sequence ?? 0))
+    }
+
+    /// `reader`, or, in a base with a ``sequence`` that storage has moved past, a reader that
+    /// refuses rows changed since.
+    private func validating(_ reader: any StorageReader) throws -> any StorageReader {
+        guard sequence != nil else { return reader }
+        let known = try changes.withLock { changes -> SnapshotChanges in
+            try changes.advance(reading: reader)
+            return changes
+        }
+        return known.isUnchanged ? reader : SnapshotReader(reader: reader, changes: known)
+    }
+
+    /// Runs `body` with every read of this base going through `reader` — a transaction the caller
+    /// holds open, such as a store's write transaction (which holds the write lock, so it reads
+    /// the newest state and nothing is validated).
+    package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
+        try Self.$current.withValue(ReaderBox(base: self, reader: reader)) { try body() }
     }
 
     /// The first read that failed, if any.
@@ -40,7 +66,7 @@ package final class ContextBase: Sendable {
         }
         do {
             if let current = Self.current, current.base === self { return try body(current.reader) }
-            return try backend.read(body)
+            return try backend.read { try body(try validating($0)) }
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
             return nil
@@ -55,6 +81,7 @@ package final class ContextBase: Sendable {
         var result: T?
         do {
             try backend.read { reader in
+                let reader = try validating(reader)
                 Self.$current.withValue(ReaderBox(base: self, reader: reader)) { result = body() }
             }
         } catch {

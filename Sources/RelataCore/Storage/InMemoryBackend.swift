@@ -11,6 +11,9 @@ public final class InMemoryBackend: StorageBackend {
         var entities: [EntityKey: EntityRecord] = [:]
         var links: [LinkSourceKey: [String: LinkRecord]] = [:]
         var dynamicLinks: Set<DynamicLinkRecord> = []
+        /// The sources of each target through each relation (link rows and to-one columns): the
+        /// index a SQL backend reads sources by.
+        var sources: [LinkTargetKey: Set<String>] = [:]
         var log: [(sequence: Int64, origin: String, at: TimeInterval, record: ChangeLogRecord)] = []
         var sequence: Int64 = 0
     }
@@ -58,15 +61,31 @@ public final class InMemoryBackend: StorageBackend {
     }
 
     private static func commit(_ changes: StoreChanges, origin: String, to rows: inout Rows, keeping retention: LogRetention) {
-        for key in changes.deletedEntities { rows.entities[key] = nil }
-        for record in changes.upsertedEntities { rows.entities[EntityKey(type: record.type, id: record.id)] = record }
+        func index(_ type: String, _ relation: String, _ source: String, _ target: String, _ present: Bool) {
+            let key = LinkTargetKey(type: type, relation: relation, target: target)
+            if present {
+                rows.sources[key, default: []].insert(source)
+            } else {
+                rows.sources[key]?.remove(source)
+                if rows.sources[key]?.isEmpty == true { rows.sources[key] = nil }
+            }
+        }
+        func replace(_ key: EntityKey, with record: EntityRecord?) {
+            for link in rows.entities[key]?.toOne ?? [] { index(key.type, link.relation, key.id, link.target, false) }
+            rows.entities[key] = record
+            for link in record?.toOne ?? [] { index(key.type, link.relation, key.id, link.target, true) }
+        }
+        for key in changes.deletedEntities { replace(key, with: nil) }
+        for record in changes.upsertedEntities { replace(EntityKey(type: record.type, id: record.id), with: record) }
         for key in changes.deletedLinks {
             let source = LinkSourceKey(type: key.type, relation: key.relation, source: key.source)
             rows.links[source]?[key.target] = nil
             if rows.links[source]?.isEmpty == true { rows.links[source] = nil }
+            index(key.type, key.relation, key.source, key.target, false)
         }
         for record in changes.upsertedLinks {
             rows.links[LinkSourceKey(type: record.type, relation: record.relation, source: record.source), default: [:]][record.target] = record
+            index(record.type, record.relation, record.source, record.target, true)
         }
         for record in changes.deletedDynamicLinks { rows.dynamicLinks.remove(record) }
         for record in changes.insertedDynamicLinks { rows.dynamicLinks.insert(record) }
@@ -113,31 +132,30 @@ public final class InMemoryBackend: StorageBackend {
             }
         }
 
-        /// Every link stored through `type.relation`: its link rows and its entity rows' to-one
-        /// links (a relation has one kind or the other).
-        func links(_ type: String, _ relation: String) -> [LinkRecord] {
-            let toMany = rows.links.filter { $0.key.type == type && $0.key.relation == relation }.values.flatMap(\.values)
-            let toOne = rows.entities.values.filter { $0.type == type }.flatMap { record in
-                record.toOne.filter { $0.relation == relation }.map {
-                    LinkRecord(type: type, relation: relation, source: record.id, target: $0.target, position: nil, inversePosition: $0.inversePosition)
-                }
-            }
-            return toMany + toOne
-        }
-
         func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-            targets.flatMap { key in
-                links(key.type, key.relation).filter { $0.target == key.target }.sorted(by: LinkRecord.inverseOrder)
-            }
+            let found = sources(of: targets)
+            return targets.flatMap { (found[$0] ?? []).sorted(by: LinkRecord.inverseOrder) }
         }
 
         func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
-            var counts: [LinkTargetKey: Int] = [:]
-            for key in targets {
-                let count = links(key.type, key.relation).count { $0.target == key.target }
-                if count > 0 { counts[key] = count }
+            sources(of: targets).mapValues(\.count).filter { $0.value > 0 }
+        }
+
+        /// The links to each of `targets`, found through the sources index.
+        private func sources(of targets: [LinkTargetKey]) -> [LinkTargetKey: [LinkRecord]] {
+            var found: [LinkTargetKey: [LinkRecord]] = [:]
+            for key in Set(targets) {
+                for source in rows.sources[key] ?? [] {
+                    if let row = rows.links[LinkSourceKey(type: key.type, relation: key.relation, source: source)]?[key.target] {
+                        found[key, default: []].append(row)
+                    } else if let link = rows.entities[EntityKey(type: key.type, id: source)]?.toOne.first(where: { $0.relation == key.relation }) {
+                        found[key, default: []].append(
+                            LinkRecord(type: key.type, relation: key.relation, source: source, target: link.target, position: nil, inversePosition: link.inversePosition)
+                        )
+                    }
+                }
             }
-            return counts
+            return found
         }
 
         func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {

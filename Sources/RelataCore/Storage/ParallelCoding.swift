@@ -18,15 +18,16 @@ enum ParallelCoding {
     }
 
     /// `transform` applied to every element, in order, spread over the cores in chunks; each chunk
-    /// makes one `Worker` (an encoder, a decoder) and reuses it for all its elements.
+    /// makes one `Worker` (an encoder, a decoder) and reuses it for all its elements. `serially`:
+    /// on this thread only (`transform` reads a context over storage, which faults rows in).
     ///
     /// - Throws: The first error `transform` throws.
     @usableFromInline
     static func map<Element: Sendable, Worker, Result: Sendable>(
-        _ elements: [Element], worker makeWorker: @Sendable () -> Worker,
+        _ elements: [Element], serially: Bool = false, worker makeWorker: @Sendable () -> Worker,
         _ transform: @Sendable (Worker, Element) throws -> Result
     ) throws -> [Result] {
-        if elements.count < threshold {
+        if serially || elements.count < threshold {
             let worker = makeWorker()
             return try elements.map { try transform(worker, $0) }
         }

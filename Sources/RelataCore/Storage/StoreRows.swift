@@ -25,7 +25,8 @@ extension StoreDelta {
         // In a large write, link rows are gathered on another thread while entity payloads are
         // encoded (on every core). This runs on the store's writer queue, never on Swift's
         // cooperative pool, so it may wait for that thread.
-        let linkJob = count >= ParallelCoding.threshold ? BackgroundJob(collectLinks) : nil
+        // A context over storage reads what it lacks as it goes: on this thread only.
+        let linkJob = count >= ParallelCoding.threshold && after.storage.base == nil ? BackgroundJob(collectLinks) : nil
         var changes = StoreChanges()
         let entities = Result {
             for table in tables { try table.collectEntityRows(of: delta, after: after, before: before, into: &changes) }
@@ -34,9 +35,20 @@ extension StoreDelta {
         try entities.get()
         changes.upsertedLinks = links.upsertedLinks
         changes.deletedLinks = links.deletedLinks
-        let dynamicBefore = before.storage.dynamic
-        for (link, present) in dynamicLinks where present != (dynamicBefore?.contains(link) ?? false) {
+        let wasStored: (DynamicLink, DynamicLinkRecord) -> Bool
+        if let base = before.storage.base, !dynamicLinks.isEmpty {
+            // Over storage: which of them are stored, asked in one batch (a read that fails is
+            // kept by the base, and the write then fails with it).
+            let asked = try dynamicLinks.map { try $0.link.record() }
+            let stored = Set(base.read { try $0.fetchDynamicLinks(asked) } ?? [])
+            wasStored = { stored.contains($1) }
+        } else {
+            let dynamicBefore = before.storage.dynamic
+            wasStored = { link, _ in dynamicBefore?.contains(link) ?? false }
+        }
+        for (link, present) in dynamicLinks {
             let record = try link.record()
+            guard present != wasStored(link, record) else { continue }
             if present {
                 changes.insertedDynamicLinks.append(record)
             } else {
@@ -82,13 +94,13 @@ extension EntityTable {
             }
         }
         for (id, entity) in touched?.entities ?? [] { add(id, entity) }
-        for id in reader.touchedSources { add(id, entities[id]) }
+        for id in reader.touchedSources { add(id, entity(id)) }
         if !vanished.isEmpty {
             // A row goes when neither its entity nor any to-one link is left, if it was stored.
             let old = before.table(Entity.self)
             var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
             try Entity._relataVisitRelations(&previous)
-            for id in vanished where old?.entities[id] != nil || previous.hasLinks(id) {
+            for id in vanished where old?.entity(id) != nil || previous.hasLinks(id) {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
             }
         }
@@ -97,7 +109,7 @@ extension EntityTable {
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         let writers = reader.writers
-        changes.upsertedEntities += try ParallelCoding.map(rows, worker: { PayloadEncoder() }) { encoder, row in
+        changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(
                 type: type, id: try IDText.encode(row.id, of: type),
                 payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
@@ -163,8 +175,8 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         var pairs = Set<LinkPair<S.ID, T.ID>>(minimumCapacity: entries.count)
         for (source, target, _) in entries { pairs.insert(LinkPair(source: source, target: target)) }
         for pair in pairs {
-            let new = now?.many[pair.source]?.key(of: pair.target)
-            let previous = old?.many[pair.source]?.key(of: pair.target)
+            let new = now?.list(of: pair.source)?.key(of: pair.target)
+            let previous = old?.list(of: pair.source)?.key(of: pair.target)
             try write(descriptor.name, pair.source, pair.target, linked: new != nil, wasLinked: previous != nil,
                       changed: new != previous, position: new, inversePosition: nil)
         }
@@ -185,9 +197,9 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         guard !pairs.isEmpty else { return }
         typealias State = (linked: Bool, key: PositionKey?, inverseKey: PositionKey?)
         func state(in context: Context, _ pair: LinkPair<S.ID, T.ID>) -> State {
-            let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.many[pair.source]?.key(of: pair.target)
+            let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.list(of: pair.source)?.key(of: pair.target)
             let backward = inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
-            return (position != nil, position, backward?.many[pair.target]?.key(of: pair.source))
+            return (position != nil, position, backward?.list(of: pair.target)?.key(of: pair.source))
         }
         for pair in pairs {
             let now = state(in: after, pair), previous = state(in: before, pair)
@@ -299,9 +311,9 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                 inverse.toMany ? before.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
             }
             let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
-                let new = links?.one[source], old = oldLinks?.one[source]
-                let newPosition = new.flatMap { inverse?.many[$0]?.key(of: source) }
-                let oldPosition = old.flatMap { oldInverse?.many[$0]?.key(of: source) }
+                let new = links?.target(of: source), old = oldLinks?.target(of: source)
+                let newPosition = new.flatMap { inverse?.list(of: $0)?.key(of: source) }
+                let oldPosition = old.flatMap { oldInverse?.list(of: $0)?.key(of: source) }
                 guard new != old || newPosition != oldPosition else { return [] }
                 return try Set([old, new].compactMap { $0 }).map {
                     LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode($0, of: sourceType, relation: relation))
@@ -311,11 +323,11 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         guard let links else { return }
         let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
-            guard let target = links.one[source] else { return false }
+            guard let target = links.target(of: source) else { return false }
             links_.append(
                 ToOneLinkRecord(
                     relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
-                    inversePosition: inverse?.many[target]?.key(of: source)?.description
+                    inversePosition: inverse?.list(of: target)?.key(of: source)?.description
                 )
             )
             return true

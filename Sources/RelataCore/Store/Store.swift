@@ -46,14 +46,33 @@ public final class Store: Sendable {
     ///     ``refresh()``. 10 ms by default: another store's commit is then seen within about
     ///     10 ms, for about 1% of a core while idle.
     /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
-    public init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+    public convenience init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: false)
+    }
+
+    /// Opens a store that keeps no copy of the data: it loads nothing at open, readers get
+    /// contexts over a snapshot of storage that read what they are asked about, and each write
+    /// runs on a context over its own write transaction.
+    ///
+    /// SPI (`@_spi(Paged)`) while the paged store is built: a context taken from it answers as of
+    /// its snapshot and fails reads of rows changed since (``RelataError/Code/staleSnapshot``, kept
+    /// in `Context.storageFailure`); what it reads is not shared between contexts or bounded; the
+    /// deltas of other stores' commits hold their rows as they are now; rows of unknown types are
+    /// not counted in ``ignoredRecords``, and stores of formats older than 4 must be opened once
+    /// by the loading store to be upgraded.
+    @_spi(Paged)
+    public convenience init(overStorage backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: true)
+    }
+
+    private init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration?, overStorage: Bool) async throws {
         do {
             try schema.validate()
         } catch {
             try? backend.close()
             throw error
         }
-        let writer = StoreWriter(backend: backend, origin: UUID().uuidString)
+        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, overStorage: overStorage)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema

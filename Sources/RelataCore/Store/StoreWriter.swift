@@ -39,16 +39,21 @@ actor StoreWriter {
     /// The error of the last catch-up with other stores' commits that failed, until one succeeds
     /// (see ``Store/followError``).
     nonisolated let followFailure = Mutex<(any Error)?>(nil)
-    private var schema = EntitySchema([])
+    var schema = EntitySchema([])
     private var spare: Context?
     private var pending: StoreDelta?
     /// The sequence of the last commit the published state includes.
-    private(set) var sequence: Int64 = 0
-    private var isClosed = false
+    var sequence: Int64 = 0
+    var isClosed = false
 
-    init(backend: any StorageBackend, origin: String) {
+    /// Whether the store keeps no replica: readers get contexts over storage snapshots and each
+    /// write runs on a context over its own write transaction (see `StoreWriter+OverStorage`).
+    nonisolated let overStorage: Bool
+
+    init(backend: any StorageBackend, origin: String, overStorage: Bool = false) {
         self.backend = backend
         self.origin = origin
+        self.overStorage = overStorage
         published = PublishedState()
         observers = ObservationHub(published: published)
     }
@@ -58,6 +63,7 @@ actor StoreWriter {
     /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``).
     func open(schema: EntitySchema) throws -> [String: Int] {
         self.schema = schema
+        if overStorage { return try openOverStorage() }
         do {
             var (loader, sequence) = try backend.read { try Self.load(schema, from: $0) }
             if try loader.upgrade() != nil {
@@ -94,6 +100,7 @@ actor StoreWriter {
     /// One write, top to bottom (see ``Store/write(_:)``).
     func write<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
         guard !isClosed else { throw RelataError.storeClosed }
+        if overStorage { return try writeOverStorage(body) }
         var made: Commit?
         do {
             // 1. Take the storage's write lock (waiting for other writers), in one transaction.
@@ -212,7 +219,11 @@ actor StoreWriter {
         guard !isClosed else { throw RelataError.storeClosed }
         do {
             try backend.read { reader in
-                if let committed = try reader.changes(since: sequence) { try advance(by: committed, reading: reader) }
+                if overStorage {
+                    try advanceOverStorage(reading: reader)
+                } else if let committed = try reader.changes(since: sequence) {
+                    try advance(by: committed, reading: reader)
+                }
             }
             followFailure.withLock { $0 = nil }
         } catch {
@@ -222,7 +233,7 @@ actor StoreWriter {
     }
 
     /// Keeps the error of a failed catch-up (the follower's, or ``refresh()``'s) for ``Store/followError``.
-    private func noteFollowFailure(_ error: any Error) {
+    func noteFollowFailure(_ error: any Error) {
         guard !(error is CancellationError) else { return }
         followFailure.withLock { $0 = error }
     }
@@ -265,12 +276,17 @@ actor StoreWriter {
 
 /// The state a ``Store`` publishes, with the change log sequence of the last commit it includes:
 /// readers copy it under a lock held only for that copy.
+///
+/// A store over storage publishes a snapshot of storage instead (``publish(_:)``): each
+/// ``snapshot`` is then a new context over it, holding nothing yet, so that no two readers share
+/// what their reads fault in.
 final class PublishedState: Sendable {
-    private let current = Mutex((Context(), Int64(0)))
+    private let current = Mutex((Context(), Int64(0), ContextBase?.none))
 
     /// The last committed state (O(1)).
     var snapshot: Context {
-        current.withLock { $0.0 }
+        let (context, _, base) = current.withLock { $0 }
+        return base.map { Context(over: $0) } ?? context
     }
 
     /// The sequence of the last commit ``snapshot`` includes.
@@ -282,9 +298,14 @@ final class PublishedState: Sendable {
     func swap(_ new: Context, sequence: Int64) -> Context {
         current.withLock { state in
             let previous = state.0
-            state = (new, sequence)
+            state = (new, sequence, nil)
             return previous
         }
+    }
+
+    /// Publishes a snapshot of storage at its sequence: readers get contexts over it.
+    func publish(_ base: ContextBase) {
+        current.withLock { $0 = (Context(), base.sequence ?? 0, base) }
     }
 }
 

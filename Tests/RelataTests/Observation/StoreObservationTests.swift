@@ -5,8 +5,10 @@ import Synchronization
 import Testing
 
 /// `store.commits` and `store.observe`: every commit in order with what it changed; query values
-/// re-evaluated only when a commit touched what they read.
-@Suite("Store: observation", .timeLimit(.minutes(1)))
+/// re-evaluated only when a commit touched what they read. (The limit guards against a hang: a
+/// test awaits a thousand values one by one, each resumed on Swift's two-thread cooperative pool,
+/// which the suite's synchronous store tests keep busy on this two-core machine.)
+@Suite("Store: observation", .timeLimit(.minutes(3)))
 struct StoreObservationTests {
     static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
 

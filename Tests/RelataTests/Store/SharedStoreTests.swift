@@ -29,18 +29,15 @@ struct SharedStoreTests {
         /// A replica that follows only when told (`refresh`) or when it writes, unless `follow`.
         func open(follow: Bool = false) async throws -> Store {
             let backend: any StorageBackend =
-                switch kind {
-                case .memory: harness.memory
-                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: retention))
-                }
-            return try await Store(backend: backend, schema: schema, followInterval: follow ? .milliseconds(5) : nil)
+                kind.isSQLite ? try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: retention)) : harness.memory
+            return try await kind.open(backend, schema: schema, followInterval: follow ? .milliseconds(5) : nil)
         }
     }
 
     @Test("Random writes from two replicas, sometimes behind: after a refresh each equals the other, position keys included", arguments: BackendKind.allCases)
     func twoReplicasAgree(kind: BackendKind) async {
-        await propertyCheck(count: kind == .memory ? 30 : 8, input: Gen.int(in: 0...100_000).array(of: 1...60)) { codes in
-            guard let shared = try? Shared(kind == .memory ? .memory : .sqlite) else { return }
+        await propertyCheck(count: kind.isSQLite ? 8 : 30, input: Gen.int(in: 0...100_000).array(of: 1...60)) { codes in
+            guard let shared = try? Shared(kind) else { return }
             defer { shared.harness.remove() }
             guard let a = try? await shared.open(), let b = try? await shared.open() else {
                 Issue.record("cannot open")
@@ -69,14 +66,15 @@ struct SharedStoreTests {
             }
             #expect((try? await a.refresh()) != nil)
             #expect((try? await b.refresh()) != nil)
-            #expect(Copies.dumped(a.context) == Copies.dumped(b.context))
+            let final = Copies.dumped(a.context)
+            #expect(final == Copies.dumped(b.context))
             try? await a.close()
             try? await b.close()
             guard let reopened = try? await shared.open() else {
                 Issue.record("cannot reopen")
                 return
             }
-            #expect(Copies.dumped(reopened.context) == Copies.dumped(a.context))
+            #expect(Copies.dumped(reopened.context) == final)
             try? await reopened.close()
         }
     }
@@ -125,18 +123,14 @@ struct SharedStoreTests {
         try await writer.close()
     }
 
-    @Test("A replica behind the pruned log loads everything again, and says so", arguments: BackendKind.allCases)
+    @Test("A replica behind the pruned log loads everything again, and says so", arguments: BackendKind.replicas)
     func reloadsWhenLogPruned(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
         let memory = InMemoryBackend(logRetention: try LogRetention(maxRecords: 2))
         func open() async throws -> Store {
-            let backend: any StorageBackend =
-                switch kind {
-                case .memory: memory
-                case .sqlite: try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: 2))
-                }
-            return try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
+            let backend: any StorageBackend = kind.isSQLite ? try SQLiteBackend(path: harness.path, logRetention: try LogRetention(maxRecords: 2)) : memory
+            return try await kind.open(backend, schema: StoreHarness.schema, followInterval: nil)
         }
         let behind = try await open()
         let writer = try await open()

@@ -36,6 +36,20 @@ struct StoreWritePathTests {
             return context
         }
         try await store.write { context in try User(id: "x", name: "X").save(to: &context) }
+        if kind.overStorage {
+            // Over storage, the kept context answers as of its write: the users a later commit
+            // changed cannot be read as of it, so the write-back fails, typed, and writes nothing.
+            let error = await #expect(throws: RelataError.self) {
+                try await store.write { context in
+                    var copy = escaped
+                    try User(id: "b", name: "B").save(to: &copy)
+                    context = copy
+                }
+            }
+            #expect(error?.code == .staleSnapshot)
+            #expect(Self.users(store.context) == ["a", "x"])
+            return
+        }
         try await store.write { context in
             var copy = escaped
             try User(id: "b", name: "B").save(to: &copy)

@@ -1,10 +1,14 @@
 import Foundation
 import Relata
+@testable import RelataCore
 
 /// A canonical text of everything a context holds for the chat models over a fixed id universe:
 /// entity values and every relation's targets, with position keys for to-many relations. Two
 /// contexts are identical for the tests when their dumps are equal.
 func dump(_ context: Context, users: [String], chats: [String], messages: [String], attachments: [String]) -> String {
+    // A context over storage reads what it lacks in batches first: the same answers, a few
+    // statements instead of one per row.
+    context.holdEverything()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var lines: [String] = []

@@ -1,0 +1,77 @@
+/// A reader that answers only what is unchanged since a snapshot: every fetch whose rows a later
+/// commit touched (see ``SnapshotChanges``) throws ``RelataError/Code/staleSnapshot`` instead of
+/// returning rows of a newer state.
+struct SnapshotReader: StorageReader {
+    let reader: any StorageReader
+    let changes: SnapshotChanges
+
+    private func stale(_ type: String, _ id: String? = nil, relation: String? = nil) -> RelataError {
+        let what = changes.unknowable ? "the change log no longer says what changed" : "a later commit changed it"
+        return RelataError(
+            code: .staleSnapshot, entityType: type, id: id, relation: relation,
+            message: "this context answers as of sequence \(changes.sequence) and had not read this yet; \(what): take a new context from the store"
+        )
+    }
+
+    private func check<Key>(_ keys: [Key], in touched: Set<Key>, _ error: (Key) -> RelataError) throws {
+        if changes.unknowable, let key = keys.first { throw error(key) }
+        for key in keys where touched.contains(key) { throw error(key) }
+    }
+
+    func load(
+        entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws -> Int64 {
+        guard changes.isUnchanged else { throw stale("Store") }
+        return try reader.load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    }
+
+    func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+        try check(keys, in: changes.entities) { stale($0.type, $0.id) }
+        return try reader.fetchEntities(keys)
+    }
+
+    func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
+        return try reader.fetchLinks(of: sources)
+    }
+
+    func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
+        return try reader.fetchSources(of: targets)
+    }
+
+    func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
+        try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
+        return try reader.fetchSourceCounts(of: targets)
+    }
+
+    func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
+        try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
+        return try reader.fetchLinkCounts(of: sources)
+    }
+
+    func fetchEntityCount(of type: String) throws -> Int {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.fetchEntityCount(of: type)
+    }
+
+    func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
+        try check(links, in: changes.dynamicLinks) { stale($0.sourceType, $0.source, relation: "dynamic \($0.kind)") }
+        return try reader.fetchDynamicLinks(links)
+    }
+
+    func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+        try check(ends, in: changes.dynamicEnds) { stale($0.type, $0.id, relation: "dynamic") }
+        return try reader.fetchDynamicLinks(of: ends)
+    }
+
+    func logBounds() throws -> ChangeLogBounds { try reader.logBounds() }
+
+    func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] { try reader.logEntries(after: sequence) }
+}

@@ -1,0 +1,100 @@
+// A store over storage keeps no replica. Readers get contexts over a snapshot of storage (the
+// sequence of the last commit the store knows), which read what they are asked about and refuse
+// rows changed since (`SnapshotReader`). A write runs its closure on a context over its own write
+// transaction — it holds the write lock, so it reads the newest state and nothing has to catch
+// up — then persists the closure's delta in that transaction and publishes the new sequence.
+
+extension StoreWriter {
+    /// Publishes the newest sequence in storage; nothing is loaded.
+    func openOverStorage() throws -> [String: Int] {
+        do {
+            sequence = try backend.read { try $0.logBounds().last }
+            published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence))
+            return [:]
+        } catch {
+            isClosed = true
+            try? backend.close()
+            throw error
+        }
+    }
+
+    /// One write over storage (see ``Store/write(_:)``).
+    func writeOverStorage<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
+        var made: (delta: StoreDelta, sequence: Int64)?
+        let result = try backend.write { transaction -> T in
+            // Observers get other stores' commits before this one, in order.
+            try advanceOverStorage(reading: transaction)
+            // The context answers as of this sequence once the write is over (a copy kept by the
+            // closure); in the transaction, which holds the lock, it reads the newest state.
+            let base = ContextBase(backend: backend, schema: schema, sequence: sequence)
+            return try base.reading(through: transaction) {
+                var working = Context(over: base)
+                var before = Context(over: base)
+                let tracker = ChangeTracker()
+                working.beginTracking(tracker)
+                defer { tracker.end() }
+                let result = try body(&working)
+                if !working.isTracked(by: tracker) {
+                    // The closure assigned a whole context: both are compared in full.
+                    before = try Self.loadWhole(schema, from: transaction)
+                    working.holdEverything()
+                    if let failure = working.storage.base?.failure { throw failure }
+                    working.markAllChanged(since: before, tracker: tracker)
+                }
+                let delta = working.trackedDelta(onEveryCore: true)
+                // A read of the transaction that failed would make the delta wrong: nothing is written.
+                if let failure = base.failure { throw failure }
+                guard !delta.isEmpty else { return result }
+                let rows = try delta.rows(after: working, before: before)
+                if let failure = base.failure { throw failure }
+                let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
+                made = (delta, sequence)
+                return result
+            }
+        }
+        followFailure.withLock { $0 = nil }
+        if let made {
+            sequence = made.sequence
+            publishOverStorage(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
+        }
+        return result
+    }
+
+    /// Publishes the commits other stores made since ``sequence``, as `reader` sees them. Their
+    /// delta (read only when someone observes) holds the rows they touched as they are now; it
+    /// reaches every query observer.
+    func advanceOverStorage(reading reader: any StorageReader) throws {
+        guard observers.isObserved else {
+            let last = try reader.logBounds().last
+            guard last > sequence else { return }
+            sequence = last
+            publishOverStorage(StoreCommit(sequence: last, kind: .remote, delta: StoreDelta()))
+            return
+        }
+        guard let committed = try reader.changes(since: sequence) else { return }
+        var commit: StoreCommit
+        if committed.needsReload {
+            fullReloads.add(1, ordering: .relaxed)
+            commit = StoreCommit(sequence: committed.sequence, kind: .reload, delta: StoreDelta())
+        } else {
+            commit = StoreCommit(sequence: committed.sequence, kind: .remote, delta: try Context().catchUpDelta(committed, schema: schema))
+        }
+        commit.reachesEveryObserver = true
+        sequence = committed.sequence
+        publishOverStorage(commit)
+    }
+
+    /// Every row `reader` holds, as one context.
+    private static func loadWhole(_ schema: EntitySchema, from reader: any StorageReader) throws -> Context {
+        var loader = ContextLoader(schema: schema)
+        _ = try reader.load(entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) })
+        try loader.flush()
+        return loader.context
+    }
+
+    /// Publishes a snapshot at ``sequence`` and hands `commit` to the observers.
+    private func publishOverStorage(_ commit: StoreCommit) {
+        published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence))
+        observers.publish(commit, context: published.snapshot)
+    }
+}

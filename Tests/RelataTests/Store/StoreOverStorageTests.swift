@@ -1,0 +1,80 @@
+import Foundation
+import Relata
+@_spi(Paged) @testable import RelataCore
+import Testing
+
+/// A store over storage (`Store(overStorage:)`) keeps no copy: opening reads no rows, a context
+/// reads what it is asked about, and a context answers as of its snapshot — or refuses, typed.
+/// (The store conformance, write-path, several-stores and observation tests run on it too, as the
+/// `sqlite, over storage` backend kind.)
+@Suite("Store over storage")
+struct StoreOverStorageTests {
+    /// A store file with `chats` chats of five messages each.
+    static func seeded(chats: Int) async throws -> StoreHarness {
+        let harness = try StoreHarness(.sqlite)
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema)
+        try await store.write { context in
+            for c in 0..<chats {
+                try Chat(id: "c\(c)", users: .ids(["u\(c)"])).save(to: &context)
+                for m in 0..<5 { try Message(id: "m\(c)-\(m)", text: "t\(m)", author: .id("u\(c)"), chat: .id("c\(c)")).save(to: &context) }
+            }
+        }
+        try await store.close()
+        return harness
+    }
+
+    @Test("Opening reads no rows, whatever the size: the same statements for 10 chats as for 1,000")
+    func openReadsNothing() async throws {
+        var counts: [Int] = []
+        for chats in [10, 1_000] {
+            let harness = try await Self.seeded(chats: chats)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(overStorage: backend, schema: StoreHarness.schema, followInterval: nil)
+            counts.append(backend.statementCount)
+            #expect(store.context.entity(Message.self, id: "m3-2")?.text == "t2")
+            #expect(store.context.ids(of: "c3", \Chat.$messages) == (0..<5).map { "m3-\($0)" })
+            try await store.close()
+        }
+        #expect(counts[0] == counts[1], "open statements: \(counts)")
+    }
+
+    @Test("A context answers as of its snapshot: rows it holds stay, rows changed since are refused with staleSnapshot")
+    func snapshotOrRefusal() async throws {
+        let harness = try await Self.seeded(chats: 3)
+        defer { harness.remove() }
+        let store = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let held = store.context
+        #expect(held.entity(Message.self, id: "m0-0")?.text == "t0")
+        try await store.write { context in
+            try Message(id: "m0-0", text: "edited", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            try Message(id: "m1-0", text: "edited too", author: .id("u1"), chat: .id("c1")).save(to: &context)
+        }
+        #expect(held.entity(Message.self, id: "m0-0")?.text == "t0", "read before the write: kept")
+        #expect(held.entity(Message.self, id: "m2-0")?.text == "t0", "not changed since: read as of the snapshot")
+        #expect(held.storageFailure == nil)
+        #expect(held.entity(Message.self, id: "m1-0") == nil, "changed since and not held: not answered from a later state")
+        let failure = try #require(held.storageFailure as? RelataError)
+        #expect(failure.code == .staleSnapshot)
+        #expect(failure.entityType == Message.storedTypeName && failure.id == "m1-0")
+        #expect(store.context.entity(Message.self, id: "m1-0")?.text == "edited too", "a new context reads the newest state")
+        try await store.close()
+    }
+
+    @Test("Another process-like store's commit: a new context sees it after refresh, an old one refuses what it touched")
+    func otherStoresCommits() async throws {
+        let harness = try await Self.seeded(chats: 2)
+        defer { harness.remove() }
+        let reader = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let writer = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let old = reader.context
+        try await writer.write { try Message(id: "m9", text: "new", author: .id("u0"), chat: .id("c0")).save(to: &$0) }
+        #expect(old.ids(of: "c1", \Chat.$messages).count == 5, "c1 untouched: read as of the snapshot")
+        #expect(old.ids(of: "c0", \Chat.$messages).isEmpty, "c0's list changed since: refused")
+        #expect((old.storageFailure as? RelataError)?.code == .staleSnapshot)
+        try await reader.refresh()
+        #expect(reader.context.ids(of: "c0", \Chat.$messages).last == "m9")
+        try await reader.close()
+        try await writer.close()
+    }
+}
