@@ -105,6 +105,32 @@ enum LargeStoreW2 {
         let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
         table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
+
+        // The Store over storage (SPI): no replica; each read a new context over the last commit.
+        let paged = try await medians(runs) { try await child("w2-paged-read", path: files.relata, scale: scale) }
+        let smallPaged = try await medians(runs) { try await child("w2-paged-read", path: smallFiles.relata, scale: small) }
+        precondition(paged["resolved"] == grdbRead["resolved"], "resolve, Store over storage: \(paged["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
+        let pagedWrite = try await onCopy(files.relata) { try await child("w2-paged-write", path: $0, scale: scale) }
+        let pagedDelete = try await onCopy(files.relata) { try await child("w2-paged-delete", path: $0, scale: scale) }
+        let pagedCopy = files.relata + ".visibility-paged"
+        try copyStore(files.relata, to: pagedCopy)
+        defer { removeDatabase(pagedCopy) }
+        let pagedBig = try await SharedStoreBench.visibility(path: pagedCopy, commits: 200, overStorage: true)
+        print("  the Store over storage (Store(overStorage:), SPI: no replica, no shared cache yet):")
+        table.row("  open at S=\(scale)", paged.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
+        table.row("  open S=\(scale) / open S=\(small)", paged.time("open"), smallPaged.time("open"), "  (against itself)")
+        table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
+        table.row("  cold resolve (\(chats) chats)", paged.time("cold"), grdbRead.time("cold"), "  (GRDB by hand)")
+        table.count("    statements sent", paged["statements-cold"]!, grdbRead["statements-cold"]!)
+        table.memory("  RSS after cold resolve", paged["rss-cold"]! - paged["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
+        table.row("  second resolve (the same chats)", paged.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context; every read starts cold)")
+        table.count("    statements sent", paged["statements-warm"]!, 0)
+        table.memory("  peak RSS (VmHWM)", paged["rss-peak"]!, grdbRead["rss-peak"]!)
+        table.row("  point write p50", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (GRDB by hand, as above)")
+        table.row("  point write p99", pagedWrite.time("p99"), grdbWrite.time("p99"))
+        table.row("  delete \(chats) chats with cascade", pagedDelete.time("delete"), grdbDelete.time("delete"), "  (\(pagedDelete["left"]!) messages left)")
+        table.row("  another process's commit seen, p50", percentile(pagedBig, 0.5), percentile(fresh, 0.5), "  (both processes over storage; baseline as above)")
+        table.row("  another process's commit seen, p99", percentile(pagedBig, 0.99), percentile(fresh, 0.99))
         let inMB = { (bytes: Int) in Double(bytes) / 1_048_576 }
         Target.report([
             Target("open at S=\(scale) within 1.5x of open at S=\(small)", read.time("open").milliseconds / smallRead.time("open").milliseconds, 1.5, "x"),
@@ -121,6 +147,14 @@ enum LargeStoreW2 {
             Target("over storage: warm resolve at most 1.5x the in-memory Context", over.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
             Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
             Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
+            Target("Store over storage: open within 1.5x of S=\(small)", paged.time("open").milliseconds / smallPaged.time("open").milliseconds, 1.5, "x"),
+            Target("Store over storage: open within 10x of GRDB's", paged.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
+            Target("Store over storage: RSS after open within 20 MB", inMB(paged["rss-open"]! - paged["rss-before"]!), 20, " MB"),
+            Target("Store over storage: RSS after the cold resolve within 60 MB", inMB(paged["rss-cold"]! - paged["rss-before"]!), 60, " MB"),
+            Target("Store over storage: cold resolve at most 1.0x GRDB by hand", paged.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
+            Target("Store over storage: warm resolve at most 1.5x in-memory", paged.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
+            Target("Store over storage: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+            Target("Store over storage: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
         ])
         print("")
     }
@@ -274,6 +308,15 @@ enum LargeStoreW2 {
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in RelataW1.resolve(context, chats: chats) }
             if let failure = context.storageFailure { throw failure }
             try backend.close()
+        case "w2-paged-read":
+            // A Store over storage: each read is a new context over the last commit.
+            let before = residentBytes()
+            let start = ContinuousClock.now
+            let backend = try SQLiteBackend(path: path)
+            let store = try await Store(overStorage: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
+            measureReads(backend, before: before, start: start, first: first, second: second) { chats in store.read { RelataW1.resolve($0, chats: chats) } }
+            try await store.close()
         case "w2-grdb-read":
             let before = residentBytes()
             let statements = StatementCounter()
@@ -303,8 +346,12 @@ enum LargeStoreW2 {
             let context = try RelataW1.save(W1Data(scale: scale))
             say("warm", median(runs: 5) { _ = RelataW1.resolve(context, chats: first) })
             say("rss-peak", peakResidentBytes())
-        case "w2-relata-write":
-            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+        case "w2-relata-write", "w2-paged-write":
+            let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
+            let store =
+                probe == "w2-paged-write"
+                ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
+                : try await Store(backend: backend, schema: schema, followInterval: nil)
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             try await store.close()
         case "w2-grdb-write":
@@ -330,8 +377,12 @@ enum LargeStoreW2 {
             }
             try queue.close()
             report(times)
-        case "w2-relata-delete":
-            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+        case "w2-relata-delete", "w2-paged-delete":
+            let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
+            let store =
+                probe == "w2-paged-delete"
+                ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
+                : try await Store(backend: backend, schema: schema, followInterval: nil)
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)

@@ -23,13 +23,35 @@ package final class ContextBase: Sendable {
     private let changes: Mutex<SnapshotChanges>
     private let firstFailure = Mutex<(any Error)?>(nil)
 
+    /// The rows shared with other bases of the same store, if any.
+    package let cache: RowCache?
+
     /// A base reading `backend`, its rows typed through `schema`: as of `sequence` (reads of rows
-    /// changed since fail), or of the newest commit at each read when `nil`.
-    package init(backend: any StorageBackend, schema: EntitySchema, sequence: Int64? = nil) {
+    /// changed since fail), or of the newest commit at each read when `nil`; through `cache`.
+    package init(backend: any StorageBackend, schema: EntitySchema, sequence: Int64? = nil, cache: RowCache? = nil) {
         self.backend = backend
         self.schema = schema
         self.sequence = sequence
+        self.cache = cache
         changes = Mutex(SnapshotChanges(sequence: sequence ?? 0))
+    }
+
+    /// `reader` as this base reads it in a transaction of its own: through the cache (brought up
+    /// to the transaction's sequence first), then refusing rows changed since ``sequence``.
+    private func layered(_ reader: any StorageReader) throws -> any StorageReader {
+        var reader = reader
+        if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader)) }
+        return try validating(reader)
+    }
+
+    /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
+    private func fromCache<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
+        guard let cache, let sequence, cache.sequence == sequence else { return nil }
+        do {
+            return try body(CachingReader.cacheOnly(cache, at: sequence))
+        } catch is CachingReader.Miss {
+            return nil
+        }
     }
 
     /// `reader`, or, in a base with a ``sequence`` that storage has moved past, a reader that
@@ -66,7 +88,8 @@ package final class ContextBase: Sendable {
         }
         do {
             if let current = Self.current, current.base === self { return try body(current.reader) }
-            return try backend.read { try body(try validating($0)) }
+            if let cached = try fromCache(body) { return cached }
+            return try backend.read { try body(try layered($0)) }
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
             return nil
@@ -78,10 +101,12 @@ package final class ContextBase: Sendable {
     @usableFromInline
     func reading<T>(_ body: () -> T) -> T {
         if let current = Self.current, current.base === self { return body() }
+        // A cache as of the snapshot answers the reads; a miss is read in a transaction of its own.
+        if let cache, let sequence, cache.sequence == sequence { return body() }
         var result: T?
         do {
             try backend.read { reader in
-                let reader = try validating(reader)
+                let reader = try layered(reader)
                 Self.$current.withValue(ReaderBox(base: self, reader: reader)) { result = body() }
             }
         } catch {

@@ -60,19 +60,26 @@ public final class Store: Sendable {
     /// deltas of other stores' commits hold their rows as they are now; rows of unknown types are
     /// not counted in ``ignoredRecords``, and stores of formats older than 4 must be opened once
     /// by the loading store to be upgraded.
+    ///
+    /// - Parameter cacheLimit: How many bytes of rows the store's contexts share (estimated from
+    ///   the rows' sizes; 64 MB by default, 0 for none): rows read once are read from memory by
+    ///   later contexts and writes until a commit changes them or the limit pushes them out.
     @_spi(Paged)
-    public convenience init(overStorage backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
-        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: true)
+    public convenience init(
+        overStorage backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10),
+        cacheLimit: Int = 64 << 20
+    ) async throws {
+        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: true, cacheLimit: cacheLimit)
     }
 
-    private init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration?, overStorage: Bool) async throws {
+    private init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration?, overStorage: Bool, cacheLimit: Int = 0) async throws {
         do {
             try schema.validate()
         } catch {
             try? backend.close()
             throw error
         }
-        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, overStorage: overStorage)
+        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, overStorage: overStorage, cacheLimit: cacheLimit)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema

@@ -8,8 +8,12 @@ extension StoreWriter {
     /// Publishes the newest sequence in storage; nothing is loaded.
     func openOverStorage() throws -> [String: Int] {
         do {
-            sequence = try backend.read { try $0.logBounds().last }
-            published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence))
+            sequence = try backend.read { reader in
+                // The cache starts empty, as of the newest commit.
+                try cache?.advance(reading: reader)
+                return try reader.logBounds().last
+            }
+            published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
             return [:]
         } catch {
             isClosed = true
@@ -21,13 +25,17 @@ extension StoreWriter {
     /// One write over storage (see ``Store/write(_:)``).
     func writeOverStorage<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
         var made: (delta: StoreDelta, sequence: Int64)?
+        var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64)?
         let result = try backend.write { transaction -> T in
             // Observers get other stores' commits before this one, in order.
             try advanceOverStorage(reading: transaction)
             // The context answers as of this sequence once the write is over (a copy kept by the
             // closure); in the transaction, which holds the lock, it reads the newest state.
-            let base = ContextBase(backend: backend, schema: schema, sequence: sequence)
-            return try base.reading(through: transaction) {
+            let base = ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache)
+            // The closure reads through the cache, brought up to this transaction first.
+            let reader: any StorageReader = try cache.map { CachingReader(transaction, cache: $0, at: try $0.advance(reading: transaction)) } ?? transaction
+            let readAt = sequence
+            return try base.reading(through: reader) {
                 var working = Context(over: base)
                 var before = Context(over: base)
                 let tracker = ChangeTracker()
@@ -49,10 +57,13 @@ extension StoreWriter {
                 if let failure = base.failure { throw failure }
                 let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
                 made = (delta, sequence)
+                if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), readAt, sequence) }
                 return result
             }
         }
         followFailure.withLock { $0 = nil }
+        // Committed: the rows it changed leave the cache.
+        if let committed { cache?.applyCommit(committed.record, after: committed.after, sequence: committed.sequence) }
         if let made {
             sequence = made.sequence
             publishOverStorage(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
@@ -64,6 +75,7 @@ extension StoreWriter {
     /// delta (read only when someone observes) holds the rows they touched as they are now; it
     /// reaches every query observer.
     func advanceOverStorage(reading reader: any StorageReader) throws {
+        try cache?.advance(reading: reader)
         guard observers.isObserved else {
             let last = try reader.logBounds().last
             guard last > sequence else { return }
@@ -94,7 +106,7 @@ extension StoreWriter {
 
     /// Publishes a snapshot at ``sequence`` and hands `commit` to the observers.
     private func publishOverStorage(_ commit: StoreCommit) {
-        published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence))
+        published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
         observers.publish(commit, context: published.snapshot)
     }
 }

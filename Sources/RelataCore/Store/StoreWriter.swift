@@ -49,11 +49,14 @@ actor StoreWriter {
     /// Whether the store keeps no replica: readers get contexts over storage snapshots and each
     /// write runs on a context over its own write transaction (see `StoreWriter+OverStorage`).
     nonisolated let overStorage: Bool
+    /// The rows a store over storage shares between its contexts (see ``RowCache``).
+    nonisolated let cache: RowCache?
 
-    init(backend: any StorageBackend, origin: String, overStorage: Bool = false) {
+    init(backend: any StorageBackend, origin: String, overStorage: Bool = false, cacheLimit: Int = 0) {
         self.backend = backend
         self.origin = origin
         self.overStorage = overStorage
+        cache = overStorage && cacheLimit > 0 ? RowCache(limit: cacheLimit, sequence: 0) : nil
         published = PublishedState()
         observers = ObservationHub(published: published)
     }

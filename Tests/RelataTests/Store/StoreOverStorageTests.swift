@@ -77,4 +77,48 @@ struct StoreOverStorageTests {
         try await reader.close()
         try await writer.close()
     }
+
+    @Test("The row cache: a second context reads what the first read without a statement; another store's commit evicts what it changed")
+    func sharedCache() async throws {
+        let harness = try await Self.seeded(chats: 20)
+        defer { harness.remove() }
+        let backend = try SQLiteBackend(path: harness.path)
+        let store = try await Store(overStorage: backend, schema: StoreHarness.schema, followInterval: nil)
+        let other = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        func resolve(_ context: Context) -> [[String]] {
+            Chat.query((0..<5).map { "c\($0)" }, in: context).with(\.$messages).resolve().map { $0.messages?.map(\.text) ?? [] }
+        }
+        let first = store.read { resolve($0) }
+        #expect(first.count == 5 && first.allSatisfy { $0.count == 5 })
+        let before = backend.statementCount
+        #expect(store.read { resolve($0) } == first)
+        #expect(backend.statementCount == before, "a new context, every row from the cache")
+        // Another store changes a message and a chat's list; this store learns it on refresh.
+        try await other.write { context in
+            try Message(id: "m2-1", text: "edited", author: .id("u2"), chat: .id("c2")).save(to: &context)
+            try Message(id: "m2-new", text: "new", author: .id("u2"), chat: .id("c2")).save(to: &context)
+        }
+        try await store.refresh()
+        let after = store.read { resolve($0) }
+        #expect(after[2] == ["t0", "edited", "t2", "t3", "t4", "new"], "the changed rows were evicted and read again")
+        #expect(after[0] == first[0] && after[4] == first[4])
+        // Its own write evicts too.
+        try await store.write { try Message(id: "m3-0", text: "mine", author: .id("u3"), chat: .id("c3")).save(to: &$0) }
+        #expect(store.read { resolve($0) }[3].first == "mine")
+        try await store.close()
+        try await other.close()
+    }
+
+    @Test("The row cache keeps at most its limit")
+    func cacheLimit() async throws {
+        let harness = try await Self.seeded(chats: 200)
+        defer { harness.remove() }
+        let limit = 20_000
+        let store = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil, cacheLimit: limit)
+        let texts = store.read { context in (0..<200).flatMap { context.ids(of: "c\($0)", \Chat.$messages) } }
+        #expect(texts.count == 1_000)
+        let cache = try #require(store.writer.cache)
+        #expect(cache.bytes > 0 && cache.bytes <= limit, "\(cache.bytes) bytes")
+        try await store.close()
+    }
 }

@@ -1,0 +1,127 @@
+/// Reads rows through a store's ``RowCache``: the keys cached as of the transaction's sequence
+/// are answered from it, the others fetched in one batch and kept. With no reader
+/// (``cacheOnly(_:at:)``), a fetch that misses throws ``Miss``, so a read whose rows are all cached
+/// opens no transaction.
+struct CachingReader: StorageReader {
+    /// A fetch that the cache cannot answer alone.
+    struct Miss: Error {}
+
+    let reader: (any StorageReader)?
+    let cache: RowCache
+    /// The sequence the reads are as of (the cache's, checked at each fetch).
+    let sequence: Int64
+
+    init(_ reader: any StorageReader, cache: RowCache, at sequence: Int64) {
+        self.reader = reader
+        self.cache = cache
+        self.sequence = sequence
+    }
+
+    private init(cache: RowCache, at sequence: Int64) {
+        reader = nil
+        self.cache = cache
+        self.sequence = sequence
+    }
+
+    /// A reader answering from `cache` alone, as of `sequence`.
+    static func cacheOnly(_ cache: RowCache, at sequence: Int64) -> CachingReader {
+        CachingReader(cache: cache, at: sequence)
+    }
+
+    private func source() throws -> any StorageReader {
+        guard let reader else { throw Miss() }
+        return reader
+    }
+
+    func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
+        let hits = cache.entities(keys, at: sequence) ?? [:]
+        let missing = Array(Set(keys.filter { hits[$0] == nil }))
+        var found = hits.values.compactMap { $0 }
+        guard !missing.isEmpty else { return found }
+        let read = try source().fetchEntities(missing)
+        var rows: [EntityKey: EntityRecord?] = Dictionary(uniqueKeysWithValues: missing.map { ($0, nil) })
+        for record in read { rows[EntityKey(type: record.type, id: record.id)] = record }
+        cache.insert(entities: rows, at: sequence)
+        found += read
+        return found
+    }
+
+    func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        let hits = cache.links(sources, at: sequence) ?? [:]
+        let missing = Array(Set(sources.filter { hits[$0] == nil }))
+        var rows = hits
+        if !missing.isEmpty {
+            var read: [LinkSourceKey: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
+            for record in try source().fetchLinks(of: missing) {
+                read[LinkSourceKey(type: record.type, relation: record.relation, source: record.source), default: []].append(record)
+            }
+            cache.insert(links: read, at: sequence)
+            rows.merge(read) { old, _ in old }
+        }
+        return Self.inOrder(sources, rows)
+    }
+
+    func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        let hits = cache.sources(targets, at: sequence) ?? [:]
+        let missing = Array(Set(targets.filter { hits[$0] == nil }))
+        var rows = hits
+        if !missing.isEmpty {
+            var read: [LinkTargetKey: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
+            for record in try source().fetchSources(of: missing) {
+                read[LinkTargetKey(type: record.type, relation: record.relation, target: record.target), default: []].append(record)
+            }
+            cache.insert(sources: read, at: sequence)
+            rows.merge(read) { old, _ in old }
+        }
+        return Self.inOrder(targets, rows)
+    }
+
+    func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
+        let hits = cache.dynamicLinks(ends, at: sequence) ?? [:]
+        let missing = Array(Set(ends.filter { hits[$0] == nil }))
+        var rows = hits
+        if !missing.isEmpty {
+            var read: [EntityKey: [DynamicLinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
+            for record in try source().fetchDynamicLinks(of: missing) {
+                for end in [EntityKey(type: record.sourceType, id: record.source), EntityKey(type: record.targetType, id: record.target)] where read[end] != nil {
+                    read[end]!.append(record)
+                }
+            }
+            cache.insert(dynamic: read, at: sequence)
+            rows.merge(read) { old, _ in old }
+        }
+        var seen = Set<DynamicLinkRecord>()
+        return Set(ends).flatMap { rows[$0] ?? [] }.filter { seen.insert($0).inserted }
+    }
+
+    /// The rows of each key once, keys in the order asked (each key's rows in their order).
+    private static func inOrder<Key: Hashable>(_ keys: [Key], _ rows: [Key: [LinkRecord]]) -> [LinkRecord] {
+        var seen = Set<Key>()
+        return keys.flatMap { seen.insert($0).inserted ? rows[$0] ?? [] : [] }
+    }
+
+    // Not cached: read from storage.
+
+    func load(
+        entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
+        dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void
+    ) throws -> Int64 {
+        try source().load(entities: entity, links: link, dynamicLinks: dynamicLink)
+    }
+
+    func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] { try source().fetchSourceCounts(of: targets) }
+
+    func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
+        try source().fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
+
+    func fetchEntityCount(of type: String) throws -> Int { try source().fetchEntityCount(of: type) }
+
+    func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] { try source().fetchDynamicLinks(links) }
+
+    func logBounds() throws -> ChangeLogBounds { try source().logBounds() }
+
+    func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] { try source().logEntries(after: sequence) }
+}

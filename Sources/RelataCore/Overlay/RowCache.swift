@@ -1,0 +1,196 @@
+import DequeModule
+import Synchronization
+
+/// Rows a store's contexts read from storage, shared by all of them and bounded in bytes: entity
+/// rows by key (an absent row too), link rows by source, links by target, dynamic links by end.
+///
+/// **Invariant**: every entry is the row as of ``State/appliedThrough``, the sequence whose
+/// commits the cache has applied. A commit — the store's own, or one another store made, read
+/// from the change log — evicts the keys its log record names (O(keys), never O(cache)) and moves
+/// `appliedThrough` on; a read inserts what it fetched only if it read as of `appliedThrough`
+/// (a read that raced a newer commit keeps nothing). A pruned or undecodable log empties it.
+///
+/// Beyond ``limit`` bytes (estimated from the rows' sizes), the entries inserted first go first.
+package final class RowCache: Sendable {
+    /// The bytes of rows the cache keeps at most.
+    package let limit: Int
+    private let state: Mutex<State>
+
+    struct State {
+        var appliedThrough: Int64
+        var entities: [EntityKey: (row: EntityRecord?, bytes: Int)] = [:]
+        var links: [LinkSourceKey: (rows: [LinkRecord], bytes: Int)] = [:]
+        var sources: [LinkTargetKey: (rows: [LinkRecord], bytes: Int)] = [:]
+        var dynamic: [EntityKey: (rows: [DynamicLinkRecord], bytes: Int)] = [:]
+        var order = Deque<Key>()
+        var bytes = 0
+    }
+
+    enum Key: Hashable {
+        case entity(EntityKey), links(LinkSourceKey), sources(LinkTargetKey), dynamic(EntityKey)
+    }
+
+    /// An empty cache of rows as of `sequence`, keeping at most `limit` bytes.
+    package init(limit: Int, sequence: Int64) {
+        self.limit = limit
+        state = Mutex(State(appliedThrough: sequence))
+    }
+
+    /// The sequence the entries are as of.
+    package var sequence: Int64 { state.withLock { $0.appliedThrough } }
+
+    /// The estimated bytes held.
+    package var bytes: Int { state.withLock { $0.bytes } }
+
+    /// Applies the commits `reader` sees after ``sequence`` (from the log).
+    ///
+    /// - Returns: The sequence `reader` reads as of.
+    @discardableResult
+    func advance(reading reader: any StorageReader) throws -> Int64 {
+        let bounds = try reader.logBounds()
+        let from = state.withLock { $0.appliedThrough }
+        guard bounds.last > from else { return bounds.last }
+        let entries = from >= bounds.pruned ? try reader.logEntries(after: from) : nil
+        state.withLock { state in
+            guard state.appliedThrough == from else {
+                // Another thread applied commits meanwhile: apply what is still newer.
+                if state.appliedThrough < bounds.last { Self.clear(&state, at: bounds.last) }
+                return
+            }
+            var records: [ChangeLogRecord] = []
+            for entry in entries ?? [] {
+                guard let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
+                    Self.clear(&state, at: bounds.last)
+                    return
+                }
+                records.append(record)
+            }
+            guard entries != nil else {
+                Self.clear(&state, at: bounds.last)
+                return
+            }
+            for record in records { Self.evict(record, from: &state) }
+            state.appliedThrough = bounds.last
+        }
+        return bounds.last
+    }
+
+    /// Applies the store's own commit `sequence`, made by a write that read as of `after`.
+    func applyCommit(_ record: ChangeLogRecord, after: Int64, sequence: Int64) {
+        state.withLock { state in
+            Self.evict(record, from: &state)
+            if state.appliedThrough == after { state.appliedThrough = sequence }
+        }
+    }
+
+    private static func clear(_ state: inout State, at sequence: Int64) {
+        state = State(appliedThrough: sequence)
+    }
+
+    private static func evict(_ record: ChangeLogRecord, from state: inout State) {
+        for key in record.entities { if let old = state.entities.removeValue(forKey: key) { state.bytes -= old.bytes } }
+        for key in record.linkSources { if let old = state.links.removeValue(forKey: key) { state.bytes -= old.bytes } }
+        for key in record.linkTargets { if let old = state.sources.removeValue(forKey: key) { state.bytes -= old.bytes } }
+        for link in record.dynamicLinks {
+            for end in [EntityKey(type: link.sourceType, id: link.source), EntityKey(type: link.targetType, id: link.target)] {
+                if let old = state.dynamic.removeValue(forKey: end) { state.bytes -= old.bytes }
+            }
+        }
+    }
+
+    /// The cached rows of `keys` as of `sequence` — `nil` for a key not cached, or for all when
+    /// the cache is not as of `sequence`.
+    func entities(_ keys: [EntityKey], at sequence: Int64) -> [EntityKey: EntityRecord?]? {
+        state.withLock { state in
+            guard state.appliedThrough == sequence else { return nil }
+            var found: [EntityKey: EntityRecord?] = [:]
+            for key in keys { if let entry = state.entities[key] { found[key] = entry.row } }
+            return found
+        }
+    }
+
+    func links(_ keys: [LinkSourceKey], at sequence: Int64) -> [LinkSourceKey: [LinkRecord]]? {
+        state.withLock { state in
+            guard state.appliedThrough == sequence else { return nil }
+            return Dictionary(uniqueKeysWithValues: keys.compactMap { key in state.links[key].map { (key, $0.rows) } })
+        }
+    }
+
+    func sources(_ keys: [LinkTargetKey], at sequence: Int64) -> [LinkTargetKey: [LinkRecord]]? {
+        state.withLock { state in
+            guard state.appliedThrough == sequence else { return nil }
+            return Dictionary(uniqueKeysWithValues: keys.compactMap { key in state.sources[key].map { (key, $0.rows) } })
+        }
+    }
+
+    func dynamicLinks(_ keys: [EntityKey], at sequence: Int64) -> [EntityKey: [DynamicLinkRecord]]? {
+        state.withLock { state in
+            guard state.appliedThrough == sequence else { return nil }
+            return Dictionary(uniqueKeysWithValues: keys.compactMap { key in state.dynamic[key].map { (key, $0.rows) } })
+        }
+    }
+
+    /// Keeps rows read as of `sequence` (nothing when the cache has moved on since).
+    func insert(
+        entities: [EntityKey: EntityRecord?] = [:], links: [LinkSourceKey: [LinkRecord]] = [:],
+        sources: [LinkTargetKey: [LinkRecord]] = [:], dynamic: [EntityKey: [DynamicLinkRecord]] = [:], at sequence: Int64
+    ) {
+        state.withLock { state in
+            guard state.appliedThrough == sequence else { return }
+            for (key, row) in entities where state.entities[key] == nil {
+                let bytes = Self.size(row)
+                state.entities[key] = (row, bytes)
+                state.order.append(.entity(key))
+                state.bytes += bytes
+            }
+            for (key, rows) in links where state.links[key] == nil {
+                let bytes = rows.reduce(64) { $0 + Self.size($1) }
+                state.links[key] = (rows, bytes)
+                state.order.append(.links(key))
+                state.bytes += bytes
+            }
+            for (key, rows) in sources where state.sources[key] == nil {
+                let bytes = rows.reduce(64) { $0 + Self.size($1) }
+                state.sources[key] = (rows, bytes)
+                state.order.append(.sources(key))
+                state.bytes += bytes
+            }
+            for (key, rows) in dynamic where state.dynamic[key] == nil {
+                let bytes = rows.reduce(64) { $0 + 96 + $1.source.utf8.count + $1.target.utf8.count }
+                state.dynamic[key] = (rows, bytes)
+                state.order.append(.dynamic(key))
+                state.bytes += bytes
+            }
+            while state.bytes > limit, let oldest = state.order.popFirst() {
+                let removed: Int? =
+                    switch oldest {
+                    case .entity(let key): state.entities.removeValue(forKey: key)?.bytes
+                    case .links(let key): state.links.removeValue(forKey: key)?.bytes
+                    case .sources(let key): state.sources.removeValue(forKey: key)?.bytes
+                    case .dynamic(let key): state.dynamic.removeValue(forKey: key)?.bytes
+                    }
+                state.bytes -= removed ?? 0
+            }
+            // Keys evicted by commits leave stale places in the order: drop them now and then.
+            if state.order.count > 4 * (state.entities.count + state.links.count + state.sources.count + state.dynamic.count) + 1_024 {
+                state.order = Deque(state.order.filter { key in
+                    switch key {
+                    case .entity(let key): state.entities[key] != nil
+                    case .links(let key): state.links[key] != nil
+                    case .sources(let key): state.sources[key] != nil
+                    case .dynamic(let key): state.dynamic[key] != nil
+                    }
+                })
+            }
+        }
+    }
+
+    private static func size(_ row: EntityRecord?) -> Int {
+        guard let row else { return 64 }
+        return 96 + row.id.utf8.count + row.payload.count + row.toOne.reduce(0) { $0 + 48 + $1.target.utf8.count + ($1.inversePosition?.utf8.count ?? 0) }
+    }
+
+    private static func size(_ row: LinkRecord) -> Int {
+        96 + row.source.utf8.count + row.target.utf8.count + (row.position?.utf8.count ?? 0) + (row.inversePosition?.utf8.count ?? 0)
+    }
+}
