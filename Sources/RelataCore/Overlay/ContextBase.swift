@@ -86,6 +86,17 @@ package final class ContextBase: Sendable {
             probe.missing = true
             return nil
         }
+        if let probe = Self.cacheProbe, probe.base === self {
+            // Answered from the cache alone; a miss is left for the transaction that follows.
+            do {
+                if let cached = try fromCache(body) { return cached }
+            } catch {
+                firstFailure.withLock { if $0 == nil { $0 = error } }
+                return nil
+            }
+            probe.missing = true
+            return nil
+        }
         do {
             if let current = Self.current, current.base === self { return try body(current.reader) }
             if let cached = try fromCache(body) { return cached }
@@ -101,8 +112,13 @@ package final class ContextBase: Sendable {
     @usableFromInline
     func reading<T>(_ body: () -> T) -> T {
         if let current = Self.current, current.base === self { return body() }
-        // A cache as of the snapshot answers the reads; a miss is read in a transaction of its own.
-        if let cache, let sequence, cache.sequence == sequence { return body() }
+        // A cache as of the snapshot answers what it holds without a transaction; what it misses
+        // is read by running `body` again in one (what the first run placed is held by then).
+        if let cache, let sequence, cache.sequence == sequence {
+            let probe = ProbeBox(base: self)
+            let result = Self.$cacheProbe.withValue(probe) { body() }
+            if !probe.missing { return result }
+        }
         var result: T?
         do {
             try backend.read { reader in
@@ -127,6 +143,8 @@ package final class ContextBase: Sendable {
 
     /// Set while ``holdsEverything(_:)`` runs on this thread.
     @TaskLocal private static var probe: ProbeBox?
+    /// Set while ``reading(_:)`` tries the cache alone.
+    @TaskLocal private static var cacheProbe: ProbeBox?
 
     private final class ProbeBox: @unchecked Sendable {
         let base: ContextBase

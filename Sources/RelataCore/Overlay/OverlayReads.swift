@@ -10,10 +10,19 @@ enum OverlayReads {
         func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord]) throws {
             rows += records
             let decoders = PayloadCoding.Decoders()
-            for record in records where record.hasEntity {
+            // Entities another context decoded from these very rows come from the store's cache.
+            let cached = base.cache?.decoded(records, as: Entity.self) ?? []
+            var decoded: [(record: EntityRecord, entity: Entity)] = []
+            defer { if !decoded.isEmpty { base.cache?.keepDecoded(decoded) } }
+            for (index, record) in records.enumerated() where record.hasEntity {
+                if index < cached.count, let entity = cached[index] {
+                    found.append((entity.id, entity))
+                    continue
+                }
                 do {
                     let entity = try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
                     found.append((entity.id, entity))
+                    if base.cache != nil { decoded.append((record, entity)) }
                 } catch {
                     throw RelataError(
                         code: .undecodableRecord, entityType: record.type, id: record.id,

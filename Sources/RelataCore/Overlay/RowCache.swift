@@ -19,6 +19,8 @@ package final class RowCache: Sendable {
     struct State {
         var appliedThrough: Int64
         var entities: [EntityKey: (row: EntityRecord?, bytes: Int)] = [:]
+        /// Entities decoded from the rows in ``entities`` (dropped with them).
+        var decoded: [EntityKey: any Sendable] = [:]
         var links: [LinkSourceKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var sources: [LinkTargetKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var dynamic: [EntityKey: (rows: [DynamicLinkRecord], bytes: Int)] = [:]
@@ -75,6 +77,12 @@ package final class RowCache: Sendable {
         return bounds.last
     }
 
+    /// Empties the cache, as of `sequence` (a store opening on the newest commit: the log before it
+    /// is not read).
+    func reset(to sequence: Int64) {
+        state.withLock { Self.clear(&$0, at: sequence) }
+    }
+
     /// Applies the store's own commit `sequence`, made by a write that read as of `after`.
     func applyCommit(_ record: ChangeLogRecord, after: Int64, sequence: Int64) {
         state.withLock { state in
@@ -88,7 +96,10 @@ package final class RowCache: Sendable {
     }
 
     private static func evict(_ record: ChangeLogRecord, from state: inout State) {
-        for key in record.entities { if let old = state.entities.removeValue(forKey: key) { state.bytes -= old.bytes } }
+        for key in record.entities {
+            if let old = state.entities.removeValue(forKey: key) { state.bytes -= old.bytes }
+            state.decoded[key] = nil
+        }
         for key in record.linkSources { if let old = state.links.removeValue(forKey: key) { state.bytes -= old.bytes } }
         for key in record.linkTargets { if let old = state.sources.removeValue(forKey: key) { state.bytes -= old.bytes } }
         for link in record.dynamicLinks {
@@ -138,7 +149,8 @@ package final class RowCache: Sendable {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return }
             for (key, row) in entities where state.entities[key] == nil {
-                let bytes = Self.size(row)
+                // The row, and room for the entity decoded from it (about as large).
+                let bytes = 2 * Self.size(row)
                 state.entities[key] = (row, bytes)
                 state.order.append(.entity(key))
                 state.bytes += bytes
@@ -162,13 +174,15 @@ package final class RowCache: Sendable {
                 state.bytes += bytes
             }
             while state.bytes > limit, let oldest = state.order.popFirst() {
-                let removed: Int? =
-                    switch oldest {
-                    case .entity(let key): state.entities.removeValue(forKey: key)?.bytes
-                    case .links(let key): state.links.removeValue(forKey: key)?.bytes
-                    case .sources(let key): state.sources.removeValue(forKey: key)?.bytes
-                    case .dynamic(let key): state.dynamic.removeValue(forKey: key)?.bytes
-                    }
+                let removed: Int?
+                switch oldest {
+                case .entity(let key):
+                    state.decoded[key] = nil
+                    removed = state.entities.removeValue(forKey: key)?.bytes
+                case .links(let key): removed = state.links.removeValue(forKey: key)?.bytes
+                case .sources(let key): removed = state.sources.removeValue(forKey: key)?.bytes
+                case .dynamic(let key): removed = state.dynamic.removeValue(forKey: key)?.bytes
+                }
                 state.bytes -= removed ?? 0
             }
             // Keys evicted by commits leave stale places in the order: drop them now and then.
@@ -181,6 +195,28 @@ package final class RowCache: Sendable {
                     case .dynamic(let key): state.dynamic[key] != nil
                     }
                 })
+            }
+        }
+    }
+
+    /// The entities decoded from `records` before, where the cache still holds those very rows.
+    func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
+        state.withLock { state in
+            records.map { record in
+                let key = EntityKey(type: record.type, id: record.id)
+                guard let value = state.decoded[key], state.entities[key]?.row?.payload == record.payload else { return nil }
+                return value as? Entity
+            }
+        }
+    }
+
+    /// Keeps entities decoded from `records`, for the rows the cache holds unchanged.
+    func keepDecoded<Entity: EntityModelProtocol>(_ values: [(record: EntityRecord, entity: Entity)]) {
+        state.withLock { state in
+            for (record, entity) in values {
+                let key = EntityKey(type: record.type, id: record.id)
+                guard state.entities[key]?.row?.payload == record.payload else { continue }
+                state.decoded[key] = entity
             }
         }
     }

@@ -8,11 +8,9 @@ extension StoreWriter {
     /// Publishes the newest sequence in storage; nothing is loaded.
     func openOverStorage() throws -> [String: Int] {
         do {
-            sequence = try backend.read { reader in
-                // The cache starts empty, as of the newest commit.
-                try cache?.advance(reading: reader)
-                return try reader.logBounds().last
-            }
+            sequence = try backend.read { try $0.logBounds().last }
+            // The cache starts empty, as of that commit.
+            cache?.reset(to: sequence)
             published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
             return [:]
         } catch {
