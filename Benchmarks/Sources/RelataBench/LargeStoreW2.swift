@@ -132,30 +132,29 @@ enum LargeStoreW2 {
         table.row("  another process's commit seen, p50", percentile(pagedBig, 0.5), percentile(fresh, 0.5), "  (both processes over storage; baseline as above)")
         table.row("  another process's commit seen, p99", percentile(pagedBig, 0.99), percentile(fresh, 0.99))
         let inMB = { (bytes: Int) in Double(bytes) / 1_048_576 }
-        Target.report([
-            Target("open at S=\(scale) within 1.5x of open at S=\(small)", read.time("open").milliseconds / smallRead.time("open").milliseconds, 1.5, "x"),
-            Target("open within 10x of GRDB's", read.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
-            Target("RSS after open within 20 MB of before", inMB(read["rss-open"]! - read["rss-before"]!), 20, " MB"),
-            Target("RSS after the cold resolve within 60 MB", inMB(read["rss-cold"]! - read["rss-before"]!), 60, " MB"),
-            Target("cold resolve at most 1.0x GRDB by hand", read.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
-            Target("warm resolve at most 1.5x the in-memory Context", read.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
-            Target("over storage: open at S=\(scale) within 1.5x of S=\(small)", over.time("open").milliseconds / smallOver.time("open").milliseconds, 1.5, "x"),
-            Target("over storage: open within 10x of GRDB's", over.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
-            Target("over storage: RSS after open within 20 MB", inMB(over["rss-open"]! - over["rss-before"]!), 20, " MB"),
-            Target("over storage: RSS after the cold resolve within 60 MB", inMB(over["rss-cold"]! - over["rss-before"]!), 60, " MB"),
-            Target("over storage: cold resolve at most 1.0x GRDB by hand", over.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
-            Target("over storage: warm resolve at most 1.5x the in-memory Context", over.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
-            Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
-            Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
-            Target("Store over storage: open within 1.5x of S=\(small)", paged.time("open").milliseconds / smallPaged.time("open").milliseconds, 1.5, "x"),
-            Target("Store over storage: open within 10x of GRDB's", paged.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
-            Target("Store over storage: RSS after open within 20 MB", inMB(paged["rss-open"]! - paged["rss-before"]!), 20, " MB"),
-            Target("Store over storage: RSS after the cold resolve within 60 MB", inMB(paged["rss-cold"]! - paged["rss-before"]!), 60, " MB"),
-            Target("Store over storage: cold resolve at most 1.0x GRDB by hand", paged.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
-            Target("Store over storage: warm resolve at most 1.5x in-memory", paged.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
-            Target("Store over storage: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
-            Target("Store over storage: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
-        ])
+        // The read targets, for each way of reading.
+        func reads(_ name: String, _ figures: Figures, small smallFigures: Figures) -> [Target] {
+            [
+                Target("\(name)open at S=\(scale) within 1.5x of S=\(small)", figures.time("open").milliseconds / smallFigures.time("open").milliseconds, 1.5, "x"),
+                Target("\(name)open within 10x of GRDB's", figures.time("open").milliseconds / grdbRead.time("open").milliseconds, 10, "x"),
+                Target("\(name)RSS after open within 20 MB", inMB(figures["rss-open"]! - figures["rss-before"]!), 20, " MB"),
+                Target("\(name)RSS after the cold resolve within 60 MB", inMB(figures["rss-cold"]! - figures["rss-before"]!), 60, " MB"),
+                Target("\(name)cold resolve at most 1.0x GRDB by hand", figures.time("cold").milliseconds / grdbRead.time("cold").milliseconds, 1.0, "x"),
+                Target("\(name)warm resolve at most 1.5x the in-memory Context", figures.time("warm").milliseconds / memory.time("warm").milliseconds, 1.5, "x"),
+            ]
+        }
+        Target.report(
+            reads("", read, small: smallRead) + reads("over storage: ", over, small: smallOver)
+                + [
+                    Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+                    Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
+                ]
+                + reads("Store over storage: ", paged, small: smallPaged)
+                + [
+                    Target("Store over storage: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+                    Target("Store over storage: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
+                ]
+        )
         print("")
     }
 
@@ -290,11 +289,11 @@ enum LargeStoreW2 {
         let data = (chats: Int(1_000 * scale), users: Int(1_000 * scale))
         let first = 0..<(data.chats / 100), second = (data.chats / 100)..<(2 * data.chats / 100)
         switch probe {
-        case "w2-relata-read":
+        case "w2-relata-read", "w2-paged-read":
+            // The whole-load Store, or the Store over storage (each read a new context over the last commit).
             let before = residentBytes()
             let start = ContinuousClock.now
-            let backend = try SQLiteBackend(path: path)
-            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-read")
             _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
@@ -308,15 +307,6 @@ enum LargeStoreW2 {
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in RelataW1.resolve(context, chats: chats) }
             if let failure = context.storageFailure { throw failure }
             try backend.close()
-        case "w2-paged-read":
-            // A Store over storage: each read is a new context over the last commit.
-            let before = residentBytes()
-            let start = ContinuousClock.now
-            let backend = try SQLiteBackend(path: path)
-            let store = try await Store(overStorage: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
-            _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
-            measureReads(backend, before: before, start: start, first: first, second: second) { chats in store.read { RelataW1.resolve($0, chats: chats) } }
-            try await store.close()
         case "w2-grdb-read":
             let before = residentBytes()
             let statements = StatementCounter()
@@ -347,11 +337,7 @@ enum LargeStoreW2 {
             say("warm", median(runs: 5) { _ = RelataW1.resolve(context, chats: first) })
             say("rss-peak", peakResidentBytes())
         case "w2-relata-write", "w2-paged-write":
-            let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
-            let store =
-                probe == "w2-paged-write"
-                ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
-                : try await Store(backend: backend, schema: schema, followInterval: nil)
+            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-write")
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             try await store.close()
         case "w2-grdb-write":
@@ -378,11 +364,7 @@ enum LargeStoreW2 {
             try queue.close()
             report(times)
         case "w2-relata-delete", "w2-paged-delete":
-            let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
-            let store =
-                probe == "w2-paged-delete"
-                ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
-                : try await Store(backend: backend, schema: schema, followInterval: nil)
+            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-delete")
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
@@ -408,6 +390,16 @@ enum LargeStoreW2 {
         default:
             throw SharedStoreBench.Failure(lines: ["unknown probe \(probe)"])
         }
+    }
+
+    /// The W2 store at `path`: the whole-load Store, or the Store over storage; and its backend.
+    static func openStore(_ path: String, overStorage: Bool) async throws -> (SQLiteBackend, Store) {
+        let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
+        let store =
+            overStorage
+            ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
+            : try await Store(backend: backend, schema: schema, followInterval: nil)
+        return (backend, store)
     }
 
     /// 1,000 writes through `store`, each appending one message to the middle chat; their times.

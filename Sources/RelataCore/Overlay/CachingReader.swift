@@ -47,33 +47,34 @@ struct CachingReader: StorageReader {
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        let hits = cache.links(sources, at: sequence) ?? [:]
-        let missing = Array(Set(sources.filter { hits[$0] == nil }))
-        var rows = hits
-        if !missing.isEmpty {
-            var read: [LinkSourceKey: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
-            for record in try source().fetchLinks(of: missing) {
-                read[LinkSourceKey(type: record.type, relation: record.relation, source: record.source), default: []].append(record)
-            }
-            cache.insert(links: read, at: sequence)
-            rows.merge(read) { old, _ in old }
-        }
-        return Self.inOrder(sources, rows)
+        try lists(
+            sources, hits: cache.links(sources, at: sequence) ?? [:], fetch: { try source().fetchLinks(of: $0) },
+            key: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }, keep: { cache.insert(links: $0, at: sequence) }
+        )
     }
 
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-        let hits = cache.sources(targets, at: sequence) ?? [:]
-        let missing = Array(Set(targets.filter { hits[$0] == nil }))
+        try lists(
+            targets, hits: cache.sources(targets, at: sequence) ?? [:], fetch: { try source().fetchSources(of: $0) },
+            key: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) }, keep: { cache.insert(sources: $0, at: sequence) }
+        )
+    }
+
+    /// The link rows of each of `keys` (a source's, or a target's): `hits` from the cache, the
+    /// others fetched in one batch, grouped by `key` and kept; in the order of `keys`.
+    private func lists<Key: Hashable>(
+        _ keys: [Key], hits: [Key: [LinkRecord]], fetch: ([Key]) throws -> [LinkRecord], key: (LinkRecord) -> Key,
+        keep: ([Key: [LinkRecord]]) -> Void
+    ) throws -> [LinkRecord] {
+        let missing = Array(Set(keys.filter { hits[$0] == nil }))
         var rows = hits
         if !missing.isEmpty {
-            var read: [LinkTargetKey: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
-            for record in try source().fetchSources(of: missing) {
-                read[LinkTargetKey(type: record.type, relation: record.relation, target: record.target), default: []].append(record)
-            }
-            cache.insert(sources: read, at: sequence)
+            var read: [Key: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
+            for record in try fetch(missing) { read[key(record), default: []].append(record) }
+            keep(read)
             rows.merge(read) { old, _ in old }
         }
-        return Self.inOrder(targets, rows)
+        return Self.inOrder(keys, rows)
     }
 
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
