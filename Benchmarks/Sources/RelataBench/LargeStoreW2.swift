@@ -337,7 +337,7 @@ enum LargeStoreW2 {
             say("warm", median(runs: 5) { _ = RelataW1.resolve(context, chats: first) })
             say("rss-peak", peakResidentBytes())
         case "w2-relata-write", "w2-paged-write":
-            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-write")
+            let (_, store) = try await openStore(path, overStorage: probe == "w2-paged-write")
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             try await store.close()
         case "w2-grdb-write":
@@ -364,7 +364,7 @@ enum LargeStoreW2 {
             try queue.close()
             report(times)
         case "w2-relata-delete", "w2-paged-delete":
-            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-delete")
+            let (_, store) = try await openStore(path, overStorage: probe == "w2-paged-delete")
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)

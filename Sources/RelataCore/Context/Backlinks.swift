@@ -21,6 +21,10 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     @usableFromInline @exclusivity(unchecked) var faulter: BacklinkFaulter<Source.ID, Target.ID>?
     /// The targets whose sources the index holds whole.
     @usableFromInline @exclusivity(unchecked) var loaded: Set<Target.ID> = []
+    /// In a context over storage: sources added to and removed from targets not read yet, applied
+    /// to what storage holds when the target is read (a write links a source without reading
+    /// every other source of its target).
+    @usableFromInline @exclusivity(unchecked) var pending: [Target.ID: (added: Set<Source.ID>, removed: Set<Source.ID>)] = [:]
 
     @usableFromInline var key: _AnyRelationKey { descriptor.key }
 
@@ -33,7 +37,12 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     @usableFromInline @inline(never)
     func fault(_ target: Target.ID) {
         guard let faulter, !loaded.contains(target), let found = faulter.read([target]) else { return }
-        sources[target] = found[target]
+        var held = found[target] ?? []
+        if let changes = pending.removeValue(forKey: target) {
+            held.subtract(changes.removed)
+            held.formUnion(changes.added)
+        }
+        sources[target] = held.isEmpty ? nil : held
         loaded.insert(target)
     }
 
@@ -52,15 +61,29 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
 
     @inlinable
     func insert(_ source: Source.ID, for target: Target.ID) {
-        ensure(target)
+        if faulter != nil, !loaded.contains(target) { return note(source, for: target, added: true) }
         sources[target, default: []].insert(source)
     }
 
     @inlinable
     func remove(_ source: Source.ID, for target: Target.ID) {
-        ensure(target)
+        if faulter != nil, !loaded.contains(target) { return note(source, for: target, added: false) }
         guard sources[target]?.remove(source) != nil else { return }
         if sources[target]!.isEmpty { sources[target] = nil }
+    }
+
+    /// Notes a source added to or removed from a target not read yet.
+    @usableFromInline @inline(never)
+    func note(_ source: Source.ID, for target: Target.ID, added: Bool) {
+        var changes = pending[target] ?? ([], [])
+        if added {
+            changes.added.insert(source)
+            changes.removed.remove(source)
+        } else {
+            changes.removed.insert(source)
+            changes.added.remove(source)
+        }
+        pending[target] = changes
     }
 
     @usableFromInline
@@ -68,6 +91,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         let copy = Backlinks(descriptor: descriptor, sources: sources)
         copy.faulter = faulter
         copy.loaded = loaded
+        copy.pending = pending
         return copy
     }
 
