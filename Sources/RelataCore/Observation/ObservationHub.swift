@@ -50,14 +50,19 @@ final class ObservationHub: Sendable {
         state.withLock { !$0.subscribers.isEmpty || !$0.observers.isEmpty }
     }
 
-    /// Hands `commit`, which published `context`, to the observers.
-    func publish(_ commit: StoreCommit, context: Context) {
+    /// Hands `commit`, which published `context`, to the observers. The context is made only when
+    /// someone observes (a store over storage makes a new one each time).
+    func publish(_ commit: StoreCommit, context: @autoclosure () -> Context) {
         var commit = commit
         let start = state.withLock { state -> Bool in
             state.ordinal += 1
             commit.ordinal = state.ordinal
-            state.latest = context
-            guard !state.subscribers.isEmpty || !state.observers.isEmpty else { return false }
+            guard !state.subscribers.isEmpty || !state.observers.isEmpty else {
+                // Unobserved: an observer added later starts from the published state itself.
+                state.latest = nil
+                return false
+            }
+            state.latest = context()
             state.pending.append(commit)
             defer { state.isDraining = true }
             return !state.isDraining
