@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+@_spi(Paged) import RelataCore
 @testable import RelataPostgres
 import RelataStoreConformance
 import Testing
@@ -59,6 +60,32 @@ struct PostgresStoreTests {
         try await a.write { try Chat.delete(id: "c", from: &$0) }
         try await b.refresh()
         #expect(b.context.ids(of: Message.self).isEmpty, "the cascade reached b's messages")
+        try b.context.checkInvariants()
+        try await a.close()
+        try await b.close()
+    }
+
+    @Test("Two stores over storage on one database: each reads what the other committed, a cascade reaches the other's messages, a held context refuses what changed")
+    func twoStoresOverStorage() async throws {
+        guard let url = Self.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: Self.schema())
+        let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+        let a = try await Store(overStorage: PostgresBackend.connect(url: url, configuration: configuration), schema: schema)
+        let b = try await Store(overStorage: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        try await a.write { try Chat(id: "c").save(to: &$0) }
+        try await b.write { context in
+            for i in 0..<10 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        let held = b.context
+        #expect(held.ids(of: "c", \Chat.$messages).count == 10)
+        try await waitUntil(seconds: 10) { a.context.ids(of: "c", \Chat.$messages).count >= 10 }
+        #expect(a.context.ids(of: "c", \Chat.$messages) == (0..<10).map { "m\($0)" }, "a followed b's commit")
+        try await a.write { try Chat.delete(id: "c", from: &$0) }
+        try await b.refresh()
+        #expect(b.context.ids(of: Message.self).isEmpty, "the cascade reached b's messages")
+        #expect(held.ids(of: "c", \Chat.$messages).count == 10, "what a held context read stays")
+        #expect(held.entity(Message.self, id: "m3") == nil, "a row it had not read, changed since: refused")
+        #expect((held.storageFailure as? RelataError)?.code == .staleSnapshot)
         try b.context.checkInvariants()
         try await a.close()
         try await b.close()
