@@ -39,9 +39,12 @@ package final class ContextBase: Sendable {
     /// `reader` as this base reads it in a transaction of its own: through the cache (brought up
     /// to the transaction's sequence first), then refusing rows changed since ``sequence``.
     private func layered(_ reader: any StorageReader) throws -> any StorageReader {
+        guard cache != nil || sequence != nil else { return reader }
+        // The log's bounds, read once for both.
+        let bounds = try reader.logBounds()
         var reader = reader
-        if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader)) }
-        return try validating(reader)
+        if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
+        return try validating(reader, bounds: bounds)
     }
 
     /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
@@ -56,10 +59,10 @@ package final class ContextBase: Sendable {
 
     /// `reader`, or, in a base with a ``sequence`` that storage has moved past, a reader that
     /// refuses rows changed since.
-    private func validating(_ reader: any StorageReader) throws -> any StorageReader {
+    private func validating(_ reader: any StorageReader, bounds: ChangeLogBounds) throws -> any StorageReader {
         guard sequence != nil else { return reader }
         let known = try changes.withLock { changes -> SnapshotChanges in
-            try changes.advance(reading: reader)
+            try changes.advance(reading: reader, bounds: bounds)
             return changes
         }
         return known.isUnchanged ? reader : SnapshotReader(reader: reader, changes: known)

@@ -44,12 +44,13 @@ package final class RowCache: Sendable {
     /// The estimated bytes held.
     package var bytes: Int { state.withLock { $0.bytes } }
 
-    /// Applies the commits `reader` sees after ``sequence`` (from the log).
+    /// Applies the commits `reader` sees after ``sequence`` (from the log; `known`: its bounds,
+    /// when the caller read them already).
     ///
     /// - Returns: The sequence `reader` reads as of.
     @discardableResult
-    func advance(reading reader: any StorageReader) throws -> Int64 {
-        let bounds = try reader.logBounds()
+    func advance(reading reader: any StorageReader, bounds known: ChangeLogBounds? = nil) throws -> Int64 {
+        let bounds = try known ?? reader.logBounds()
         let from = state.withLock { $0.appliedThrough }
         guard bounds.last > from else { return bounds.last }
         let entries = from >= bounds.pruned ? try reader.logEntries(after: from) : nil

@@ -31,12 +31,13 @@ struct SnapshotChanges: Sendable {
     /// Whether no commit after the snapshot is known: storage still reads as of it.
     var isUnchanged: Bool { through == sequence && !unknowable }
 
-    /// Reads the log records `reader` holds after ``through``.
+    /// Reads the log records `reader` holds after ``through`` (`known`: the log's bounds, when the
+    /// caller read them already).
     ///
     /// - Returns: The sequence `reader` reads as of.
     @discardableResult
-    mutating func advance(reading reader: any StorageReader) throws -> Int64 {
-        let bounds = try reader.logBounds()
+    mutating func advance(reading reader: any StorageReader, bounds known: ChangeLogBounds? = nil) throws -> Int64 {
+        let bounds = try known ?? reader.logBounds()
         guard bounds.last > through else { return bounds.last }
         defer { through = bounds.last }
         guard through >= bounds.pruned else {

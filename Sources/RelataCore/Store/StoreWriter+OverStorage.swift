@@ -30,8 +30,9 @@ extension StoreWriter {
             // The context answers as of this sequence once the write is over (a copy kept by the
             // closure); in the transaction, which holds the lock, it reads the newest state.
             let base = ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache)
-            // The closure reads through the cache, brought up to this transaction first.
-            let reader: any StorageReader = try cache.map { CachingReader(transaction, cache: $0, at: try $0.advance(reading: transaction)) } ?? transaction
+            // The closure reads through the cache
+            // (advanceOverStorage brought it up to the transaction's sequence, which holds the lock.)
+            let reader: any StorageReader = cache.map { CachingReader(transaction, cache: $0, at: sequence) } ?? transaction
             let readAt = sequence
             return try base.reading(through: reader) {
                 var working = Context(over: base)
@@ -42,7 +43,7 @@ extension StoreWriter {
                 let result = try body(&working)
                 if !working.isTracked(by: tracker) {
                     // The closure assigned a whole context: both are compared in full.
-                    before = try Self.loadWhole(schema, from: transaction)
+                    before = try Self.load(schema, from: transaction).0.context
                     working.holdEverything()
                     if let failure = working.storage.base?.failure { throw failure }
                     working.markAllChanged(since: before, tracker: tracker)
@@ -92,14 +93,6 @@ extension StoreWriter {
         commit.reachesEveryObserver = true
         sequence = committed.sequence
         publishOverStorage(commit)
-    }
-
-    /// Every row `reader` holds, as one context.
-    private static func loadWhole(_ schema: EntitySchema, from reader: any StorageReader) throws -> Context {
-        var loader = ContextLoader(schema: schema)
-        _ = try reader.load(entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) })
-        try loader.flush()
-        return loader.context
     }
 
     /// Publishes a snapshot at ``sequence`` and hands `commit` to the observers.

@@ -91,7 +91,7 @@ actor StoreWriter {
     }
 
     /// Every stored row, loaded by `reader`, and the sequence they include.
-    private static func load(_ schema: EntitySchema, from reader: any StorageReader) throws -> (ContextLoader, Int64) {
+    static func load(_ schema: EntitySchema, from reader: any StorageReader) throws -> (ContextLoader, Int64) {
         var loader = ContextLoader(schema: schema)
         let sequence = try reader.load(
             entities: { try loader.load($0) }, links: { try loader.load($0) }, dynamicLinks: { try loader.load($0) }
