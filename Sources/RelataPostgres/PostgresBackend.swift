@@ -55,6 +55,8 @@ public final class PostgresBackend: StorageBackend {
 
     /// The connection for reads and writes (replaced when it was lost), and the listening one.
     private let connections = Mutex<(main: PostgresConnection?, listener: PostgresConnection?)>((nil, nil))
+    /// The connections reads run on.
+    private let readers = PostgresReaderPool()
     /// How to connect again (credentials stay in here, never in messages).
     private let settings: PostgresConnection.Configuration
     let configuration: Configuration
@@ -159,26 +161,8 @@ public final class PostgresBackend: StorageBackend {
     func connection() throws -> PostgresConnection {
         let current = connections.withLock { $0.main }
         if let current, !current.isClosed { return current }
-        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
         do {
-            let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: 1, logger: logger).wait()
-            do {
-                // Every wait on this connection is bounded, reads included: a lock another client
-                // holds (VACUUM FULL, ALTER TABLE, LOCK TABLE) fails a statement past the busy
-                // timeout, and no statement runs longer than the statement timeout.
-                _ = try fresh.query(
-                    PostgresQuery(
-                        unsafeSQL: """
-                            SELECT pg_catalog.set_config('lock_timeout', '\(Self.milliseconds(configuration.busyTimeout))', false),
-                                   pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false)
-                            """
-                    ),
-                    logger: logger
-                ).answer(from: fresh)
-            } catch {
-                Closing.close(fresh)
-                throw error
-            }
+            let fresh = try connect(id: 1)
             if current == nil {
                 // The first connection: the tables, created when missing.
                 do {
@@ -195,22 +179,59 @@ public final class PostgresBackend: StorageBackend {
         }
     }
 
-    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent view of the rows and the log.
+    /// A new connection whose every wait is bounded, reads included: a lock another client
+    /// holds (VACUUM FULL, ALTER TABLE, LOCK TABLE) fails a statement past the busy timeout, and
+    /// no statement runs longer than the statement timeout.
+    func connect(id: Int) throws -> PostgresConnection {
+        let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
+        let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: id, logger: logger).wait()
+        do {
+            _ = try fresh.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT pg_catalog.set_config('lock_timeout', '\(Self.milliseconds(configuration.busyTimeout))', false),
+                               pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false)
+                        """
+                ),
+                logger: logger
+            ).answer(from: fresh)
+        } catch {
+            Closing.close(fresh)
+            throw error
+        }
+        return fresh
+    }
+
+    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent view of the rows
+    /// and the log. Reads run on connections of their own (a few are kept open between reads):
+    /// a read never waits for a write in progress, nor for another read.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, body)
+        try readers.read(open: { [unowned self] in
+            // The tables exist once the first connection made them.
+            _ = try connection()
+            do {
+                return try connect(id: 3)
+            } catch {
+                throw Self.map(error, place: place, doing: "read")
+            }
+        }) { acquire in
+            try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, connection: acquire, body)
+        }
     }
 
     /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
     /// rolled back when it throws.
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        try run(begin: "BEGIN", lock: true, body)
+        try run(begin: "BEGIN", lock: true, connection: connection, body)
     }
 
     /// Runs `body` in one transaction on the backend's connection. A connection found lost when
     /// the transaction begins is replaced and the transaction begun again; one lost during the
     /// transaction fails it (nothing of it is committed) with a typed error, and the next call
     /// connects again.
-    private func run<T>(begin: String, lock: Bool, _ body: (PostgresTransaction) throws -> T) throws -> T {
+    private func run<T>(
+        begin: String, lock: Bool, connection: () throws -> PostgresConnection, _ body: (PostgresTransaction) throws -> T
+    ) throws -> T {
         var transaction = PostgresTransaction(backend: self, connection: try connection(), catalog: catalog.withLock { $0 })
         do {
             try start(transaction, begin: begin, lock: lock)
@@ -283,6 +304,7 @@ public final class PostgresBackend: StorageBackend {
         for connection in [main, listener].compactMap({ $0 }) where !connection.isClosed {
             Closing.close(connection)
         }
+        readers.close()
     }
 
     /// Releases the storage; later calls fail.
@@ -291,6 +313,7 @@ public final class PostgresBackend: StorageBackend {
         listenTask.withLock { $0?.cancel() }
         let (main, listener) = connections.withLock { ($0.main, $0.listener) }
         try? listener?.close().answer(within: .seconds(5))
+        readers.close()
         do {
             try main?.close().answer(within: .seconds(5))
         } catch {
@@ -339,7 +362,7 @@ extension PostgresBackend {
 
 /// Connections closed without waiting, kept until they are closed (a connection must not be
 /// released before its close completes).
-private enum Closing {
+enum Closing {
     private static let connections = Mutex<[PostgresConnection]>([])
 
     /// Closes `connection` without waiting, keeping it until it is closed.

@@ -210,6 +210,33 @@ final class PostgresTransaction: StorageTransaction {
         return Int(try execute(query).first?.decode(Int64.self) ?? 0)
     }
 
+    func inventory() throws -> StorageInventory {
+        try tables.refresh()
+        var inventory = tables.catalog.inventory
+        let query = PostgresQuery(
+            unsafeSQL: "SELECT kind, source_type, target_type, count(*) FROM \(schema.dynamicLink) GROUP BY kind, source_type, target_type"
+        )
+        for row in try execute(query) {
+            let (kind, sourceType, targetType, count) = try row.decode((String, String, String, Int64).self)
+            inventory.dynamicLinkGroups.append(.init(kind: kind, sourceType: sourceType, targetType: targetType, count: Int(count)))
+        }
+        return inventory
+    }
+
+    func fetchLinkCount(of relation: StorageInventory.Relation) throws -> Int {
+        let sql: String
+        if relation.isToMany {
+            guard let table = try tables.linkTable(of: relation.type, relation: relation.relation) else { return 0 }
+            sql = "SELECT count(*) FROM \(schema.qualified(table))"
+        } else {
+            guard let column = try tables.toOneColumn(of: relation.type, relation: relation.relation),
+                let table = try tables.entityTable(of: relation.type)
+            else { return 0 }
+            sql = "SELECT count(*) FROM \(schema.qualified(table)) WHERE \(column.target) IS NOT NULL"
+        }
+        return Int(try execute(PostgresQuery(unsafeSQL: sql)).first?.decode(Int64.self) ?? 0)
+    }
+
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         guard !links.isEmpty else { return [] }
         var query = PostgresQuery(

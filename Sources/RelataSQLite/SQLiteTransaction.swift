@@ -236,6 +236,32 @@ struct SQLiteTransaction: StorageTransaction {
         return try Int.fetchOne(db, sql: "SELECT count FROM relata_count WHERE number = ?", arguments: [number]) ?? 0
     }
 
+    func inventory() throws -> StorageInventory {
+        try tables.refresh()
+        var inventory = tables.catalog.inventory
+        try each(
+            "SELECT kind, source_type, target_type, count(*) FROM relata_dynamic_link GROUP BY kind, source_type, target_type",
+            table: "relata_dynamic_link"
+        ) { row, place in
+            let r = CheckedRow(row: row, place: place, path: backend.path)
+            inventory.dynamicLinkGroups.append(
+                .init(kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), targetType: try r.text(2, "target_type"), count: try r.integer(3, "count"))
+            )
+        }
+        return inventory
+    }
+
+    func fetchLinkCount(of relation: StorageInventory.Relation) throws -> Int {
+        if relation.isToMany {
+            guard let table = try tables.linkTable(of: relation.type, relation: relation.relation) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+        }
+        guard let column = try tables.toOneColumn(of: relation.type, relation: relation.relation),
+            let table = try tables.entityTable(of: relation.type)
+        else { return 0 }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(column.target) IS NOT NULL") ?? 0
+    }
+
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] {
         guard !links.isEmpty else { return [] }
         var records: [DynamicLinkRecord] = []

@@ -24,7 +24,7 @@
 import ChatExample
 import Foundation
 import Relata
-@_spi(Paged) import RelataCore
+@_spi(Replica) import RelataCore
 import RelataPostgres
 
 func say(_ line: String) {
@@ -37,9 +37,9 @@ func open(_ path: String) async throws -> Store {
         let configuration = PostgresBackend.Configuration(schema: parts.count == 2 ? parts[1] : "public")
         return try await Store(postgres: parts[0], configuration: configuration, entities: User.self, Chat.self, Message.self, Attachment.self)
     }
-    if ProcessInfo.processInfo.environment["RELATA_WORKER_OVER_STORAGE"] == "1" {
-        // The Store over storage (SPI): no replica, rows read as asked.
-        return try await Store(overStorage: SQLiteBackend(path: path), schema: EntitySchema(User.self, Chat.self, Message.self, Attachment.self))
+    if ProcessInfo.processInfo.environment["RELATA_WORKER_REPLICA"] == "1" {
+        // The store that loads everything (kept while it is phased out, for comparison).
+        return try await Store(loadingEverything: SQLiteBackend(path: path), schema: EntitySchema(User.self, Chat.self, Message.self, Attachment.self))
     }
     return try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
 }

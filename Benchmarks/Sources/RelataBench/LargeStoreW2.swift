@@ -116,7 +116,7 @@ enum LargeStoreW2 {
         try copyStore(files.relata, to: pagedCopy)
         defer { removeDatabase(pagedCopy) }
         let pagedBig = try await SharedStoreBench.visibility(path: pagedCopy, commits: 200, overStorage: true)
-        print("  the Store over storage (Store(overStorage:), SPI: no replica; rows shared through a 64 MB cache):")
+        print("  the Store over storage (Store(backend:), SPI: no replica; rows shared through a 64 MB cache):")
         table.row("  open at S=\(scale)", paged.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
         table.row("  open S=\(scale) / open S=\(small)", paged.time("open"), smallPaged.time("open"), "  (against itself)")
         table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
@@ -397,7 +397,7 @@ enum LargeStoreW2 {
         let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
         let store =
             overStorage
-            ? try await Store(overStorage: backend, schema: schema, followInterval: nil)
+            ? try await Store(backend: backend, schema: schema, followInterval: nil)
             : try await Store(backend: backend, schema: schema, followInterval: nil)
         return (backend, store)
     }

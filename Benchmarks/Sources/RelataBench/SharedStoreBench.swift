@@ -16,7 +16,7 @@ enum SharedStoreBench {
     static func open(_ target: String, follow: Bool = true) async throws -> Store {
         let interval: Duration? = follow ? .milliseconds(10) : nil
         if overStorage {
-            return try await Store(overStorage: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
+            return try await Store(backend: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
         }
         if target.hasPrefix("postgres") {
             let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
@@ -116,7 +116,7 @@ enum SharedStoreBench {
     }
 
     /// The latency from another process's commit to this process's `store.read` seeing it.
-    /// Whether this process opens its stores over storage (`Store(overStorage:)`, SQLite only):
+    /// Whether this process opens its stores over storage (`Store(backend:)`, SQLite only):
     /// set by `visibility(…, overStorage: true)` for itself and the child it starts.
     static var overStorage: Bool { ProcessInfo.processInfo.environment["RELATA_BENCH_OVER_STORAGE"] == "1" }
 

@@ -73,7 +73,7 @@ extension Store {
                 let region: Set<RegionKey> = [
                     .links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(source)), .type(ObjectIdentifier(Target.self)),
                 ]
-                let list = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.many[source] ?? OrderedLinks()
+                let list = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.list(of: source) ?? OrderedLinks()
                 guard var old = previous.list else {
                     // A copy of our own from the first change on: keeping the store's list would make
                     // the store copy it at its next write.

@@ -23,6 +23,8 @@ final class ObservationHub: Sendable {
         /// Observers by the keys their last evaluation read.
         var index: [RegionKey: Set<Int>] = [:]
         var pending: [StoreCommit] = []
+        /// Commits handed to subscribers whose observers still wait for a state at or after them.
+        var deferred: [StoreCommit] = []
         /// The state the last commit handed here published: observers are evaluated on it, so
         /// that the states they see follow the commits they are given, in order.
         var latest: Context?
@@ -41,8 +43,23 @@ final class ObservationHub: Sendable {
         }
     }
 
+    /// Called when the state to evaluate observers on is behind storage (a store over storage
+    /// whose snapshot another commit passed): the store then catches up, and its next publish
+    /// evaluates the observers.
+    let onBehind = Mutex<(@Sendable () -> Void)?>(nil)
+
     init(published: PublishedState) {
         self.published = published
+    }
+
+    /// Runs `body` on `context` as of its snapshot: a context over storage reads in one read
+    /// transaction at its sequence. `false` (and `body` not run) when storage has moved past it.
+    private func atSnapshot(_ context: Context, _ body: () -> Void) -> Bool {
+        guard let base = context.storage.base else {
+            body()
+            return true
+        }
+        return base.readingAtSnapshot(body)
     }
 
     /// Whether anyone observes: when nobody does, a store skips work done only for observers.
@@ -72,15 +89,21 @@ final class ObservationHub: Sendable {
 
     private func drain() {
         while true {
-            let (commits, context, subscribers) = state.withLock { state in
+            let (fresh, context, subscribers) = state.withLock { state in
                 defer { state.pending = [] }
                 if state.pending.isEmpty { state.isDraining = false }
                 return (state.pending, state.latest, Array(state.subscribers.values))
             }
-            guard !commits.isEmpty else { return }
-            for commit in commits {
+            guard !fresh.isEmpty else { return }
+            for commit in fresh {
                 for subscriber in subscribers { subscriber.deliver(commit) }
             }
+            // Commits whose evaluation waited for a newer state come first.
+            let deferred = state.withLock { state in
+                defer { state.deferred = [] }
+                return state.deferred
+            }
+            let commits = deferred + fresh
             var touched = Set<RegionKey>()
             for commit in commits { touched.formUnion(commit.delta.touchedKeys) }
             let everyObserver = commits.contains(where: \.reachesEveryObserver)
@@ -90,7 +113,18 @@ final class ObservationHub: Sendable {
                 return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
             }
             guard let context else { continue }
-            for (id, observer) in reached { evaluate(observer, id: id, on: context, after: commits) }
+            let evaluated = atSnapshot(context) {
+                for (id, observer) in reached { evaluate(observer, id: id, on: context, after: commits) }
+            }
+            if !evaluated {
+                // Storage moved past the state: the observers wait for the commits that moved it,
+                // and get these with them (subscribers have had them already).
+                let behind = state.withLock { state -> (@Sendable () -> Void)? in
+                    state.deferred = commits + state.deferred
+                    return onBehind.withLock { $0 }
+                }
+                behind?()
+            }
         }
     }
 
@@ -129,9 +163,15 @@ final class ObservationHub: Sendable {
         }
         queue.async {
             // The state of the last commit handed here (later ones arrive with theirs), or, before
-            // any, the state published at open.
-            let context = self.state.withLock { $0.latest } ?? self.published.snapshot
-            self.evaluate(observer, id: id, on: context, after: [])
+            // any, the state published at open. A state storage moved past is taken again, newer,
+            // once the store has caught up.
+            // Over storage, a new context whose first read binds it to the newest commit: it
+            // reads one state, and commits up to it that arrive later change nothing it saw.
+            let latest = self.state.withLock { $0.latest }
+            let context = latest.flatMap { $0.storage.base == nil ? $0 : nil } ?? self.published.snapshot
+            if !self.atSnapshot(context, { self.evaluate(observer, id: id, on: context, after: []) }) {
+                self.evaluate(observer, id: id, on: context, after: [])
+            }
         }
         return id
     }

@@ -23,8 +23,14 @@ extension Context {
         self.init(over: ContextBase(backend: backend, schema: schema))
     }
 
-    /// The first read from storage that failed, in a context over storage.
-    @_spi(Paged)
+    /// The first read of this context that storage could not answer, in a context a ``Store``
+    /// handed out: a ``RelataError`` naming the type, id and relation — a stored row that does not
+    /// decode (``RelataError/Code/undecodableRecord``), storage that cannot be read
+    /// (``RelataError/Code/storageFailed``), or a row another commit changed after this context's
+    /// snapshot (``RelataError/Code/staleSnapshot``). That read answered as if the row were absent.
+    ///
+    /// `nil` in a context that reads nothing from storage (a plain `Context()`), and while every
+    /// read succeeded. ``Store/read(_:)`` throws it; a write whose closure read it fails with it.
     public var storageFailure: (any Error)? { storage.base?.failure }
 
     /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of

@@ -17,10 +17,27 @@ package final class ContextBase: Sendable {
     package let backend: any StorageBackend
     /// The types of the rows.
     package let schema: EntitySchema
-    /// The sequence the base answers as of, or `nil` for the newest commit at each read.
-    package let sequence: Int64?
-    /// What commits after ``sequence`` touched, as far as the reads so far saw them.
-    private let changes: Mutex<SnapshotChanges>
+    /// The sequence the base answers as of, or `nil` for the newest commit at each read (or, in
+    /// a session not bound yet, until its first read binds it).
+    package var sequence: Int64? {
+        snapshot.withLock { $0.sequence }
+    }
+    /// The snapshot: fixed at `init`, or bound by a session's first read (see ``session()``).
+    private let snapshot: Mutex<Snapshot>
+
+    private enum Snapshot {
+        /// The newest commit at each read.
+        case newest
+        /// Not bound yet: the first read binds it to a commit at or after `floor`.
+        case unbound(floor: Int64)
+        /// As of `sequence`; `changes` are what commits after it touched, as far as reads saw them.
+        case at(Int64, SharedSnapshotChanges)
+
+        var sequence: Int64? {
+            if case .at(let sequence, _) = self { sequence } else { nil }
+        }
+    }
+
     private let firstFailure = Mutex<(any Error)?>(nil)
 
     /// The rows shared with other bases of the same store, if any.
@@ -31,15 +48,74 @@ package final class ContextBase: Sendable {
     package init(backend: any StorageBackend, schema: EntitySchema, sequence: Int64? = nil, cache: RowCache? = nil) {
         self.backend = backend
         self.schema = schema
-        self.sequence = sequence
         self.cache = cache
-        changes = Mutex(SnapshotChanges(sequence: sequence ?? 0))
+        snapshot = Mutex(sequence.map { .at($0, SharedSnapshotChanges(SnapshotChanges(sequence: $0))) } ?? .newest)
+    }
+
+    private init(session other: ContextBase, pinned: Bool) {
+        backend = other.backend
+        schema = other.schema
+        cache = other.cache
+        let snapshot = other.snapshot.withLock { $0 }
+        switch snapshot {
+        case .at(let sequence, _): self.snapshot = Mutex(pinned ? snapshot : .unbound(floor: sequence))
+        case .unbound, .newest: self.snapshot = Mutex(snapshot)
+        }
+    }
+
+    /// A base for one more context of the store whose snapshot this base is: its snapshot is
+    /// bound by its first read, to the commit that read sees (at or after this base's), so that a
+    /// context taken just before another commit reads that commit rather than refusing what it
+    /// touched; it then answers as of that commit. It shares the cache and keeps its own
+    /// ``failure`` — a failed read of one context is not another's.
+    ///
+    /// - Parameter pinned: Whether the session answers as of this base's snapshot exactly (an
+    ///   observer evaluated for the commits up to it), rather than binding at its first read.
+    package func session(pinned: Bool = false) -> ContextBase {
+        ContextBase(session: self, pinned: pinned)
+    }
+
+    /// The snapshot's sequence, bound to `candidate` (a commit a read sees) if not bound yet;
+    /// `nil` for a base that reads the newest commit.
+    private func bind(to candidate: Int64) -> (sequence: Int64, changes: SharedSnapshotChanges)? {
+        snapshot.withLock { snapshot in
+            switch snapshot {
+            case .newest: return nil
+            case .at(let sequence, let changes): return (sequence, changes)
+            case .unbound:
+                let changes = SharedSnapshotChanges(SnapshotChanges(sequence: candidate))
+                snapshot = .at(candidate, changes)
+                return (candidate, changes)
+            }
+        }
+    }
+
+    /// The sequence a cache-only read answers as of: the snapshot's, when the cache is as of it,
+    /// or, in an unbound session, the cache's if it is at or after the session's floor (the
+    /// session binds to it once a read is answered from the cache: ``bindAfterHit(_:)``); else `nil`.
+    private func cacheSequence(_ cache: RowCache) -> Int64? {
+        let current = cache.sequence
+        let usable = snapshot.withLock { snapshot -> Bool in
+            switch snapshot {
+            case .newest: return false
+            case .at(let sequence, _): return sequence == current
+            case .unbound(let floor): return current >= floor
+            }
+        }
+        return usable ? current : nil
+    }
+
+    /// Binds an unbound session to `sequence`, the cache's, after a read the cache answered
+    /// whole; `false` when the session was bound to another commit meanwhile.
+    private func bindAfterHit(_ sequence: Int64) -> Bool {
+        bind(to: sequence)?.sequence == sequence
     }
 
     /// `reader` as this base reads it in a transaction of its own: through the cache (brought up
     /// to the transaction's sequence first), then refusing rows changed since ``sequence``.
     private func layered(_ reader: any StorageReader) throws -> any StorageReader {
-        guard cache != nil || sequence != nil else { return reader }
+        let isNewest = snapshot.withLock { if case .newest = $0 { true } else { false } }
+        guard cache != nil || !isNewest else { return reader }
         // The log's bounds, read once for both.
         let bounds = try reader.logBounds()
         var reader = reader
@@ -49,19 +125,22 @@ package final class ContextBase: Sendable {
 
     /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
     private func fromCache<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
-        guard let cache, let sequence, cache.sequence == sequence else { return nil }
+        guard let cache, let sequence = cacheSequence(cache) else { return nil }
         do {
-            return try body(CachingReader.cacheOnly(cache, at: sequence))
+            let result = try body(CachingReader.cacheOnly(cache, at: sequence))
+            // Inside a resolve's probe, the probe binds once every read of it hit.
+            if Self.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
+            return nil
         } catch is CachingReader.Miss {
             return nil
         }
     }
 
     /// `reader`, or, in a base with a ``sequence`` that storage has moved past, a reader that
-    /// refuses rows changed since.
+    /// refuses rows changed since. An unbound session binds to the commit `reader` sees.
     private func validating(_ reader: any StorageReader, bounds: ChangeLogBounds) throws -> any StorageReader {
-        guard sequence != nil else { return reader }
-        let known = try changes.withLock { changes -> SnapshotChanges in
+        guard let (_, shared) = bind(to: bounds.last) else { return reader }
+        let known = try shared.value.withLock { changes -> SnapshotChanges in
             try changes.advance(reading: reader, bounds: bounds)
             return changes
         }
@@ -73,6 +152,30 @@ package final class ContextBase: Sendable {
     /// the newest state and nothing is validated).
     package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
         try Self.$current.withValue(ReaderBox(base: self, reader: reader)) { try body() }
+    }
+
+    /// Runs `body` with every read of this base going through one read transaction that reads
+    /// as of ``sequence`` exactly; does not run it (and returns `false`) when storage has moved
+    /// past the snapshot — reads of rows changed since would be refused, and an observer must
+    /// see one state. A base without a sequence runs `body` in a transaction at the newest commit.
+    package func readingAtSnapshot(_ body: () -> Void) -> Bool {
+        var ran = false
+        do {
+            try backend.read { reader in
+                let bounds = try reader.logBounds()
+                if let bound = bind(to: bounds.last), bound.sequence != bounds.last { return }
+                var reader: any StorageReader = reader
+                if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
+                Self.$current.withValue(ReaderBox(base: self, reader: reader)) { body() }
+                ran = true
+            }
+        } catch {
+            firstFailure.withLock { if $0 == nil { $0 = error } }
+            // The reads failed: `body` runs on what the context holds, the failure kept.
+            if !ran { body() }
+            return true
+        }
+        return ran
     }
 
     /// The first read that failed, if any.
@@ -92,7 +195,10 @@ package final class ContextBase: Sendable {
         if let probe = Self.cacheProbe, probe.base === self {
             // Answered from the cache alone; a miss is left for the transaction that follows.
             do {
-                if let cached = try fromCache(body) { return cached }
+                if let cached = try fromCache(body) {
+                    probe.hit = true
+                    return cached
+                }
             } catch {
                 firstFailure.withLock { if $0 == nil { $0 = error } }
                 return nil
@@ -117,10 +223,13 @@ package final class ContextBase: Sendable {
         if let current = Self.current, current.base === self { return body() }
         // A cache as of the snapshot answers what it holds without a transaction; what it misses
         // is read by running `body` again in one (what the first run placed is held by then).
-        if let cache, let sequence, cache.sequence == sequence {
+        if let cache, let sequence = cacheSequence(cache) {
             let probe = ProbeBox(base: self)
             let result = Self.$cacheProbe.withValue(probe) { body() }
-            if !probe.missing { return result }
+            if !probe.missing, bindAfterHit(sequence) { return result }
+            // What the cache answered is placed, as of its sequence: the reads that follow
+            // answer as of it too (or refuse what changed since), never as of a newer commit.
+            if probe.hit { _ = bind(to: sequence) }
         }
         var result: T?
         do {
@@ -152,6 +261,8 @@ package final class ContextBase: Sendable {
     private final class ProbeBox: @unchecked Sendable {
         let base: ContextBase
         var missing = false
+        /// Whether some read was answered (and placed) from the cache.
+        var hit = false
 
         init(base: ContextBase) {
             self.base = base
@@ -167,5 +278,14 @@ package final class ContextBase: Sendable {
             self.base = base
             self.reader = reader
         }
+    }
+}
+
+/// What the bases of one snapshot learned about the commits after it, shared between them.
+private final class SharedSnapshotChanges: Sendable {
+    let value: Mutex<SnapshotChanges>
+
+    init(_ changes: SnapshotChanges) {
+        value = Mutex(changes)
     }
 }

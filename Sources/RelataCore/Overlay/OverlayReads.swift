@@ -35,7 +35,7 @@ enum OverlayReads {
             read: { ids in
                 base.read { reader in
                     var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
-                    try decode(try reader.fetchEntities(ids.map { EntityKey(type: type, id: try IDText.encode($0, of: type)) }), into: &found, rows: &rows)
+                    try decode(try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }), into: &found, rows: &rows)
                     return (Dictionary(found, uniquingKeysWith: { first, _ in first }), rows)
                 }
             },
@@ -62,7 +62,8 @@ enum OverlayReads {
         _ d: RelationDescriptor<S, T>, _ base: ContextBase
     ) -> LinkFaulter<S.ID, T.ID>.Load {
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
-        func text(_ id: S.ID) throws -> String { try IDText.encode(id, of: sourceType, relation: name) }
+        // An id a store cannot keep (NUL, too long) has no row: it is not asked for.
+        func text(_ id: S.ID) -> String? { try? IDText.encode(id, of: sourceType, relation: name) }
         func failure(_ id: String, _ message: String) -> RelataError {
             RelataError(code: .undecodableRecord, entityType: sourceType, id: id, relation: name, message: message)
         }
@@ -70,7 +71,7 @@ enum OverlayReads {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
             return { sources in
                 base.read { reader in
-                    let records = try reader.fetchSources(of: sources.map { LinkTargetKey(type: targetType, relation: inverseName, target: try text($0)) })
+                    let records = try reader.fetchSources(of: sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } })
                     var one: [S.ID: T.ID] = [:]
                     var lists = ListBuilder<S.ID, T.ID>()
                     for record in records {
@@ -92,7 +93,7 @@ enum OverlayReads {
             return { sources in
                 base.read { reader in
                     var one: [S.ID: T.ID] = [:]
-                    for record in try reader.fetchEntities(sources.map { EntityKey(type: sourceType, id: try text($0)) }) {
+                    for record in try reader.fetchEntities(sources.compactMap { id in text(id).map { EntityKey(type: sourceType, id: $0) } }) {
                         guard let link = record.toOne.first(where: { $0.relation == name }) else { continue }
                         one[try IDText.decode(record.id, as: S.ID.self)] = try IDText.decode(link.target, as: T.ID.self)
                     }
@@ -103,7 +104,7 @@ enum OverlayReads {
         return { sources in
             base.read { reader in
                 var lists = ListBuilder<S.ID, T.ID>()
-                for record in try reader.fetchLinks(of: sources.map { LinkSourceKey(type: sourceType, relation: name, source: try text($0)) }) {
+                for record in try reader.fetchLinks(of: sources.compactMap { id in text(id).map { LinkSourceKey(type: sourceType, relation: name, source: $0) } }) {
                     guard let position = record.position.flatMap(PositionKey.init) else {
                         throw failure(record.source, "the stored link to \"\(record.target)\" has no valid position")
                     }
@@ -146,7 +147,9 @@ enum OverlayReads {
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         return { targets in
             base.read { reader in
-                let keys = try targets.map { LinkTargetKey(type: sourceType, relation: name, target: try IDText.encode($0, of: sourceType, relation: name)) }
+                let keys = targets.compactMap { id in
+                    (try? IDText.encode(id, of: sourceType, relation: name)).map { LinkTargetKey(type: sourceType, relation: name, target: $0) }
+                }
                 var sources: [T.ID: Set<S.ID>] = [:]
                 for record in try reader.fetchSources(of: keys) {
                     sources[try IDText.decode(record.target, as: T.ID.self), default: []].insert(try IDText.decode(record.source, as: S.ID.self))

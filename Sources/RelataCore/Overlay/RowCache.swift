@@ -44,6 +44,10 @@ package final class RowCache: Sendable {
     /// The estimated bytes held.
     package var bytes: Int { state.withLock { $0.bytes } }
 
+    /// How many times the cache dropped every row because the log could not say what commits
+    /// it missed had touched (a record that does not decode, or records pruned): ``Store/fullReloads``.
+    let reloads = Atomic<Int>(0)
+
     /// Applies the commits `reader` sees after ``sequence`` (from the log; `known`: its bounds,
     /// when the caller read them already).
     ///
@@ -64,12 +68,14 @@ package final class RowCache: Sendable {
             for entry in entries ?? [] {
                 guard let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
                     Self.clear(&state, at: bounds.last)
+                    reloads.add(1, ordering: .relaxed)
                     return
                 }
                 records.append(record)
             }
             guard entries != nil else {
                 Self.clear(&state, at: bounds.last)
+                reloads.add(1, ordering: .relaxed)
                 return
             }
             for record in records { Self.evict(record, from: &state) }

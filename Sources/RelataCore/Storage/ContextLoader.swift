@@ -265,6 +265,9 @@ class LinkRecordLoader {
     /// Whether the links being added come from entity rows (where to-one links belong) rather
     /// than from link rows.
     @usableFromInline var readingEntityRows = false
+    /// Where the current form keeps this relation's links: `nil` when the other side of a
+    /// mutual relation stores them, `true` in link rows (to-many), `false` in entity rows (to-one).
+    @usableFromInline var storedInLinkRows: Bool? = nil
     @usableFromInline var addRow: (LinkRecordLoader, LinkRecord, inout Context) throws -> Void = { _, _, _ in }
     @usableFromInline var finishRows: (LinkRecordLoader, inout Context) throws -> Void = { _, _ in }
 
@@ -320,6 +323,7 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
         self.descriptor = descriptor
         side = descriptor.storedSide
         super.init()
+        storedInLinkRows = side == .derived ? nil : descriptor.key.toMany
         // Made here, specialized for Source and Target. They capture nothing: the loader that
         // owns them is handed to them.
         addRow = { loader, record, context in

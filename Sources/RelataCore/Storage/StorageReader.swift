@@ -65,6 +65,15 @@ public protocol StorageReader {
     /// statement for the whole batch, read by index.
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord]
 
+    /// What the storage holds, by kind (see ``StorageInventory``): read from a catalog where the
+    /// backend has one, never row by row there; the default implementation reads every row.
+    func inventory() throws -> StorageInventory
+
+    /// How many links `relation` (a relation the ``inventory()`` lists) stores: the rows of its
+    /// link table, or its type's entity rows whose column for it holds a target. Called at open
+    /// for the relations a schema does not know, to count them in ``Store/ignoredRecords``.
+    func fetchLinkCount(of relation: StorageInventory.Relation) throws -> Int
+
     /// The newest sequence in the change log, and the newest sequence whose record is gone.
     func logBounds() throws -> ChangeLogBounds
 

@@ -91,6 +91,20 @@ package struct TableCatalog: Sendable, Equatable {
         entries.filter { $0.kind == .toMany }.map { ($0.type, $0.relation, Self.linkTable($0.number)) }
     }
 
+    /// The types and relations the catalog has tables or columns for, as an inventory without
+    /// dynamic relationships (see ``StorageReader/inventory()``).
+    package var inventory: StorageInventory {
+        var inventory = StorageInventory()
+        for entry in entries {
+            switch entry.kind {
+            case .entity: inventory.entityTypes.insert(entry.type)
+            case .toOne, .toMany:
+                inventory.relations.insert(.init(type: entry.type, relation: entry.relation, isToMany: entry.kind == .toMany))
+            }
+        }
+        return inventory
+    }
+
     /// The table of `type`'s entities, if it has one.
     package func entityTable(of type: String) -> String? {
         entityTables[type].map(Self.entityTable)

@@ -36,40 +36,35 @@ public final class Store: Sendable {
     /// Follows the commits of other stores in the background.
     private let follower: StoreFollower?
 
-    /// Opens a store on `backend`, loading everything it holds.
+    /// Opens a store on `backend`. Nothing is loaded: the store reads the log's newest sequence
+    /// (and, from the storage's catalog, what the schema does not know: ``ignoredRecords``), and
+    /// every context it hands out reads what it is asked about.
     ///
     /// - Parameters:
     ///   - backend: Where the data lives.
-    ///   - schema: The entity types to load.
+    ///   - schema: The entity types the store reads and writes.
     ///   - followInterval: How often the store checks for commits of other stores (a cheap
     ///     check: SQLite's `PRAGMA data_version`); `nil` to catch up only when writing or on
     ///     ``refresh()``. 10 ms by default: another store's commit is then seen within about
     ///     10 ms, for about 1% of a core while idle.
-    /// - Throws: ``RelataError`` when the storage cannot be read or a stored entity does not decode.
-    public convenience init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
-        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: false)
-    }
-
-    /// Opens a store that keeps no copy of the data: it loads nothing at open, readers get
-    /// contexts over a snapshot of storage that read what they are asked about, and each write
-    /// runs on a context over its own write transaction.
-    ///
-    /// SPI (`@_spi(Paged)`) while the paged store is built: a context taken from it answers as of
-    /// its snapshot and fails reads of rows changed since (``RelataError/Code/staleSnapshot``, kept
-    /// in `Context.storageFailure`); what it reads is not shared between contexts or bounded; the
-    /// deltas of other stores' commits hold their rows as they are now; rows of unknown types are
-    /// not counted in ``ignoredRecords``, and stores of formats older than 4 must be opened once
-    /// by the loading store to be upgraded.
-    ///
-    /// - Parameter cacheLimit: How many bytes of rows the store's contexts share (estimated from
-    ///   the rows' sizes; 64 MB by default, 0 for none): rows read once are read from memory by
-    ///   later contexts and writes until a commit changes them or the limit pushes them out.
-    @_spi(Paged)
+    ///   - cacheLimit: How many bytes of rows the store's contexts and writes share (estimated
+    ///     from the rows' sizes; 64 MB by default, 0 for none): a row read once is read from
+    ///     memory by later contexts until a commit changes it or the limit pushes it out.
+    /// - Throws: ``RelataError`` when the storage cannot be read, or rows written by an older
+    ///   version (rewritten once, at the first open) do not decode.
     public convenience init(
-        overStorage backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10),
-        cacheLimit: Int = 64 << 20
+        backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10), cacheLimit: Int = 64 << 20
     ) async throws {
         try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: true, cacheLimit: cacheLimit)
+    }
+
+    /// Opens a store that loads everything `backend` holds and keeps it in memory twice (the
+    /// published copy and a spare that each write catches up): how stores worked before they
+    /// read storage on demand. Kept for comparisons (`relata-bench`) and the replica's own
+    /// tests while it is phased out.
+    @_spi(Replica)
+    public convenience init(loadingEverything backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
+        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: false)
     }
 
     private init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration?, overStorage: Bool, cacheLimit: Int = 0) async throws {
@@ -102,10 +97,11 @@ public final class Store: Sendable {
         writer.origin
     }
 
-    /// How many times this store loaded everything again because the storage's change log no
-    /// longer held the commits it lacked (it was asleep longer than the log's retention).
+    /// How many times this store dropped every row it kept in memory (its cache) because the
+    /// storage's change log could not say what the commits it lacked had touched: it was asleep
+    /// longer than the log's retention, or a log record does not decode. Later reads read storage.
     public var fullReloads: Int {
-        writer.fullReloads.load(ordering: .relaxed)
+        writer.fullReloads.load(ordering: .relaxed) + (writer.cache?.reloads.load(ordering: .relaxed) ?? 0)
     }
 
     /// Why this store could not catch up with other stores' commits, while it cannot: `nil` once
@@ -148,8 +144,14 @@ public final class Store: Sendable {
     /// Runs `body` on a snapshot of the state (see ``context``). No lock is held while it runs.
     ///
     /// - Returns: What `body` returns.
-    public func read<T>(_ body: (Context) throws -> T) rethrows -> T {
-        try body(context)
+    /// - Throws: What `body` throws, or the first read of `body` that storage could not answer
+    ///   (``Context/storageFailure``: a stored row that does not decode, storage that cannot be
+    ///   read, a row changed after the snapshot), a ``RelataError`` naming the type and id.
+    public func read<T>(_ body: (Context) throws -> T) throws -> T {
+        let context = self.context
+        let result = try body(context)
+        if let failure = context.storageFailure { throw failure }
+        return result
     }
 
     /// Runs `body` on the state and persists what it changed, in one transaction. Writes run one at

@@ -5,14 +5,27 @@
 // up — then persists the closure's delta in that transaction and publishes the new sequence.
 
 extension StoreWriter {
-    /// Publishes the newest sequence in storage; nothing is loaded.
+    /// Publishes the newest sequence in storage; no row is read, unless rows written by an older
+    /// version have to be rewritten (once, see ``upgrade()``).
+    ///
+    /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``), counted from
+    ///   the storage's inventory.
     func openOverStorage() throws -> [String: Int] {
         do {
-            sequence = try backend.read { try $0.logBounds().last }
+            let inspection: StoreInspection
+            (inspection, sequence) = try backend.read { reader in
+                (try StoreInspection(schema: schema, reading: reader), try reader.logBounds().last)
+            }
+            var ignored = inspection.ignored
+            if inspection.needsUpgrade {
+                let loader: ContextLoader
+                (loader, sequence) = try upgrade()
+                ignored = loader.ignored
+            }
             // The cache starts empty, as of that commit.
             cache?.reset(to: sequence)
             published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
-            return [:]
+            return ignored
         } catch {
             isClosed = true
             try? backend.close()
@@ -85,7 +98,7 @@ extension StoreWriter {
         guard let committed = try reader.changes(since: sequence) else { return }
         var commit: StoreCommit
         if committed.needsReload {
-            fullReloads.add(1, ordering: .relaxed)
+            // Counted by the cache, which drops what it kept (`RowCache.reloads`).
             commit = StoreCommit(sequence: committed.sequence, kind: .reload, delta: StoreDelta())
         } else {
             commit = StoreCommit(sequence: committed.sequence, kind: .remote, delta: try Context().catchUpDelta(committed, schema: schema))
@@ -98,6 +111,6 @@ extension StoreWriter {
     /// Publishes a snapshot at ``sequence`` and hands `commit` to the observers.
     private func publishOverStorage(_ commit: StoreCommit) {
         published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
-        observers.publish(commit, context: published.snapshot)
+        observers.publish(commit, context: published.pinnedSnapshot)
     }
 }

@@ -59,6 +59,12 @@ actor StoreWriter {
         cache = overStorage && cacheLimit > 0 ? RowCache(limit: cacheLimit, sequence: 0) : nil
         published = PublishedState()
         observers = ObservationHub(published: published)
+        observers.onBehind.withLock { behind in
+            behind = { [weak self] in
+                guard let self else { return }
+                Task { try? await self.refresh() }
+            }
+        }
     }
 
     /// Loads everything the backend holds and publishes it.
@@ -69,15 +75,7 @@ actor StoreWriter {
         if overStorage { return try openOverStorage() }
         do {
             var (loader, sequence) = try backend.read { try Self.load(schema, from: $0) }
-            if try loader.upgrade() != nil {
-                // Written by an older version: rewrite every row in the current form, once, under
-                // the write lock (another process opening the file at once finds it done).
-                (loader, sequence) = try backend.write { transaction in
-                    let (current, sequence) = try Self.load(schema, from: transaction)
-                    guard let upgrade = try current.upgrade() else { return (current, sequence) }
-                    return (current, try transaction.persist(upgrade, origin: origin))
-                }
-            }
+            if try loader.upgrade() != nil { (loader, sequence) = try upgrade() }
             self.sequence = sequence
             _ = published.swap(loader.context, sequence: sequence)
             spare = published.snapshot
@@ -87,6 +85,18 @@ actor StoreWriter {
             isClosed = true
             try? backend.close()
             throw error
+        }
+    }
+
+    /// Rewrites every row written by an older version in the current form, once, under the
+    /// write lock (another process opening the file at once finds it done).
+    ///
+    /// - Returns: Every row, loaded, and the sequence of the last commit (the upgrade's, if any).
+    func upgrade() throws -> (ContextLoader, Int64) {
+        try backend.write { transaction in
+            let (current, sequence) = try Self.load(schema, from: transaction)
+            guard let upgrade = try current.upgrade() else { return (current, sequence) }
+            return (current, try transaction.persist(upgrade, origin: origin))
         }
     }
 
@@ -286,10 +296,18 @@ actor StoreWriter {
 final class PublishedState: Sendable {
     private let current = Mutex((Context(), Int64(0), ContextBase?.none))
 
-    /// The last committed state (O(1)).
+    /// The last committed state (O(1)). Over storage, a new context whose snapshot its first
+    /// read binds (at or after the last commit published: see ``ContextBase/session(pinned:)``).
     var snapshot: Context {
         let (context, _, base) = current.withLock { $0 }
-        return base.map { Context(over: $0) } ?? context
+        return base.map { Context(over: $0.session()) } ?? context
+    }
+
+    /// The last committed state, as of the last commit published exactly (what observers of
+    /// that commit are evaluated on).
+    var pinnedSnapshot: Context {
+        let (context, _, base) = current.withLock { $0 }
+        return base.map { Context(over: $0.session(pinned: true)) } ?? context
     }
 
     /// The sequence of the last commit ``snapshot`` includes.

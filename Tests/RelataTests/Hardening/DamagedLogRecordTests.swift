@@ -2,11 +2,13 @@ import ChatExample
 import Foundation
 import GRDB
 import Relata
+@_spi(Replica) import RelataCore
 import Testing
 
-/// A damaged change log record never leaves a store silently stale: a store that meets one loads
-/// every row again (counted in `fullReloads`) and goes on; a catch-up that fails is visible in
-/// `followError` and thrown by `refresh()`, never a store answering from an old state with no sign.
+/// A damaged change log record never leaves a store silently stale: a store that meets one drops
+/// every row it kept (counted in `fullReloads`) and reads storage again; a row another program
+/// damaged is a typed error where it is read, never a store answering from an old state with no
+/// sign (a store that loads everything: its catch-up fails, visible in `followError`).
 @Suite("Hardening: damaged change log records", .serialized)
 struct DamagedLogRecordTests {
     typealias Message = ChatExample.Message
@@ -38,12 +40,64 @@ struct DamagedLogRecordTests {
         try await lagging.close()
     }
 
-    @Test("A background catch-up that fails is visible in followError, thrown by refresh, and cleared once one succeeds")
-    func followFailureIsVisible() async throws {
+    /// Another program commits a row that does not decode with the model, as a store would: the
+    /// row and a log record naming it, in one transaction. Returns the row's good payload.
+    static func commitUndecodable(_ queue: DatabaseQueue, table: String) async throws -> Data? {
+        var touched = StoreChanges()
+        touched.deletedEntities = [EntityKey(type: Message.storedTypeName, id: "m1")]
+        let record = ChangeLogRecord(touching: touched).encoded()
+        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM \(table) WHERE id = 'm1'") }
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE \(table) SET payload = x'00ff00ff' WHERE id = 'm1'")
+            try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
+        }
+        return good
+    }
+
+    @Test("A row another program damaged: the read of it is a typed error, other reads and writes go on, and its repair is seen")
+    func damagedRowIsAnErrorWhereRead() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
         let follower = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: .milliseconds(5))
+        try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
+        try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await waitUntil(seconds: 10) { follower.context.entity(Message.self, id: "m1") != nil }
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let table = try #require(try await queue.read { db in try LegacyStoreFile.entityTable(db, Message.storedTypeName) })
+        let good = try await Self.commitUndecodable(queue, table: table)
+        try await waitUntil(seconds: 10) { (try? follower.read { $0.entity(Message.self, id: "m1") }) == nil }
+        let error = #expect(throws: RelataError.self) { try follower.read { $0.entity(Message.self, id: "m1") } }
+        #expect(error?.code == .undecodableRecord && error?.id == "m1", "\(String(describing: error))")
+        #expect(follower.followError == nil, "following reads no row")
+        // A write that reads the row fails with the error rather than write over it; one that
+        // does not goes on.
+        await #expect(throws: RelataError.self) {
+            try await follower.write { context in _ = context.entity(Message.self, id: "m1") }
+        }
+        try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) }
+        #expect(try follower.read { $0.entity(ChatExample.Chat.self, id: "c") } != nil, "other rows read")
+        // The other program writes the row well-formed again: the follower reads it.
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [good])
+            try db.execute(
+                sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, (SELECT record FROM relata_log WHERE origin = 'other'))",
+                arguments: [Date().timeIntervalSince1970]
+            )
+        }
+        try await waitUntil(seconds: 10) { (try? follower.read { $0.entity(Message.self, id: "m1") })?.text == "t" }
+        #expect(try follower.read { $0.entity(Message.self, id: "m1") }?.text == "t")
+        try await writer.close()
+        try await follower.close()
+    }
+
+    @Test("A store that loads everything: a background catch-up that fails is visible in followError, thrown by refresh, and cleared once one succeeds")
+    func followFailureIsVisible() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let follower = try await Store(loadingEverything: SQLiteBackend(path: path), schema: Self.schema, followInterval: .milliseconds(5))
         try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
         try await waitUntil(seconds: 10) { follower.context.ids(of: ChatExample.Chat.self) == ["c"] }
         #expect(follower.followError == nil)

@@ -30,9 +30,11 @@ struct StoredValueSecrecyTests {
         let raw = try await Store(path: path, entities: RawBookmark.self)
         try await raw.write { try RawBookmark(id: "b1", link: secret).save(to: &$0) }
         try await raw.close()
+        let store = try await Store(path: path, entities: Bookmark.self)
+        defer { Task { try await store.close() } }
         do {
-            _ = try await Store(path: path, entities: Bookmark.self)
-            Issue.record("the store opened")
+            _ = try store.read { $0.entity(Bookmark.self, id: "b1") }
+            Issue.record("the row was read")
         } catch let error as RelataError {
             #expect(error.code == .undecodableRecord && error.id == "b1" && error.entityType == "Tests.Bookmark")
             #expect(!"\(error)".contains("secret-token"), "\(error)")

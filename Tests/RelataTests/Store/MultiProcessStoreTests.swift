@@ -42,14 +42,14 @@ struct MultiProcessStoreTests {
         }
     }
 
-    /// Starts a worker; with `overStorage`, its store is the Store over storage.
-    static func start(_ arguments: String..., overStorage: Bool = false) throws -> Worker {
+    /// Starts a worker; without `overStorage`, its store loads everything (the replica).
+    static func start(_ arguments: String..., overStorage: Bool = true) throws -> Worker {
         let url = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent("RelataWorker")
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["RELATA_WORKER_OVER_STORAGE"] = overStorage ? "1" : "0"
+        environment["RELATA_WORKER_REPLICA"] = overStorage ? "0" : "1"
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -137,7 +137,7 @@ struct MultiProcessStoreTests {
         try await store.write { try Chat(id: "c").save(to: &$0) }
         let workers = try [Self.start("append", path, "a", "30"), Self.start("append", path, "b", "30")]
         for worker in workers { _ = try await worker.finish() }
-        #expect(store.context.ids(of: Message.self).isEmpty, "it has not seen them")
+        #expect(store.context.ids(of: Message.self).count == 60, "a new context reads the newest commit, without refresh")
         try await store.write { try Chat.delete(id: "c", from: &$0) }
         #expect(store.context.ids(of: Message.self).isEmpty)
         try await store.close()

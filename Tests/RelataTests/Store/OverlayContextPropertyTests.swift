@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Relata
-@_spi(Paged) @testable import RelataCore
+@_spi(Paged) @_spi(Replica) @testable import RelataCore
 import Testing
 
 /// A context over storage (`Context(over:)`) holds nothing at first and reads what it is asked
@@ -53,7 +53,7 @@ struct OverlayContextPropertyTests {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                 }
                 try await store.close()
-                let whole = try await Store(backend: harness.backend(), schema: schema)
+                let whole = try await Store(loadingEverything: harness.backend(), schema: schema)
                 let expected = Self.reads(whole.context)
                 try await whole.close()
 
@@ -91,7 +91,7 @@ struct OverlayContextPropertyTests {
                 let stored = codes.prefix(codes.count / 2), written = codes.dropFirst(codes.count / 2)
                 try await store.write { context in for code in stored { Copies.apply(code, to: &context) } }
                 try await store.close()
-                let reopened = try await Store(backend: harness.backend(), schema: schema)
+                let reopened = try await Store(loadingEverything: harness.backend(), schema: schema)
                 var whole = reopened.context
                 try await reopened.close()
                 let backend = try harness.backend()

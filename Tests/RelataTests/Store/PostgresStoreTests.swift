@@ -70,8 +70,8 @@ struct PostgresStoreTests {
         guard let url = Self.serverURL() else { return }
         let configuration = PostgresBackend.Configuration(schema: Self.schema())
         let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
-        let a = try await Store(overStorage: PostgresBackend.connect(url: url, configuration: configuration), schema: schema)
-        let b = try await Store(overStorage: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        let a = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema)
+        let b = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
         try await a.write { try Chat(id: "c").save(to: &$0) }
         try await b.write { context in
             for i in 0..<10 { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &context) }

@@ -82,7 +82,7 @@ struct SQLiteStoreBadPathTests {
         #expect(try Self.contents(directory) == ["store.sqlite"], "the other application left none")
         await _ = Self.expectOpenFails(path, code: .notAStore)
         #expect(try Self.contents(directory) == ["store.sqlite"])
-        // A store whose row no longer decodes: the store fails to load after the file opened.
+        // A store whose row no longer decodes: reading it fails after the file opened.
         try FileManager.default.removeItem(atPath: path)
         let store = try await Store(path: path, entities: User.self)
         try await store.save(User(id: "a", name: "A"))
@@ -94,7 +94,9 @@ struct SQLiteStoreBadPathTests {
         }
         try writer.close()
         #expect(try Self.contents(directory) == ["store.sqlite"])
-        await _ = #expect(throws: RelataError.self) { try await Store(path: path, entities: User.self) }
+        let damaged = try await Store(path: path, entities: User.self)
+        #expect(throws: RelataError.self) { try damaged.read { $0.entity(User.self, id: "a") } }
+        try await damaged.close()
         #expect(try Self.contents(directory) == ["store.sqlite"])
     }
 }

@@ -252,16 +252,31 @@ struct StoreSchemaEvolutionTests {
         #expect(again.context.entity(ModelV1.Item.self, id: "a")?.title == "A")
     }
 
-    @Test("A stored entity that no longer decodes is a clear error naming its type and id")
+    @Test("A stored entity that no longer decodes is a clear error naming its type and id, when it is read")
     func undecodable() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         let old = try await Store(path: path, entities: ModelV1.Item.self)
         try await old.save(ModelV1.Item(id: "x", title: "T"))
         try await old.close()
-        let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV3.Item.self) }
+        // The store opens (it reads no row at open); the read of the row fails, typed.
+        let store = try await Store(path: path, entities: ModelV3.Item.self)
+        let error = #expect(throws: RelataError.self) { try store.read { $0.entity(ModelV3.Item.self, id: "x") } }
         #expect(error?.code == .undecodableRecord)
         #expect(error?.entityType == "Evolving.Item" && error?.id == "x")
+        let context = store.context
+        #expect(context.entity(ModelV3.Item.self, id: "x") == nil, "the read answers as absent")
+        #expect((context.storageFailure as? RelataError)?.id == "x", "and the context says why")
+        let written = await #expect(throws: RelataError.self) {
+            try await store.write { context in
+                if var item = context.entity(ModelV3.Item.self, id: "x") {
+                    item.count += 1
+                    try item.save(to: &context)
+                }
+            }
+        }
+        #expect(written?.code == .undecodableRecord, "a write whose closure reads the row fails with the same error")
+        try await store.close()
     }
 
     @Test("Damaged bytes in a stored payload are a clear error naming the type and id; the file is not modified")
@@ -282,7 +297,9 @@ struct StoreSchemaEvolutionTests {
             }
             try queue.close()
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            let error = await #expect(throws: RelataError.self) { try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self) }
+            let damaged = try await Store(path: path, entities: ModelV1.Item.self, ModelV1.Owner.self)
+            let error = #expect(throws: RelataError.self) { try damaged.read { $0.entity(ModelV1.Item.self, id: "x") } }
+            try await damaged.close()
             #expect(error?.code == code, "\(damage)")
             #expect(error?.entityType == "Evolving.Item" || error?.message.contains("Evolving.Item \"x\"") == true, "\(damage): \(String(describing: error))")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(damage)")

@@ -40,7 +40,7 @@ struct StoreConformanceTests {
         let reopened = try await harness.open()
         #expect(Self.dumped(reopened.context) == written)
         #expect(ids(reopened.context, "c", \Chat.$messages) == ["m3", "m1", "m2"])
-        let chat = reopened.read { Chat.query("c", in: $0).with(\.$messages) { $0.with(\.$attachment) }.resolve() }
+        let chat = try reopened.read { Chat.query("c", in: $0).with(\.$messages) { $0.with(\.$attachment) }.resolve() }
         #expect(chat?.messages?.first { $0.id == "m1" }?.attachment?.id == "a1")
         try reopened.context.checkInvariants()
     }
@@ -59,7 +59,7 @@ struct StoreConformanceTests {
         let row = try #require(last.upsertedLinks.first)
         #expect("\(row.type).\(row.relation) \(row.source) \(row.target)" == "RelataTests.Chat.users c 4")
         #expect(row.position == store.context.table(Chat.self)?.existingLinkTable(Chat.relationKey(\Chat.$users), String.self)?
-            .many["c"]?.key(of: "4")?.description)
+            .list(of: "c")?.key(of: "4")?.description)
         #expect(row.inversePosition != nil && row.inversePosition == User(id: "4", name: "").positions(of: \.$chats, in: store.context).first?.key.description)
         try await store.write { context in try Chat(id: "c").move("m2", in: \.$messages, to: 0, in: &context) }
         #expect(backend.writes.last?.count == 1, "a move writes one link")

@@ -1,6 +1,6 @@
 import PropertyBased
 import Relata
-@testable import RelataCore
+@_spi(Replica) @testable import RelataCore
 import Testing
 
 /// A Store keeps two copies of its state; after every write the spare one catches up by copying
@@ -75,7 +75,7 @@ struct StoreLeftRightPropertyTests {
         await propertyCheck(count: 40, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
             let backend = InMemoryBackend()
             let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
-            guard let store = try? await Store(backend: backend, schema: schema) else {
+            guard let store = try? await Store(loadingEverything: backend, schema: schema) else {
                 Issue.record("cannot open")
                 return
             }
@@ -108,7 +108,7 @@ struct StoreLeftRightPropertyTests {
                 #expect(throws: Never.self) { try spare.checkInvariants() }
             }
             try? await store.close()
-            guard let reopened = try? await Store(backend: backend, schema: schema) else {
+            guard let reopened = try? await Store(loadingEverything: backend, schema: schema) else {
                 Issue.record("cannot reopen")
                 return
             }

@@ -3,7 +3,7 @@ import Relata
 @_spi(Paged) @testable import RelataCore
 import Testing
 
-/// A store over storage (`Store(overStorage:)`) keeps no copy: opening reads no rows, a context
+/// A store over storage (`Store(backend:)`) keeps no copy: opening reads no rows, a context
 /// reads what it is asked about, and a context answers as of its snapshot — or refuses, typed.
 /// (The store conformance, write-path, several-stores and observation tests run on it too, as the
 /// `sqlite, over storage` backend kind.)
@@ -30,7 +30,7 @@ struct StoreOverStorageTests {
             let harness = try await Self.seeded(chats: chats)
             defer { harness.remove() }
             let backend = try SQLiteBackend(path: harness.path)
-            let store = try await Store(overStorage: backend, schema: StoreHarness.schema, followInterval: nil)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
             counts.append(backend.statementCount)
             #expect(store.context.entity(Message.self, id: "m3-2")?.text == "t2")
             #expect(store.context.ids(of: "c3", \Chat.$messages) == (0..<5).map { "m3-\($0)" })
@@ -43,7 +43,7 @@ struct StoreOverStorageTests {
     func snapshotOrRefusal() async throws {
         let harness = try await Self.seeded(chats: 3)
         defer { harness.remove() }
-        let store = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
         let held = store.context
         #expect(held.entity(Message.self, id: "m0-0")?.text == "t0")
         try await store.write { context in
@@ -61,14 +61,18 @@ struct StoreOverStorageTests {
         try await store.close()
     }
 
-    @Test("Another process-like store's commit: a new context sees it after refresh, an old one refuses what it touched")
+    @Test("Another store's commit: a context that read before it refuses what it touched; a new context sees it at its first read, without refresh")
     func otherStoresCommits() async throws {
         let harness = try await Self.seeded(chats: 2)
         defer { harness.remove() }
-        let reader = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
-        let writer = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let reader = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let writer = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
         let old = reader.context
+        let unread = reader.context
+        #expect(old.entity(Chat.self, id: "c1") != nil, "its first read binds its snapshot")
         try await writer.write { try Message(id: "m9", text: "new", author: .id("u0"), chat: .id("c0")).save(to: &$0) }
+        #expect(unread.ids(of: "c0", \Chat.$messages).last == "m9", "a context that had read nothing binds at its first read")
+        #expect(unread.storageFailure == nil)
         #expect(old.ids(of: "c1", \Chat.$messages).count == 5, "c1 untouched: read as of the snapshot")
         #expect(old.ids(of: "c0", \Chat.$messages).isEmpty, "c0's list changed since: refused")
         #expect((old.storageFailure as? RelataError)?.code == .staleSnapshot)
@@ -83,15 +87,15 @@ struct StoreOverStorageTests {
         let harness = try await Self.seeded(chats: 20)
         defer { harness.remove() }
         let backend = try SQLiteBackend(path: harness.path)
-        let store = try await Store(overStorage: backend, schema: StoreHarness.schema, followInterval: nil)
-        let other = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
+        let other = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
         func resolve(_ context: Context) -> [[String]] {
             Chat.query((0..<5).map { "c\($0)" }, in: context).with(\.$messages).resolve().map { $0.messages?.map(\.text) ?? [] }
         }
-        let first = store.read { resolve($0) }
+        let first = try store.read { resolve($0) }
         #expect(first.count == 5 && first.allSatisfy { $0.count == 5 })
         let before = backend.statementCount
-        #expect(store.read { resolve($0) } == first)
+        #expect(try store.read { resolve($0) } == first)
         #expect(backend.statementCount == before, "a new context, every row from the cache")
         // Another store changes a message and a chat's list; this store learns it on refresh.
         try await other.write { context in
@@ -99,12 +103,12 @@ struct StoreOverStorageTests {
             try Message(id: "m2-new", text: "new", author: .id("u2"), chat: .id("c2")).save(to: &context)
         }
         try await store.refresh()
-        let after = store.read { resolve($0) }
+        let after = try store.read { resolve($0) }
         #expect(after[2] == ["t0", "edited", "t2", "t3", "t4", "new"], "the changed rows were evicted and read again")
         #expect(after[0] == first[0] && after[4] == first[4])
         // Its own write evicts too.
         try await store.write { try Message(id: "m3-0", text: "mine", author: .id("u3"), chat: .id("c3")).save(to: &$0) }
-        #expect(store.read { resolve($0) }[3].first == "mine")
+        #expect(try store.read { resolve($0) }[3].first == "mine")
         try await store.close()
         try await other.close()
     }
@@ -114,8 +118,8 @@ struct StoreOverStorageTests {
         let harness = try await Self.seeded(chats: 200)
         defer { harness.remove() }
         let limit = 20_000
-        let store = try await Store(overStorage: harness.backend(), schema: StoreHarness.schema, followInterval: nil, cacheLimit: limit)
-        let texts = store.read { context in (0..<200).flatMap { context.ids(of: "c\($0)", \Chat.$messages) } }
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil, cacheLimit: limit)
+        let texts = try store.read { context in (0..<200).flatMap { context.ids(of: "c\($0)", \Chat.$messages) } }
         #expect(texts.count == 1_000)
         let cache = try #require(store.writer.cache)
         #expect(cache.bytes > 0 && cache.bytes <= limit, "\(cache.bytes) bytes")

@@ -1,10 +1,10 @@
 import Foundation
 import Relata
 import RelataStoreConformance
-@_spi(Paged) @testable import RelataCore
+@_spi(Paged) @_spi(Replica) @testable import RelataCore
 
 /// The backends every Store conformance test runs against, each with a store that loads
-/// everything, and SQLite with a store over storage too (`Store(overStorage:)`, which keeps no
+/// everything, and SQLite with a store over storage too (`Store(backend:)`, which keeps no
 /// copy). The in-memory backend over storage is left out of the default cases: every fault
 /// is a scan there, and the suite shares two cores (`allWithMemoryOverStorage` has it).
 enum BackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -29,8 +29,8 @@ enum BackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Opens a store on `backend` the way this kind does.
     func open(_ backend: any StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws -> Store {
         overStorage
-            ? try await Store(overStorage: backend, schema: schema, followInterval: followInterval)
-            : try await Store(backend: backend, schema: schema, followInterval: followInterval)
+            ? try await Store(backend: backend, schema: schema, followInterval: followInterval)
+            : try await Store(loadingEverything: backend, schema: schema, followInterval: followInterval)
     }
 }
 
