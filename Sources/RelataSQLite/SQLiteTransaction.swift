@@ -40,13 +40,28 @@ struct SQLiteTransaction: StorageTransaction {
 
     /// Runs `sql` and hands each row to `body` with a description of where it is (its table and
     /// its place in the result), for errors about a row whose key cannot be read.
+    ///
+    /// The statement is prepared once per connection and kept (reads by key run thousands of
+    /// times). SQLite prepares a kept statement again when the schema changed, but GRDB keeps
+    /// the column names it first read: a statement whose columns changed (`SELECT *` of a table
+    /// another connection added a column to) is dropped with the connection's other kept
+    /// statements, and prepared anew.
     func each(_ sql: String, arguments: StatementArguments = [], table: String, _ body: (Row, @escaping () -> String) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        var index = 0
-        while let row = try rows.next() {
-            index += 1
-            let n = index
-            try body(row, { "\(table) row \(n)" })
+        attempts: for attempt in 0..<2 {
+            let statement = try db.cachedStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            var index = 0
+            while let row = try rows.next() {
+                // SQLite prepares again at the first step: the columns are known from here on.
+                if index == 0, attempt == 0, statement.columnCount != statement.columnNames.count {
+                    db.clearSchemaCache()
+                    continue attempts
+                }
+                index += 1
+                let n = index
+                try body(row, { "\(table) row \(n)" })
+            }
+            return
         }
     }
 

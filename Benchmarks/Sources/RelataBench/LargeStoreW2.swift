@@ -2,7 +2,7 @@ import ChatExample
 import Foundation
 import GRDB
 import Relata
-@_spi(Paged) import RelataCore
+@_spi(Paged) @_spi(Replica) import RelataCore
 
 /// Workload W2 (Benchmarks/README.md): W1's data at a large scale in a SQLite store file built
 /// once and reused across runs; every measurement in a fresh process (so memory is honest),
@@ -55,6 +55,7 @@ enum LargeStoreW2 {
         let memory = try await medians(1) { try await child("w2-context-resolve", path: files.relata, scale: scale) }
         precondition(read["resolved"] == grdbRead["resolved"], "resolve: Relata \(read["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
 
+        print("  the Store that loads everything (Store(loadingEverything:), SPI: how every Store worked before this issue):")
         table.row("open at S=\(scale)", read.time("open"), grdbRead.time("open"), "  (baseline: GRDB DatabaseQueue + SELECT count(*))")
         table.row("open at S=\(small)", smallRead.time("open"), smallGRDB.time("open"))
         table.row("open S=\(scale) / open S=\(small)", read.time("open"), smallRead.time("open"), "  (Relata against itself)")
@@ -98,11 +99,11 @@ enum LargeStoreW2 {
         let copy = files.relata + ".visibility"
         try copyStore(files.relata, to: copy)
         defer { removeDatabase(copy) }
-        let big = try await SharedStoreBench.visibility(path: copy, commits: 200)
+        let big = try await SharedStoreBench.visibility(path: copy, commits: 200, loadingEverything: true)
         let smallPath = folder.appendingPathComponent("w2-visibility-small.sqlite").path
         removeDatabase(smallPath)
         defer { removeDatabase(smallPath) }
-        let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
+        let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200, loadingEverything: true)
         table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
 
@@ -115,8 +116,8 @@ enum LargeStoreW2 {
         let pagedCopy = files.relata + ".visibility-paged"
         try copyStore(files.relata, to: pagedCopy)
         defer { removeDatabase(pagedCopy) }
-        let pagedBig = try await SharedStoreBench.visibility(path: pagedCopy, commits: 200, overStorage: true)
-        print("  the Store over storage (Store(backend:), SPI: no replica; rows shared through a 64 MB cache):")
+        let pagedBig = try await SharedStoreBench.visibility(path: pagedCopy, commits: 200)
+        print("  the Store (Store(backend:), reads storage on demand: no replica; rows shared through a 64 MB cache):")
         table.row("  open at S=\(scale)", paged.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
         table.row("  open S=\(scale) / open S=\(small)", paged.time("open"), smallPaged.time("open"), "  (against itself)")
         table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
@@ -294,8 +295,8 @@ enum LargeStoreW2 {
             let before = residentBytes()
             let start = ContinuousClock.now
             let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-read")
-            _ = store.read { $0.entity(Chat.self, id: "c0") != nil }
-            measureReads(backend, before: before, start: start, first: first, second: second) { chats in store.read { RelataW1.resolve($0, chats: chats) } }
+            _ = try! store.read { $0.entity(Chat.self, id: "c0") != nil }
+            measureReads(backend, before: before, start: start, first: first, second: second) { chats in try! store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
         case "w2-overlay-read":
             // A context over storage (the paged store's reads, not yet behind Store).
@@ -368,7 +369,7 @@ enum LargeStoreW2 {
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
-            say("left", store.read { $0.count(of: Message.self) })
+            say("left", try! store.read { $0.count(of: Message.self) })
             try await store.close()
         case "w2-grdb-delete":
             let queue = try DatabaseQueue(path: path)
@@ -398,7 +399,7 @@ enum LargeStoreW2 {
         let store =
             overStorage
             ? try await Store(backend: backend, schema: schema, followInterval: nil)
-            : try await Store(backend: backend, schema: schema, followInterval: nil)
+            : try await Store(loadingEverything: backend, schema: schema, followInterval: nil)
         return (backend, store)
     }
 

@@ -111,6 +111,17 @@ struct RelataBench: AsyncParsableCommand {
             print("postgres-save: \(format(ContinuousClock.now - start))")
             return
         }
+        if let path, probe == "sqlite-save" {
+            // Profiling aid: W1's save through a SQLite store at --path, alone.
+            removeDatabase(path)
+            let start = ContinuousClock.now
+            let backend = try SQLiteBackend(path: path)
+            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities))
+            try await PersistW1.save(W1Data(scale: scale), to: store)
+            try await store.close()
+            print("sqlite-save: \(format(ContinuousClock.now - start)), \(backend.statementCount) statements")
+            return
+        }
         if let postgres {
             let scaleList = scales.split(separator: ",").compactMap { Double($0) }
             try await PostgresW1.run(url: postgres, scales: scaleList, runs: runs, writesPerProcess: sharedWrites)

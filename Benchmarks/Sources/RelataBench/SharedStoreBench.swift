@@ -1,7 +1,7 @@
 import ChatExample
 import Foundation
 import Relata
-@_spi(Paged) import RelataCore
+@_spi(Paged) @_spi(Replica) import RelataCore
 import RelataPostgres
 
 /// Several processes on one store (relata-bench spawns itself as the writers) — a SQLite file,
@@ -15,8 +15,8 @@ enum SharedStoreBench {
 
     static func open(_ target: String, follow: Bool = true) async throws -> Store {
         let interval: Duration? = follow ? .milliseconds(10) : nil
-        if overStorage {
-            return try await Store(backend: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
+        if loadsEverything {
+            return try await Store(loadingEverything: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
         }
         if target.hasPrefix("postgres") {
             let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
@@ -117,12 +117,12 @@ enum SharedStoreBench {
 
     /// The latency from another process's commit to this process's `store.read` seeing it.
     /// Whether this process opens its stores over storage (`Store(backend:)`, SQLite only):
-    /// set by `visibility(…, overStorage: true)` for itself and the child it starts.
-    static var overStorage: Bool { ProcessInfo.processInfo.environment["RELATA_BENCH_OVER_STORAGE"] == "1" }
+    /// set by `visibility(…, loadingEverything: true)` for itself and the child it starts.
+    static var loadsEverything: Bool { ProcessInfo.processInfo.environment["RELATA_BENCH_REPLICA"] == "1" }
 
-    static func visibility(path: String, commits: Int, gap: ClosedRange<Int> = 10...30, overStorage: Bool = false) async throws -> [Double] {
-        setenv("RELATA_BENCH_OVER_STORAGE", overStorage ? "1" : "0", 1)
-        defer { setenv("RELATA_BENCH_OVER_STORAGE", "0", 1) }
+    static func visibility(path: String, commits: Int, gap: ClosedRange<Int> = 10...30, loadingEverything: Bool = false) async throws -> [Double] {
+        setenv("RELATA_BENCH_REPLICA", loadingEverything ? "1" : "0", 1)
+        defer { setenv("RELATA_BENCH_REPLICA", "0", 1) }
         try await seed(path)
         let store = try await open(path)
         let child = try Child.start(["--probe", "shared-commit", "--path", path, "--count", "\(commits)", "--name", "\(gap.lowerBound)-\(gap.upperBound)"])

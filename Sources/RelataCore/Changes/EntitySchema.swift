@@ -1,3 +1,4 @@
+import Synchronization
 /// The entity types a decoder may meet, by name: what decoding a ``ChangeSet`` (or a store)
 /// needs to turn a type name back into a type.
 ///
@@ -81,10 +82,19 @@ public struct EntitySchema: Sendable {
     /// without the part Swift adds for a private or local type (`(unknown context at $…)`),
     /// which changes from build to build.
     public static func qualifiedName(of type: Any.Type) -> String {
-        let reflected = String(reflecting: type)
-        guard reflected.contains("(unknown context at ") else { return reflected }
-        return reflected.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
+        // Asked for on every read of a store (each row's type): reflected once per type.
+        let key = ObjectIdentifier(type)
+        if let known = qualifiedNames.withLock({ $0[key] }) { return known }
+        var name = String(reflecting: type)
+        if name.contains("(unknown context at ") {
+            name = name.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
+        }
+        qualifiedNames.withLock { $0[key] = name }
+        return name
     }
+
+    /// The names ``qualifiedName(of:)`` found, by type.
+    private static let qualifiedNames = Mutex<[ObjectIdentifier: String]>([:])
 }
 
 extension CodingUserInfoKey {
