@@ -148,6 +148,7 @@ extension EntityTable {
                     // No `reserveCapacity`: reserving a little more at every write reallocates
                     // the whole table each time, where growing by itself doubles it.
                     return {
+                        table.wroteEntities = true
                         for (id, value) in stored { table.entities[id] = value }
                     }
                 },

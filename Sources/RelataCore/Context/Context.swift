@@ -151,11 +151,12 @@ extension Context {
     }
 
     /// The number of stored entities of this type.
+    ///
+    /// - Complexity: O(1) in a context a ``Store`` handed out that has not written entities of
+    ///   the type (storage keeps the count); O(n) the first time otherwise (every entity is read).
     public func count<Entity: EntityModelProtocol>(of type: Entity.Type) -> Int {
         noteRead(.type(ObjectIdentifier(Entity.self)))
-        guard let table = table(Entity.self) else { return 0 }
-        table.ensureAll()
-        return table.entities.count
+        return table(Entity.self)?.count() ?? 0
     }
 
     /// The ids an entity links to through a relation, in order, without building any entity.

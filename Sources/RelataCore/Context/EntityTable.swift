@@ -58,6 +58,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @usableFromInline @exclusivity(unchecked) var loadedIDs: Set<Entity.ID> = []
     /// Whether the table holds every entity of the type.
     @usableFromInline @exclusivity(unchecked) var holdsAll = false
+    /// Whether an entity was stored or erased here (not only read from the base): the stored
+    /// count of the type is then not the table's.
+    @usableFromInline @exclusivity(unchecked) var wroteEntities = false
 
     @usableFromInline override init() {}
 
@@ -102,8 +105,21 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// holds the answer for `id` from then on.
     @inlinable
     func setEntity(_ entity: Entity?, for id: Entity.ID) {
-        if faulter != nil { loadedIDs.insert(id) }
+        if faulter != nil {
+            loadedIDs.insert(id)
+            wroteEntities = true
+        }
         entities[id] = entity
+    }
+
+    /// How many entities of the type there are: in a context over storage that wrote none of
+    /// them, the stored count (read without reading the entities); otherwise every entity is held
+    /// first.
+    @inlinable
+    func count() -> Int {
+        if let faulter, !holdsAll, !wroteEntities, let stored = faulter.count() { return stored }
+        ensureAll()
+        return entities.count
     }
 
     /// Makes sure the table holds every entity of the type (what it holds already wins: it may

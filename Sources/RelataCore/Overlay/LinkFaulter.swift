@@ -51,6 +51,8 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read
     /// (for the ids asked about, `nil` for all of the type) in the table's link table.
     @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
+    /// How many entities of the type are stored, counted without reading them; `nil` on failure.
+    @usableFromInline var count: () -> Int? = { nil }
 
     @usableFromInline
     init(

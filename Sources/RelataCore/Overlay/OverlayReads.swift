@@ -31,7 +31,7 @@ enum OverlayReads {
                 }
             }
         }
-        return EntityFaulter(
+        let faulter = EntityFaulter<Entity>(
             read: { ids in
                 base.read { reader in
                     var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
@@ -53,6 +53,8 @@ enum OverlayReads {
                 }
             }
         )
+        faulter.count = { base.read { try $0.fetchEntityCount(of: type) } }
+        return faulter
     }
 
     /// The links of sources through one side of `d`: from the rows that side stores (its

@@ -39,6 +39,32 @@ struct StoreOverStorageTests {
         #expect(counts[0] == counts[1], "open statements: \(counts)")
     }
 
+    @Test("Counting entities reads the stored count, whatever the size; a context that wrote some counts them all")
+    func countWithoutReading() async throws {
+        var statements: [Int] = []
+        for chats in [2, 200] {
+            let harness = try await Self.seeded(chats: chats)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
+            let before = backend.statementCount
+            #expect(store.context.count(of: Message.self) == chats * 5)
+            #expect(store.context.count(of: Chat.self) == chats)
+            statements.append(backend.statementCount - before)
+            let counted = try await store.write { context in
+                try Message(id: "new", text: "n", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                try Message(id: "newer", text: "n", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                try Message.delete(id: "m1-0", from: &context)
+                try Message(id: "m1-1", text: "edited", author: .id("u1"), chat: .id("c1")).save(to: &context)
+                return context.count(of: Message.self)
+            }
+            #expect(counted == chats * 5 + 1, "two added, one erased, one replaced: counted with the writes")
+            #expect(store.context.count(of: Message.self) == chats * 5 + 1)
+            try await store.close()
+        }
+        #expect(statements[0] == statements[1], "statements to count: \(statements)")
+    }
+
     @Test("A context answers as of its snapshot: rows it holds stay, rows changed since are refused with staleSnapshot")
     func snapshotOrRefusal() async throws {
         let harness = try await Self.seeded(chats: 3)
