@@ -13,25 +13,37 @@ import Foundation
 /// }
 /// ```
 ///
-/// - **Reads** get a snapshot: a copy of the context as of the last committed write, O(1). A
-///   reader never waits (not for a write, not for anything else) and never sees part of a write.
+/// - **Storage is the truth; a store is a window on it.** Opening reads no rows (the change
+///   log's newest sequence, and the storage's catalog), so it takes milliseconds whatever the
+///   size. Each context the store hands out (``context``, ``read(_:)``) holds nothing at first and
+///   reads what it is asked about — an entity by id, a chat's messages, the sources of a link —
+///   in batches, one read transaction per query level; memory follows what is touched. Rows read
+///   once are shared by the store's later contexts through a cache bounded in bytes
+///   (`cacheLimit`), which every commit (this store's or another's) evicts exactly what it touched.
+/// - **Reads** never wait for a write. A context answers as of one commit: the newest when it
+///   first reads. A read of a row that a later commit changed, in a context that had already read
+///   as of an earlier one, is refused rather than mixed with the newer state
+///   (``RelataError/Code/staleSnapshot``); a read storage cannot answer (a row that does not
+///   decode) answers as absent. Either is kept in ``Context/storageFailure``, and ``read(_:)``
+///   throws it.
 /// - **Writes** run one at a time, in call order, on the store's writer queue (a thread of its
-///   own, as in GRDB). Each takes the storage's write lock, catches up with what other stores
-///   committed, then runs its closure on the newest state; what the closure changed becomes one
-///   ``StoreDelta``, whose rows are committed in one transaction with a change log record; then
-///   the state is published. If the closure throws or persisting fails, the state (in memory and
-///   in storage) is as before and the error is rethrown.
-/// - **Several stores** — in one process or in many, on one SQLite file or one backend — share
-///   the storage: the storage is the truth, each store a replica of it. A store follows the
-///   others' commits in the background (a read sees them within milliseconds) and ``refresh()``
-///   catches up at once.
+///   own, as in GRDB). Each takes the storage's write lock and runs its closure on a context that
+///   reads through that transaction — the newest state, nothing to catch up; what the closure
+///   changed becomes one ``StoreDelta``, whose rows are committed in the same transaction with a
+///   change log record. If the closure throws or persisting fails, storage is as before and the
+///   error is rethrown.
+/// - **Several stores** — in one process or in many, on one SQLite file or one PostgreSQL
+///   database — share the storage. A store follows the others' commits in the background (its
+///   observers and its cache see them within milliseconds) and ``refresh()`` catches up at once;
+///   a new context reads the newest commit either way.
 public final class Store: Sendable {
     /// The entity types this store loads and decodes.
     public let schema: EntitySchema
     /// Rows found in storage whose type or relation the schema does not have, by `Type` or
-    /// `Type.relation`: they were not loaded, and they are kept in storage untouched.
+    /// `Type.relation` (and dynamic relationships of unknown kinds or types, under
+    /// `dynamic links`): counted at open from the storage's catalog, never read, kept untouched.
     public let ignoredRecords: [String: Int]
-    /// Runs the writes and keeps the two copies of the state.
+    /// Runs the writes and publishes what readers read.
     let writer: StoreWriter
     /// Follows the commits of other stores in the background.
     private let follower: StoreFollower?
@@ -117,9 +129,10 @@ public final class Store: Sendable {
         writer.followFailure.withLock { $0 }
     }
 
-    /// Catches up with every commit other stores (in this process or others) have made, now: the
-    /// next ``read(_:)`` sees them. Without it, a store follows other stores' commits in the
-    /// background within its follow interval, and every write catches up first anyway.
+    /// Catches up with every commit other stores (in this process or others) have made, now:
+    /// ``sequence`` includes them and the observers have them. Without it, a store follows other
+    /// stores' commits in the background within its follow interval; a new context reads the
+    /// newest commit either way.
     ///
     /// - Throws: ``RelataError`` when the storage cannot be read or the store is closed.
     public func refresh() async throws {
@@ -136,12 +149,13 @@ public final class Store: Sendable {
         try await Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil)
     }
 
-    /// The state as of the last committed write: a snapshot, O(1), taken without waiting.
+    /// A new context over the store's storage, O(1), taken without waiting: it answers as of the
+    /// newest commit when it first reads, then as of that commit (see the reads above).
     public var context: Context {
         writer.published.snapshot
     }
 
-    /// Runs `body` on a snapshot of the state (see ``context``). No lock is held while it runs.
+    /// Runs `body` on a new context (see ``context``). No lock is held while it runs.
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or the first read of `body` that storage could not answer
@@ -166,11 +180,13 @@ public final class Store: Sendable {
     /// The closure may also assign a whole other context (`context = other`): what differs from
     /// the state before the write is then found by comparing the two in full.
     ///
-    /// - Parameter body: Changes to make. It runs on the store's writer queue, on a copy of the
-    ///   state that only this write sees.
+    /// - Parameter body: Changes to make. It runs on the store's writer queue, on a context that
+    ///   reads through the write's transaction and that only this write sees.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or ``RelataError`` when persisting fails (code
-    ///   ``RelataError/Code/storageFailed``) or the store is closed. The state is then unchanged.
+    /// - Throws: What `body` throws; ``RelataError`` when persisting fails (code
+    ///   ``RelataError/Code/storageFailed``), when a read of `body` failed (a stored row that does
+    ///   not decode: nothing is written over what could not be read), or when the store is closed.
+    ///   Storage is then unchanged.
     @discardableResult
     public func write<T: Sendable>(_ body: sending (inout Context) throws -> T) async throws -> T {
         try await writer.write(body)
