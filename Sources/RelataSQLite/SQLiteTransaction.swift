@@ -41,14 +41,15 @@ struct SQLiteTransaction: StorageTransaction {
     /// Runs `sql` and hands each row to `body` with a description of where it is (its table and
     /// its place in the result), for errors about a row whose key cannot be read.
     ///
-    /// The statement is prepared once per connection and kept (reads by key run thousands of
-    /// times). SQLite prepares a kept statement again when the schema changed, but GRDB keeps
-    /// the column names it first read: a statement whose columns changed (`SELECT *` of a table
-    /// another connection added a column to) is dropped with the connection's other kept
-    /// statements, and prepared anew.
+    /// A statement that names its columns is prepared once per connection and kept (reads by key
+    /// run thousands of times). A `SELECT *` (an entity table, whose to-one columns other
+    /// connections add) is prepared each time: SQLite prepares a kept statement again when the
+    /// schema changed, but GRDB keeps the column names it first read. Should a kept statement's
+    /// columns still differ at its first row, the connection's kept statements are dropped and it
+    /// runs prepared anew.
     func each(_ sql: String, arguments: StatementArguments = [], table: String, _ body: (Row, @escaping () -> String) throws -> Void) throws {
         attempts: for attempt in 0..<2 {
-            let statement = try db.cachedStatement(sql: sql)
+            let statement = sql.contains("*") ? try db.makeStatement(sql: sql) : try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             var index = 0
             while let row = try rows.next() {

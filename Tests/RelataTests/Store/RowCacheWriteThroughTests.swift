@@ -1,0 +1,69 @@
+import Foundation
+import PropertyBased
+import Relata
+@_spi(Paged) @_spi(Replica) @testable import RelataCore
+import Testing
+
+/// A store writes its commits' rows through to its row cache: after each write, what a new
+/// context reads — from the cache, lists in their order included — equals what a context reading
+/// storage alone reads.
+@Suite("Store: the row cache written through by the store's own writes (property-based)")
+struct RowCacheWriteThroughTests {
+    typealias Copies = StoreLeftRightPropertyTests
+    typealias Reads = OverlayContextPropertyTests
+
+    @Test("Random writes, each followed by reads: the cached answers equal storage's, after every write")
+    func cachedReadsEqualStorage() async {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...100_000).array(of: 2...60)) { codes in
+            guard let harness = try? StoreHarness(.sqlite) else { return }
+            defer { harness.remove() }
+            do {
+                let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+                let store = try await Store(backend: harness.backend(), schema: schema, followInterval: nil)
+                var rest = codes[...]
+                while !rest.isEmpty {
+                    let batch = Array(rest.prefix(1 + rest.first! % 5))
+                    rest = rest.dropFirst(batch.count)
+                    try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
+                    // Read through the cache (filling it for the next write), and storage loaded whole.
+                    let cached = Reads.reads(store.context)
+                    let whole = try await Store(loadingEverything: harness.backend(), schema: schema, followInterval: nil)
+                    let stored = Reads.reads(whole.context)
+                    try await whole.close()
+                    #expect(cached == stored, "after \(batch)")
+                    guard cached == stored else { break }
+                }
+                try await store.close()
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    @Test("A move, an append and a removal in a chat's list: the cached list follows, in order, without a statement")
+    func listWrittenThrough() async throws {
+        let harness = try StoreHarness(.sqlite)
+        defer { harness.remove() }
+        let backend = try SQLiteBackend(path: harness.path)
+        let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
+        try await store.write { context in
+            try Chat(id: "c").save(to: &context)
+            for i in 0..<5 { try Message(id: "m\(i)", text: "t", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        #expect(store.context.ids(of: "c", \Chat.$messages) == ["m0", "m1", "m2", "m3", "m4"])
+        try await store.write { try Chat(id: "c").move("m4", in: \.$messages, to: 0, in: &$0) }
+        var before = backend.statementCount
+        #expect(store.context.ids(of: "c", \Chat.$messages) == ["m4", "m0", "m1", "m2", "m3"])
+        #expect(backend.statementCount == before, "the moved list came from the cache")
+        try await store.write { context in
+            try Message(id: "m5", text: "t", author: .id("u"), chat: .id("c")).save(to: &context)
+            try Message.delete(id: "m1", from: &context)
+        }
+        before = backend.statementCount
+        #expect(store.context.ids(of: "c", \Chat.$messages) == ["m4", "m0", "m2", "m3", "m5"])
+        #expect(backend.statementCount == before, "the appended list came from the cache")
+        let uncached = Context(over: try harness.backend(), schema: StoreHarness.schema)
+        #expect(uncached.ids(of: "c", \Chat.$messages) == ["m4", "m0", "m2", "m3", "m5"], "storage agrees")
+        try await store.close()
+    }
+}
