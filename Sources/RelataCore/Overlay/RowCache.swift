@@ -90,85 +90,12 @@ package final class RowCache: Sendable {
         state.withLock { Self.clear(&$0, at: sequence) }
     }
 
-    /// Applies the store's own commit `sequence`, made by a write that read as of `after`, whose
-    /// rows are `changes`: when the cache is as of `after`, the rows the commit wrote replace the
-    /// cached ones (written through: the entities, and the lists it changed that the cache held,
-    /// brought up to date in storage's order), so the next write or read finds them; otherwise, and
-    /// for dynamic relationships, the keys are evicted.
-    func applyCommit(_ record: ChangeLogRecord, changes: StoreChanges, after: Int64, sequence: Int64) {
+    /// Applies the store's own commit `sequence`, made by a write that read as of `after`.
+    func applyCommit(_ record: ChangeLogRecord, after: Int64, sequence: Int64) {
         state.withLock { state in
-            guard state.appliedThrough == after else {
-                Self.evict(record, from: &state)
-                return
-            }
-            let updated = Self.written(changes, over: state)
             Self.evict(record, from: &state)
-            state.appliedThrough = sequence
-            place(entities: updated.entities, links: updated.links, sources: updated.sources, into: &state)
+            if state.appliedThrough == after { state.appliedThrough = sequence }
         }
-    }
-
-    /// The entries `changes` makes: every entity row it wrote or erased, and the new value of
-    /// each list of links the cache holds that it changed.
-    private static func written(_ changes: StoreChanges, over state: State) -> (
-        entities: [EntityKey: EntityRecord?], links: [LinkSourceKey: [LinkRecord]], sources: [LinkTargetKey: [LinkRecord]]
-    ) {
-        var entities: [EntityKey: EntityRecord?] = [:]
-        for row in changes.upsertedEntities { entities[EntityKey(type: row.type, id: row.id)] = .some(row) }
-        for key in changes.deletedEntities { entities[key] = .some(nil) }
-        // Links by source: drop the erased and replaced rows, add the written ones.
-        var links: [LinkSourceKey: [LinkRecord]] = [:]
-        func list(_ key: LinkSourceKey) -> [LinkRecord]? { links[key] ?? state.links[key]?.rows }
-        for key in changes.deletedLinks {
-            let source = LinkSourceKey(type: key.type, relation: key.relation, source: key.source)
-            if let rows = list(source) { links[source] = rows.filter { $0.target != key.target } }
-        }
-        for row in changes.upsertedLinks {
-            let source = LinkSourceKey(type: row.type, relation: row.relation, source: row.source)
-            if let rows = list(source) { links[source] = rows.filter { $0.target != row.target } + [row] }
-        }
-        for key in links.keys { links[key]!.sort(by: LinkRecord.positionOrder) }
-        // Sources by target, of link rows: the same by source id.
-        var sources: [LinkTargetKey: [LinkRecord]] = [:]
-        func sourcesList(_ key: LinkTargetKey) -> [LinkRecord]? { sources[key] ?? state.sources[key]?.rows }
-        for key in changes.deletedLinks {
-            let target = LinkTargetKey(type: key.type, relation: key.relation, target: key.target)
-            if let rows = sourcesList(target) { sources[target] = rows.filter { $0.source != key.source } }
-        }
-        for row in changes.upsertedLinks {
-            let target = LinkTargetKey(type: row.type, relation: row.relation, target: row.target)
-            if let rows = sourcesList(target) { sources[target] = rows.filter { $0.source != row.source } + [row] }
-        }
-        // Sources by target, of to-one links (kept in the sources' entity rows): each list the
-        // commit names, without the sources whose rows it wrote or erased, with those whose new
-        // row links to its target.
-        if !changes.toOneTargets.isEmpty {
-            var rewritten: [String: Set<String>] = [:]
-            for row in changes.upsertedEntities { rewritten[row.type, default: []].insert(row.id) }
-            for key in changes.deletedEntities { rewritten[key.type, default: []].insert(key.id) }
-            var linking: [LinkTargetKey: [LinkRecord]] = [:]
-            for row in changes.upsertedEntities {
-                for link in row.toOne {
-                    linking[LinkTargetKey(type: row.type, relation: link.relation, target: link.target), default: []].append(
-                        LinkRecord(type: row.type, relation: link.relation, source: row.id, target: link.target, position: nil, inversePosition: link.inversePosition)
-                    )
-                }
-            }
-            for target in Set(changes.toOneTargets) {
-                guard let rows = sourcesList(target) else { continue }
-                let gone = rewritten[target.type] ?? []
-                sources[target] = rows.filter { !gone.contains($0.source) } + (linking[target] ?? [])
-            }
-            // A list the commit did not name still holds the sources it rewrote, unmoved: their
-            // rows may carry a new inverse position.
-            for (target, rows) in linking where sources[target] == nil {
-                guard let cached = state.sources[target]?.rows else { continue }
-                let moved = Dictionary(rows.map { ($0.source, $0) }, uniquingKeysWith: { _, last in last })
-                sources[target] = cached.map { moved[$0.source] ?? $0 }
-            }
-        }
-        for key in sources.keys { sources[key]!.sort(by: LinkRecord.inverseOrder) }
-        return (entities, links, sources)
     }
 
     private static func clear(_ state: inout State, at sequence: Int64) {
@@ -228,16 +155,6 @@ package final class RowCache: Sendable {
     ) {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return }
-            place(entities: entities, links: links, sources: sources, dynamic: dynamic, into: &state)
-        }
-    }
-
-    /// Adds the entries not held yet, then drops the oldest beyond the limit.
-    private func place(
-        entities: [EntityKey: EntityRecord?] = [:], links: [LinkSourceKey: [LinkRecord]] = [:],
-        sources: [LinkTargetKey: [LinkRecord]] = [:], dynamic: [EntityKey: [DynamicLinkRecord]] = [:], into state: inout State
-    ) {
-        do {
             for (key, row) in entities where state.entities[key] == nil {
                 // The row, and room for the entity decoded from it (about as large).
                 let bytes = 2 * Self.size(row)

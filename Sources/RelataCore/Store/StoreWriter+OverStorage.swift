@@ -36,7 +36,7 @@ extension StoreWriter {
     /// One write over storage (see ``Store/write(_:)``).
     func writeOverStorage<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
         var made: (delta: StoreDelta, sequence: Int64)?
-        var committed: (record: ChangeLogRecord, changes: StoreChanges, after: Int64, sequence: Int64)?
+        var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64)?
         let result = try backend.write { transaction -> T in
             // Observers get other stores' commits before this one, in order.
             try advanceOverStorage(reading: transaction)
@@ -69,15 +69,13 @@ extension StoreWriter {
                 if let failure = base.failure { throw failure }
                 let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
                 made = (delta, sequence)
-                if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), rows, readAt, sequence) }
+                if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), readAt, sequence) }
                 return result
             }
         }
         followFailure.withLock { $0 = nil }
-        // Committed: the rows it wrote replace the cached ones.
-        if let committed {
-            cache?.applyCommit(committed.record, changes: committed.changes, after: committed.after, sequence: committed.sequence)
-        }
+        // Committed: the rows it changed leave the cache.
+        if let committed { cache?.applyCommit(committed.record, after: committed.after, sequence: committed.sequence) }
         if let made {
             sequence = made.sequence
             publishOverStorage(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
