@@ -43,15 +43,20 @@ struct DamagedLogRecordTests {
     /// Another program commits a row that does not decode with the model, as a store would: the
     /// row and a log record naming it, in one transaction. Returns the row's good payload.
     static func commitUndecodable(_ queue: DatabaseQueue, table: String) async throws -> Data? {
+        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM \(table) WHERE id = 'm1'") }
+        try await commitPayload(Data([0x00, 0xFF, 0x00, 0xFF]), queue, table: table)
+        return good
+    }
+
+    /// Another program commits `payload` as message m1's, with a log record naming the row.
+    static func commitPayload(_ payload: Data?, _ queue: DatabaseQueue, table: String) async throws {
         var touched = StoreChanges()
         touched.deletedEntities = [EntityKey(type: Message.storedTypeName, id: "m1")]
         let record = ChangeLogRecord(touching: touched).encoded()
-        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM \(table) WHERE id = 'm1'") }
         try await queue.write { db in
-            try db.execute(sql: "UPDATE \(table) SET payload = x'00ff00ff' WHERE id = 'm1'")
+            try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [payload])
             try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
         }
-        return good
     }
 
     @Test("A row another program damaged: the read of it is a typed error, other reads and writes go on, and its repair is seen")
@@ -79,13 +84,7 @@ struct DamagedLogRecordTests {
         try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) }
         #expect(try follower.read { $0.entity(ChatExample.Chat.self, id: "c") } != nil, "other rows read")
         // The other program writes the row well-formed again: the follower reads it.
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [good])
-            try db.execute(
-                sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, (SELECT record FROM relata_log WHERE origin = 'other'))",
-                arguments: [Date().timeIntervalSince1970]
-            )
-        }
+        try await Self.commitPayload(good, queue, table: table)
         try await waitUntil(seconds: 10) { (try? follower.read { $0.entity(Message.self, id: "m1") })?.text == "t" }
         #expect(try follower.read { $0.entity(Message.self, id: "m1") }?.text == "t")
         try await writer.close()
@@ -104,17 +103,10 @@ struct DamagedLogRecordTests {
         try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
         // Another program commits a row that does not decode with the model, as a store would:
         // the row and a log record naming it, in one transaction.
-        var touched = StoreChanges()
-        touched.deletedEntities = [EntityKey(type: Message.storedTypeName, id: "m1")]
-        let record = ChangeLogRecord(touching: touched).encoded()
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         let table = try #require(try await queue.read { db in try LegacyStoreFile.entityTable(db, Message.storedTypeName) })
-        let good = try await queue.read { db in try Data.fetchOne(db, sql: "SELECT payload FROM \(table) WHERE id = 'm1'") }
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE \(table) SET payload = x'00ff00ff' WHERE id = 'm1'")
-            try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
-        }
+        let good = try await Self.commitUndecodable(queue, table: table)
         try await waitUntil(seconds: 10) { follower.followError != nil }
         let error = try #require(follower.followError as? RelataError)
         #expect(error.code == .undecodableRecord && error.id == "m1", "\(error)")
@@ -122,10 +114,7 @@ struct DamagedLogRecordTests {
         // Writes catch up first, so they fail with the same error rather than write over it.
         await #expect(throws: RelataError.self) { try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) } }
         // The other program writes the row well-formed again: the follower catches up, the error clears.
-        try await queue.write { db in
-            try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [good])
-            try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
-        }
+        try await Self.commitPayload(good, queue, table: table)
         try await waitUntil(seconds: 10) { follower.followError == nil }
         #expect(follower.followError == nil)
         #expect(follower.context.entity(Message.self, id: "m1")?.text == "t")
