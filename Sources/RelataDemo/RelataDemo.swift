@@ -98,11 +98,11 @@ struct ChatDemo: AsyncParsableCommand {
             try await bulkLoad(store, from: 0)
         } else if runs.isEmpty {
             // No run finished, but something is stored: an earlier run stopped mid-load.
-            let loaded = store.context.ids(of: Message.self).count { $0.hasPrefix("m") }
+            let loaded = loadedBatches(store.context) * 1_000
             print("1. Reopened a store an earlier run left unfinished (stopped mid-load): \(counts(store.context))")
-            print("   going on with the bulk load from message \(loaded / 1_000 * 1_000)")
+            print("   going on with the bulk load from message \(loaded)")
             if store.context.entity(Chat.self, id: "1") == nil { try await saveReadmeChat(store) }
-            try await bulkLoad(store, from: loaded / 1_000 * 1_000)
+            try await bulkLoad(store, from: loaded)
         } else {
             print("1. Found the store of \(runs.count) earlier run(s):")
             for run in runs { print("   run \(run.id) at \(run.date): \(run.summary)") }
@@ -149,6 +149,18 @@ struct ChatDemo: AsyncParsableCommand {
                 admins: .ids(["1"])
             ).save(to: &context)
         }
+    }
+
+    /// How many writes of 1,000 messages an earlier bulk load committed: they commit in order,
+    /// each whole, so they are a prefix — found by looking up a few messages (a binary search),
+    /// never by reading them all.
+    func loadedBatches(_ context: Context) -> Int {
+        var (low, high) = (0, (max(messages, context.count(of: Message.self)) + 999) / 1_000)
+        while low < high {
+            let middle = (low + high) / 2
+            if context.entity(Message.self, id: "m\(middle * 1_000)") != nil { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Users u0…u999, chats c0…c99 (10 members each), then messages from `first` on, in writes
@@ -237,21 +249,21 @@ struct ChatDemo: AsyncParsableCommand {
         let listing = ContinuousClock.now
         let newest = try store.read { context in
             (0..<100).compactMap { i -> Message? in
-                guard let id = context.ids(of: "c\(i)", \Chat.$messages).last else { return nil }
+                guard let id = context.ids(of: "c\(i)", \Chat.$messages, page: .last(1)).first else { return nil }
                 return Message.query(id, in: context).with(\.$author).resolve()
             }
         }
         print("   chat list: \(newest.count) chats with their newest message in \(format(ContinuousClock.now - listing))")
         let paging = ContinuousClock.now
         let page = try store.read { context in
-            Message.query(Array(context.ids(of: "c0", \Chat.$messages).suffix(20)), in: context)
+            Message.query(context.ids(of: "c0", \Chat.$messages, page: .last(20)), in: context)
                 .with(\.$author).with(\.$attachment)
                 .resolve()
         }
         guard let last = page.last else { return }
         print("   chat c0's latest \(page.count) messages in \(format(ContinuousClock.now - paging)); the newest: \(last.id) by \(last.author?.name ?? "?"): \"\(last.text)\"")
         try await store.write { context in try Chat(id: "c0").move(last.id, in: \.$messages, to: 0, in: &context) }
-        print("   moved \(last.id) to the front of c0: \(Array(store.context.ids(of: "c0", \Chat.$messages).prefix(3)))…")
+        print("   moved \(last.id) to the front of c0: \(store.context.ids(of: "c0", \Chat.$messages, page: .first(3)))…")
     }
 
     func format(_ duration: Duration) -> String {

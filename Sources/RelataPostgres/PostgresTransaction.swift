@@ -124,6 +124,53 @@ final class PostgresTransaction: StorageTransaction {
         return records
     }
 
+    func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        guard let table = try tables.linkTable(of: source.type, relation: source.relation) else { return [] }
+        // The order index (source, position NULLS FIRST, target), walked from either end.
+        return try rows(
+            "SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE source = $1", key: source.source,
+            order: ["position", "target"], page: page, type: source.type, relation: source.relation
+        )
+    }
+
+    func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        let (type, relation) = (target.type, target.relation)
+        if let table = try tables.linkTable(of: type, relation: relation) {
+            // The target index (target, inverse NULLS FIRST, source).
+            return try rows(
+                "SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = $1", key: target.target,
+                order: ["inverse", "source"], page: page, type: type, relation: relation
+            )
+        }
+        guard let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) else { return [] }
+        // The to-one column's index (target, inverse NULLS FIRST, id).
+        return try rows(
+            "SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = $1", key: target.target,
+            order: [column.inverse, "id"], page: page, type: type, relation: relation
+        )
+    }
+
+    /// The link rows `select` gives for `key` (its `$1`) in `page` of them, ordered by `order`:
+    /// a nullable column (NULLs first, as SQLite orders them) and a column that is never NULL,
+    /// the order of their index, which a page from the end walks backwards.
+    private func rows(_ select: String, key: String, order: [String], page: ListPage, type: String, relation: String) throws -> [LinkRecord] {
+        var query: PostgresQuery
+        if case .last(let n) = page {
+            query = PostgresQuery(unsafeSQL: "\(select) ORDER BY \(order[0]) DESC NULLS LAST, \(order[1]) DESC LIMIT $2")
+            query.binds.append(key)
+            query.binds.append(Int64(max(0, n)))
+        } else {
+            let offsets = page.offsets(in: Int.max)
+            query = PostgresQuery(unsafeSQL: "\(select) ORDER BY \(order[0]) NULLS FIRST, \(order[1]) LIMIT $2 OFFSET $3")
+            query.binds.append(key)
+            query.binds.append(Int64(offsets.count))
+            query.binds.append(Int64(offsets.lowerBound))
+        }
+        let records = try execute(query).map { try Self.linkRecord(type, relation, $0) }
+        if case .last = page { return records.reversed() }
+        return records
+    }
+
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {

@@ -47,9 +47,14 @@ struct SQLiteTransaction: StorageTransaction {
     /// schema changed, but GRDB keeps the column names it first read. Should a kept statement's
     /// columns still differ at its first row, the connection's kept statements are dropped and it
     /// runs prepared anew.
-    func each(_ sql: String, arguments: StatementArguments = [], table: String, _ body: (Row, @escaping () -> String) throws -> Void) throws {
+    ///
+    /// - Parameter selectsEveryColumn: Whether `sql` is such a `SELECT *`, prepared each time.
+    func each(
+        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
+        _ body: (Row, @escaping () -> String) throws -> Void
+    ) throws {
         attempts: for attempt in 0..<2 {
-            let statement = sql.contains("*") ? try db.makeStatement(sql: sql) : try db.cachedStatement(sql: sql)
+            let statement = selectsEveryColumn ? try db.makeStatement(sql: sql) : try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             var index = 0
             while let row = try rows.next() {
@@ -71,7 +76,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// now, so one another connection added is never missed).
     func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord) throws -> Void) throws {
         var layout: (names: [String], slots: EntityRowLayout)?
-        try each(sql, arguments: arguments, table: table) { row, place in
+        try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
             let r = CheckedRow(row: row, place: { "the row of \(type) \"\(id)\"" }, path: backend.path)
             if layout == nil {
@@ -163,6 +168,58 @@ struct SQLiteTransaction: StorageTransaction {
                 arguments: [try Self.json(keys.map(\.source))], table: table
             ) { records.append(try linkRecord(name[0], name[1], $0, $1)) }
         }
+        return records
+    }
+
+    func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        guard let table = try tables.linkTable(of: source.type, relation: source.relation) else { return [] }
+        // The order index (source, position, target), walked from whichever end the page is at.
+        return try rows(
+            "SELECT source, target, position, inverse FROM \(table) WHERE source = ?", key: source.source,
+            order: ["position", "target"], page: page, table: table
+        ) { try linkRecord(source.type, source.relation, $0, $1) }
+    }
+
+    func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        let (type, relation) = (target.type, target.relation)
+        if let table = try tables.linkTable(of: type, relation: relation) {
+            // The target index (target, inverse, source).
+            return try rows(
+                "SELECT source, target, position, inverse FROM \(table) WHERE target = ?", key: target.target,
+                order: ["inverse", "source"], page: page, table: table
+            ) { try linkRecord(type, relation, $0, $1) }
+        }
+        guard let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) else { return [] }
+        // The to-one column's index (target, inverse, id).
+        return try rows(
+            "SELECT id, \(column.target), \(column.inverse) FROM \(table) WHERE \(column.target) = ?", key: target.target,
+            order: [column.inverse, "id"], page: page, table: table
+        ) { row, place in
+            let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+            let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
+            return LinkRecord(
+                type: type, relation: relation, source: source, target: try r.text(1, column.target), position: nil,
+                inversePosition: try r.optionalText(2, column.inverse)
+            )
+        }
+    }
+
+    /// The rows `select` gives for `key` (its one `?`) in `page` of them, ordered by `order`
+    /// (columns, each ascending, a NULL first): a page from the end walks the index backwards.
+    private func rows(
+        _ select: String, key: String, order: [String], page: ListPage, table: String,
+        _ record: (Row, @escaping () -> String) throws -> LinkRecord
+    ) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        let (sql, arguments): (String, StatementArguments)
+        if case .last(let n) = page {
+            (sql, arguments) = ("\(select) ORDER BY \(order.map { "\($0) DESC" }.joined(separator: ", ")) LIMIT ?", [key, max(0, n)])
+        } else {
+            let offsets = page.offsets(in: Int.max)
+            (sql, arguments) = ("\(select) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?", [key, offsets.count, offsets.lowerBound])
+        }
+        try each(sql, arguments: arguments, table: table) { records.append(try record($0, $1)) }
+        if case .last = page { records.reverse() }
         return records
     }
 

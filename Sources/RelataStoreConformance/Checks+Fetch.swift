@@ -33,6 +33,15 @@ extension StoreConformance {
                     let list = try reader.fetchLinks(of: [source])
                     try expect(list == list.sorted(by: LinkRecord.positionOrder), "the links of \(source.type).\(source.relation) of \(source.source) in position order: \(list.map(\.target))")
                 }
+                let pages: [ListPage] = [.first(0), .first(1), .first(2), .first(100), .last(0), .last(1), .last(2), .last(100), .range(1..<3), .range(-2..<1), .range(50..<60)]
+                for source in sources {
+                    let list = try reader.fetchLinks(of: [source])
+                    for page in pages {
+                        let read = try reader.fetchLinks(of: source, page: page)
+                        try expect(read == Array(page.slice(list)), "fetchLinks(of:page: \(page)) of \(source.type).\(source.relation) of \(source.source) is that page of its list: \(read.map(\.target)) against \(list.map(\.target))")
+                    }
+                }
+                try expect(try reader.fetchLinks(of: absentSource, page: .last(3)).isEmpty, "no page of a source without links")
                 let batch = Array(sources)
                 let grouped = try reader.fetchLinks(of: batch)
                 var seen: [LinkSourceKey] = []
@@ -72,6 +81,13 @@ extension StoreConformance {
                     let sources = try reader.fetchSources(of: [target])
                     try expect(sources == expected.sorted(by: LinkRecord.inverseOrder), "fetchSources of \(target.type).\(target.relation) to \(target.target): \(sources.map(\.source)) against \(expected.map(\.source))")
                 }
+                for (target, expected) in byTarget {
+                    let list = expected.sorted(by: LinkRecord.inverseOrder)
+                    for page in pages {
+                        let read = try reader.fetchSources(of: target, page: page)
+                        try expect(read == Array(page.slice(list)), "fetchSources(of:page: \(page)) of \(target.type).\(target.relation) to \(target.target) is that page of them: \(read.map(\.source)) against \(list.map(\.source))")
+                    }
+                }
                 let absentTarget = LinkTargetKey(type: stored[0].type, relation: stored[0].relation, target: "not stored")
                 let allSources = try reader.fetchSources(of: Array(byTarget.keys) + [absentTarget])
                 try expect(Set(allSources) == Set(stored) && allSources.count == stored.count, "fetchSources of every target returns every link once")
@@ -83,6 +99,7 @@ extension StoreConformance {
                 try expect(seenTargets.count == Set(seenTargets).count, "the sources of one target come together in a batch")
                 let sourceCounts = try reader.fetchSourceCounts(of: Array(byTarget.keys) + [absentTarget])
                 try expect(sourceCounts == byTarget.mapValues(\.count), "fetchSourceCounts counts every target's sources, and leaves out a target without any")
+                try expect(try reader.fetchSources(of: absentTarget, page: .first(5)).isEmpty, "no page of a target without links")
                 try expect(try reader.fetchSources(of: []).isEmpty && reader.fetchSourceCounts(of: []).isEmpty, "an empty batch of targets fetches nothing")
                 let ends = Set(dynamicLinks.flatMap { [EntityKey(type: $0.sourceType, id: $0.source), EntityKey(type: $0.targetType, id: $0.target)] })
                 for end in ends {

@@ -63,6 +63,16 @@ public struct InterceptedTransaction: StorageTransaction {
         try wrapped.fetchEntities(of: type, after: id, limit: limit)
     }
 
+    /// Fetches through the wrapped transaction.
+    public func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        try wrapped.fetchLinks(of: source, page: page)
+    }
+
+    /// Fetches through the wrapped transaction.
+    public func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        try wrapped.fetchSources(of: target, page: page)
+    }
+
     /// Counts through the wrapped transaction.
     public func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         try wrapped.fetchLinkCounts(of: sources)

@@ -24,7 +24,8 @@ extension Context {
                 table.place(source, in: target, at: key)
                 return key
             }
-            return table.append(source, to: target, using: &storage.generator)
+            // `source` was not linked to `target` (the link was just made): appended unread.
+            return table.appendNew(source, to: target, using: &storage.generator)
         }
         if let displaced = table.setOne(source, for: target) {
             // One-to-one or many-to-one: `target` left `displaced`, which loses its link to it.

@@ -174,9 +174,34 @@ extension Context {
         return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.targets(of: id, toMany: key.toMany) ?? []
     }
 
+    /// The ids an entity links to through a to-many relation in one page of its list — its first
+    /// or last elements, or a range of offsets — without building any entity.
+    ///
+    /// ```swift
+    /// // A chat screen: the newest 20 messages, whatever the chat's length.
+    /// let newest = context.ids(of: "c0", \Chat.$messages, page: .last(20))
+    /// ```
+    ///
+    /// - Complexity: in a context a ``Store`` handed out, a list the context has not read or
+    ///   written is read a page at a time — the page's rows only, by index, and not kept — where
+    ///   the relation's side stores its links; otherwise the list is read (once) and sliced.
+    @inlinable
+    public func ids<Source: EntityModelProtocol, Target, D, C, K>(
+        of id: Source.ID,
+        _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>,
+        page: ListPage
+    ) -> [Target.ID] {
+        let key = Source.relationKey(keyPath)
+        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
+        guard let links = table(Source.self)?.existingLinkTable(key, Target.ID.self) else { return [] }
+        guard key.toMany else { return Array(page.slice(links.targets(of: id, toMany: false))) }
+        return links.targets(of: id, page: page)
+    }
+
     /// The number of targets an entity links to through a relation, without building any entity.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); in a context a ``Store`` handed out, a list the context has not read
+    ///   or written is counted by storage, on an index, without reading it.
     @inlinable
     public func count<Source: EntityModelProtocol, Target, D, C, K>(
         of id: Source.ID,

@@ -14,6 +14,37 @@ extension LinkTable {
         return key
     }
 
+    /// Appends `target`, known not to be linked to `source` (the other side of a link just
+    /// made), at the end of the targets of `source`. In a context over storage that has not read
+    /// the list, only the stored list's last key is read (by index, once per source): a long
+    /// list grows without being read.
+    ///
+    /// - Returns: The new key.
+    @inlinable
+    func appendNew(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+        guard let faulter, faulter.page != nil, !loaded.contains(source) else { return append(target, to: source, using: &generator) }
+        return appendAfterStoredTail(target, to: source, using: &generator)
+    }
+
+    @usableFromInline @inline(never)
+    func appendAfterStoredTail(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+        let last: PositionKey?
+        if let appended = many[source]?.keys.last {
+            last = appended
+        } else if let tail = storedTails[source] {
+            last = tail
+        } else {
+            // The read failed (the base keeps the error): the list is read whole instead.
+            guard let read = faulter?.page?(source, .last(1)) else { return append(target, to: source, using: &generator) }
+            last = read.first?.key
+            storedTails[source] = last
+        }
+        let key = PositionKey.after(last, using: &generator)
+        many[source, default: OrderedLinks()].place(target, at: key)
+        touch(source, target)
+        return key
+    }
+
     /// Links `target` to `source` at `key`, or moves it there (a ChangeSet being replayed).
     @inlinable
     func place(_ target: TargetID, in source: SourceID, at key: PositionKey) {

@@ -33,6 +33,11 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @usableFromInline @exclusivity(unchecked) var faulter: LinkFaulter<SourceID, TargetID>?
     /// The sources whose links the table holds whole (read from the base or written here).
     @usableFromInline @exclusivity(unchecked) var loaded: Set<SourceID> = []
+    /// In a context over storage, the to-many sources whose `many` entry holds only targets this
+    /// context appended after the stored list without reading it (``appendNew(_:to:using:)``),
+    /// with the stored list's last key (`nil`: the stored list is empty). Reading such a list
+    /// reads the stored one and places the appended targets in it.
+    @usableFromInline @exclusivity(unchecked) var storedTails: [SourceID: PositionKey?] = [:]
 
     @usableFromInline override init() {}
 
@@ -49,6 +54,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         let copy = LinkTable(one: one, many: many, dirty: dirty)
         copy.faulter = faulter
         copy.loaded = loaded
+        copy.storedTails = storedTails
         return copy
     }
 
@@ -131,10 +137,30 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         return toMany ? (many[source]?.contains(target) ?? false) : one[source] == target
     }
 
+    /// The number of targets of `source`: in a context over storage, a to-many list not held is
+    /// counted by storage, not read.
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
+        if toMany, let count = faulter?.count, !isHeldInPart(source) { return count([source])?[source] ?? 0 }
         ensure(source)
         return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
+    }
+
+    /// The to-many targets of `source` in `page` of its list: in a context over storage, a list
+    /// not held is read a page at a time where the relation's side allows it (and not kept);
+    /// otherwise the held list is sliced.
+    @inlinable
+    func targets(of source: SourceID, page: ListPage) -> [TargetID] {
+        if let read = faulter?.page, !isHeldInPart(source) { return read(source, page)?.map(\.target) ?? [] }
+        ensure(source)
+        return Array(page.slice(many[source]?.targets ?? []))
+    }
+
+    /// Whether the table holds any of `source`'s links: all of them, or the targets this
+    /// context appended after a list it has not read.
+    @inlinable
+    func isHeldInPart(_ source: SourceID) -> Bool {
+        loaded.contains(source) || (!storedTails.isEmpty && storedTails.index(forKey: source) != nil)
     }
 
     /// Sets the to-one link of `source` to `target`; returns the target it replaced, if any.

@@ -53,6 +53,18 @@ struct CachingReader: StorageReader {
         )
     }
 
+    /// A list the cache holds is sliced; a page of another is read from storage and not kept
+    /// (the cache holds whole lists only).
+    func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        if let list = cache.links([source], at: sequence)?[source] { return Array(page.slice(list)) }
+        return try self.source().fetchLinks(of: source, page: page)
+    }
+
+    func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        if let list = cache.sources([target], at: sequence)?[target] { return Array(page.slice(list)) }
+        return try source().fetchSources(of: target, page: page)
+    }
+
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         try lists(
             targets, hits: cache.sources(targets, at: sequence) ?? [:], fetch: { try source().fetchSources(of: $0) },

@@ -114,7 +114,10 @@ struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
         let base = base
         steps.append { context in
             let table = context.mutableTable(S.self)
-            table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(read: OverlayReads.links(descriptor, base))
+            table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(
+                read: OverlayReads.links(descriptor, base), page: OverlayReads.linkPage(descriptor, base),
+                count: OverlayReads.linkCount(descriptor, base)
+            )
             if !descriptor.key.toMany, descriptor.storedSide != .derived {
                 // The entity rows hold these links: reading an entity reads its links too.
                 table.faulter?.rowLinks.append(OverlayReads.rowLinks(descriptor))

@@ -90,19 +90,19 @@ package final class ContextBase: Sendable {
         }
     }
 
-    /// The sequence a cache-only read answers as of: the snapshot's, when the cache is as of it,
-    /// or, in an unbound session, the cache's if it is at or after the session's floor (the
-    /// session binds to it once a read is answered from the cache: ``bindAfterHit(_:)``); else `nil`.
-    private func cacheSequence(_ cache: RowCache) -> Int64? {
+    /// The sequence a cache-only read answers as of: the snapshot's, when the cache is as of it
+    /// (`bound`), or, in an unbound session, the cache's if it is at or after the session's floor
+    /// (the session binds to it once a read is answered from the cache: ``bindAfterHit(_:)``);
+    /// else `nil`. One lock of the snapshot: a bound session, the common case, needs no other.
+    private func cacheSequence(_ cache: RowCache) -> (sequence: Int64, bound: Bool)? {
         let current = cache.sequence
-        let usable = snapshot.withLock { snapshot -> Bool in
+        return snapshot.withLock { snapshot in
             switch snapshot {
-            case .newest: return false
-            case .at(let sequence, _): return sequence == current
-            case .unbound(let floor): return current >= floor
+            case .newest: return nil
+            case .at(let sequence, _): return sequence == current ? (current, true) : nil
+            case .unbound(let floor): return current >= floor ? (current, false) : nil
             }
         }
-        return usable ? current : nil
     }
 
     /// Binds an unbound session to `sequence`, the cache's, after a read the cache answered
@@ -125,11 +125,11 @@ package final class ContextBase: Sendable {
 
     /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
     private func fromCache<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
-        guard let cache, let sequence = cacheSequence(cache) else { return nil }
+        guard let cache, let (sequence, bound) = cacheSequence(cache) else { return nil }
         do {
             let result = try body(CachingReader.cacheOnly(cache, at: sequence))
             // Inside a resolve's probe, the probe binds once every read of it hit.
-            if Self.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
+            if bound || Self.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
             return nil
         } catch is CachingReader.Miss {
             return nil
@@ -223,10 +223,10 @@ package final class ContextBase: Sendable {
         if let current = Self.current, current.base === self { return body() }
         // A cache as of the snapshot answers what it holds without a transaction; what it misses
         // is read by running `body` again in one (what the first run placed is held by then).
-        if let cache, let sequence = cacheSequence(cache) {
+        if let cache, let (sequence, bound) = cacheSequence(cache) {
             let probe = ProbeBox(base: self)
             let result = Self.$cacheProbe.withValue(probe) { body() }
-            if !probe.missing, bindAfterHit(sequence) { return result }
+            if !probe.missing, bound || bindAfterHit(sequence) { return result }
             // What the cache answered is placed, as of its sequence: the reads that follow
             // answer as of it too (or refuse what changed since), never as of a newer commit.
             if probe.hit { _ = bind(to: sequence) }

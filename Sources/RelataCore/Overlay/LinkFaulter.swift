@@ -7,10 +7,19 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     @usableFromInline typealias Load = ([SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])?
 
     @usableFromInline let read: Load
+    /// The targets of one to-many source in a page of its list, with their keys, read by index
+    /// without the rest of the list; `nil` for a to-one side, and its result `nil` when the read
+    /// failed.
+    @usableFromInline let page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)?
+    /// How many targets each of a batch of to-many sources has (a source without any left out),
+    /// counted without reading the links; its result `nil` when the read failed.
+    @usableFromInline let count: (([SourceID]) -> [SourceID: Int]?)?
 
     @usableFromInline
-    init(read: @escaping Load) {
+    init(read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil, count: (([SourceID]) -> [SourceID: Int]?)? = nil) {
         self.read = read
+        self.page = page
+        self.count = count
     }
 
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
@@ -20,7 +29,16 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
         guard let links = read(sources) else { return }
         for source in sources {
             table.one[source] = links.one[source]
-            table.many[source] = links.many[source]
+            if !table.storedTails.isEmpty, table.storedTails.removeValue(forKey: source) != nil {
+                // Targets appended after the list before it was read: placed in it at their keys.
+                var list = links.many[source] ?? OrderedLinks()
+                if let appended = table.many[source] {
+                    for (target, key) in zip(appended.targets, appended.keys) { list.place(target, at: key) }
+                }
+                table.many[source] = list.isEmpty ? nil : list
+            } else {
+                table.many[source] = links.many[source]
+            }
             table.loaded.insert(source)
         }
     }
@@ -32,10 +50,19 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
     @usableFromInline typealias Load = ([TargetID]) -> [TargetID: Set<SourceID>]?
 
     @usableFromInline let read: Load
+    /// The targets of one to-many source in a page of its list, with their keys, read by index
+    /// without the rest of the list; `nil` for a to-one side, and its result `nil` when the read
+    /// failed.
+    @usableFromInline let page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)?
+    /// How many targets each of a batch of to-many sources has (a source without any left out),
+    /// counted without reading the links; its result `nil` when the read failed.
+    @usableFromInline let count: (([SourceID]) -> [SourceID: Int]?)?
 
     @usableFromInline
-    init(read: @escaping Load) {
+    init(read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil, count: (([SourceID]) -> [SourceID: Int]?)? = nil) {
         self.read = read
+        self.page = page
+        self.count = count
     }
 }
 

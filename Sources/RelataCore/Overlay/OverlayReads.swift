@@ -73,7 +73,9 @@ enum OverlayReads {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
             return { sources in
                 base.read { reader in
-                    let records = try reader.fetchSources(of: sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } })
+                    let records = try asking(sourceType, name) {
+                        try reader.fetchSources(of: sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } })
+                    }
                     var one: [S.ID: T.ID] = [:]
                     var lists = ListBuilder<S.ID, T.ID>()
                     for record in records {
@@ -114,6 +116,80 @@ enum OverlayReads {
                 }
                 return ([:], lists.lists)
             }
+        }
+    }
+
+    /// A page of one source's list through `d`, a to-many side, read by index: from the link
+    /// rows the side stores, or, for the side whose pairs the other side stores, from the other
+    /// side's links to the source (in their order in its list); `nil` for a to-one side.
+    static func linkPage<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+    ) -> ((S.ID, ListPage) -> [(target: T.ID, key: PositionKey)]?)? {
+        guard d.key.toMany else { return nil }
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        func failure(_ id: String, _ other: String) -> RelataError {
+            RelataError(code: .undecodableRecord, entityType: sourceType, id: id, relation: name, message: "the stored link to \"\(other)\" has no valid position")
+        }
+        if d.storedSide == .derived, let inverse = d.inverse {
+            let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
+            return { source, page in
+                guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
+                return base.read { reader in
+                    try asking(sourceType, name) { try reader.fetchSources(of: LinkTargetKey(type: targetType, relation: inverseName, target: id), page: page) }.map { record in
+                        guard let key = record.inversePosition.flatMap(PositionKey.init) else { throw failure(id, record.source) }
+                        return (try IDText.decode(record.source, as: T.ID.self), key)
+                    }
+                }
+            }
+        }
+        return { source, page in
+            guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
+            return base.read { reader in
+                try reader.fetchLinks(of: LinkSourceKey(type: sourceType, relation: name, source: id), page: page).map { record in
+                    guard let key = record.position.flatMap(PositionKey.init) else { throw failure(id, record.target) }
+                    return (try IDText.decode(record.target, as: T.ID.self), key)
+                }
+            }
+        }
+    }
+
+    /// How many targets sources have through `d`, a to-many side, counted on storage's index:
+    /// the side's own link rows, or the other side's links to them; `nil` for a to-one side.
+    static func linkCount<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+    ) -> (([S.ID]) -> [S.ID: Int]?)? {
+        guard d.key.toMany else { return nil }
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        func keyed(_ sources: [S.ID]) -> [(S.ID, String)] {
+            sources.compactMap { id in (try? IDText.encode(id, of: sourceType, relation: name)).map { (id, $0) } }
+        }
+        if d.storedSide == .derived, let inverse = d.inverse {
+            let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
+            return { sources in
+                base.read { reader in
+                    let keys = keyed(sources).map { (LinkTargetKey(type: targetType, relation: inverseName, target: $0.1), $0.0) }
+                    let counts = try asking(sourceType, name) { try reader.fetchSourceCounts(of: keys.map(\.0)) }
+                    return Dictionary(keys.compactMap { key, id in counts[key].map { (id, $0) } }, uniquingKeysWith: +)
+                }
+            }
+        }
+        return { sources in
+            base.read { reader in
+                let keys = keyed(sources).map { (LinkSourceKey(type: sourceType, relation: name, source: $0.1), $0.0) }
+                let counts = try reader.fetchLinkCounts(of: keys.map(\.0))
+                return Dictionary(keys.compactMap { key, id in counts[key].map { (id, $0) } }, uniquingKeysWith: +)
+            }
+        }
+    }
+
+    /// Runs `read`, a read of the other side's links to sources of `type`'s `relation`, so that
+    /// a stale snapshot names the relation asked about (`Chat.messages` of chat "c0") rather
+    /// than the side that stores it (`Message.chat` to "c0").
+    private static func asking<R>(_ type: String, _ relation: String, _ read: () throws -> R) throws -> R {
+        do {
+            return try read()
+        } catch let error as RelataError where error.code == .staleSnapshot {
+            throw RelataError(code: error.code, entityType: type, id: error.id, relation: relation, message: error.message, underlying: error.underlying)
         }
     }
 

@@ -36,9 +36,19 @@ struct SnapshotReader: StorageReader {
         return try reader.fetchLinks(of: sources)
     }
 
+    func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        try check([source], in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
+        return try reader.fetchLinks(of: source, page: page)
+    }
+
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
         return try reader.fetchSources(of: targets)
+    }
+
+    func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        try check([target], in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
+        return try reader.fetchSources(of: target, page: page)
     }
 
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {

@@ -33,12 +33,22 @@ public protocol StorageReader {
     /// batch.
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord]
 
+    /// The link rows of `source` in `page` of its list (the rows ``fetchLinks(of:)`` returns for
+    /// it, in that order), read by index: a page of a long list reads the page's rows only. The
+    /// default implementation reads the whole list and slices it.
+    func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord]
+
     /// Every link stored through each target's `type` and `relation` (the side that stores the
     /// links) to its `target`: a to-many relation's link rows, or a to-one relation's links from
     /// the entity rows of `type` (with no `position`). The sources of one target come together,
     /// in their order in the target's list (``LinkRecord/inverseOrder(_:_:)``); one statement per
     /// relation for the whole batch, read by index.
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord]
+
+    /// The links ``fetchSources(of:)`` returns for `target`, in `page` of them (their order is
+    /// the target's list), read by index: a page of a long list reads the page's rows only. The
+    /// default implementation reads them all and slices them.
+    func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord]
 
     /// How many links ``fetchSources(of:)`` would return for each of `targets` (a target without
     /// any is left out), counted on the index.
@@ -83,6 +93,14 @@ public protocol StorageReader {
 }
 
 extension StorageReader {
+    public func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
+        Array(page.slice(try fetchLinks(of: [source])))
+    }
+
+    public func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
+        Array(page.slice(try fetchSources(of: [target])))
+    }
+
     /// The commits after `sequence`: the keys they touched and the rows stored under those keys
     /// now; `nil` when there is none. When the log no longer holds every such commit (pruned),
     /// or holds a record that cannot be read, the result says ``CommittedChanges/needsReload``

@@ -1,0 +1,114 @@
+import Foundation
+import Relata
+@testable import RelataCore
+import Testing
+
+/// A page of a list (`ids(of:_:page:)`) and a list's count, over storage, read without the rest
+/// of the list: what a chat screen needs of a chat with a million messages.
+@Suite("List pages")
+struct ListPageTests {
+    static let pages: [ListPage] = [
+        .first(0), .first(1), .first(3), .first(1_000), .last(0), .last(1), .last(7), .last(1_000),
+        .range(2..<5), .range(-3..<2), .range(8..<100), .range(500..<600), .first(-1), .last(-4),
+    ]
+
+    /// A store with chat c0 of `messages` messages, one moved to the front (so list order is not
+    /// id or insertion order), and chat c1 of three.
+    static func seeded(messages: Int) async throws -> StoreHarness {
+        let harness = try StoreHarness(.sqlite)
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema)
+        try await store.write { context in
+            for c in 0..<2 { try Chat(id: "c\(c)", users: .ids(["u\(c)"])).save(to: &context) }
+            for m in 0..<messages { try Message(id: "m\(m)", text: "t\(m)", author: .id("u0"), chat: .id("c0")).save(to: &context) }
+            for m in 0..<3 { try Message(id: "n\(m)", text: "n\(m)", author: .id("u1"), chat: .id("c1")).save(to: &context) }
+            try Chat(id: "c0").move("m\(messages / 2)", in: \.$messages, to: 0, in: &context)
+        }
+        try await store.close()
+        return harness
+    }
+
+    @Test("Every page is that slice of the whole list: in a plain Context, over storage, and over a list held whole")
+    func pagesAreSlices() async throws {
+        let harness = try await Self.seeded(messages: 12)
+        defer { harness.remove() }
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let whole = store.context.ids(of: "c0", \Chat.$messages)
+        #expect(whole.count == 12 && whole.first == "m6")
+        var plain = Context()
+        for id in whole { try Message(id: id, text: "", author: .id("u0"), chat: .id("c0")).save(to: &plain) }
+        for page in Self.pages {
+            let expected = Array(page.slice(whole))
+            #expect(plain.ids(of: "c0", \Chat.$messages, page: page) == expected, "plain Context, \(page)")
+            #expect(store.context.ids(of: "c0", \Chat.$messages, page: page) == expected, "over storage, \(page)")
+            let held = store.context
+            _ = held.ids(of: "c0", \Chat.$messages)
+            #expect(held.ids(of: "c0", \Chat.$messages, page: page) == expected, "over a list the context holds, \(page)")
+        }
+        #expect(store.context.ids(of: "nobody", \Chat.$messages, page: .last(3)).isEmpty)
+        #expect(store.context.ids(of: "m0", \Message.$chat, page: .first(1)) == ["c0"], "a to-one relation's page is its target")
+        #expect(store.context.storageFailure == nil)
+        try await store.close()
+    }
+
+    @Test("A page in a write sees the write's own changes: appended, moved, removed")
+    func pagesSeeWrites() async throws {
+        let harness = try await Self.seeded(messages: 10)
+        defer { harness.remove() }
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
+        let pages = try await store.write { context -> [[String]] in
+            try Message(id: "new", text: "n", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            let appended = context.ids(of: "c0", \Chat.$messages, page: .last(2))
+            try Chat(id: "c0").move("m9", in: \.$messages, to: 0, in: &context)
+            let moved = context.ids(of: "c0", \Chat.$messages, page: .first(2))
+            try Message.delete(id: "new", from: &context)
+            let removed = context.ids(of: "c0", \Chat.$messages, page: .last(1))
+            return [appended, moved, removed, [String(context.count(of: "c0", \Chat.$messages))]]
+        }
+        #expect(pages == [["m9", "new"], ["m9", "m5"], ["m8"], ["10"]])
+        #expect(store.context.ids(of: "c0", \Chat.$messages, page: .first(2)) == ["m9", "m5"], "committed")
+        try await store.close()
+    }
+
+    @Test("A page or a count of a list is one statement, whatever the list's length, and neither reads the list")
+    func pageReadsThePageOnly() async throws {
+        var statements: [[Int]] = []
+        for messages in [10, 2_000] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let context = store.context
+            var before = backend.statementCount
+            let newest = context.ids(of: "c0", \Chat.$messages, page: .last(3))
+            let page = backend.statementCount - before
+            before = backend.statementCount
+            let count = context.count(of: "c0", \Chat.$messages)
+            statements.append([page, backend.statementCount - before])
+            #expect(newest == (messages - 3..<messages).map { "m\($0)" })
+            #expect(count == messages)
+            // Neither read the list: a read of the list (one more statement) would have held it.
+            before = backend.statementCount
+            #expect(context.ids(of: "c0", \Chat.$messages).count == messages)
+            #expect(backend.statementCount > before, "the whole list was read only now")
+            try await store.close()
+        }
+        #expect(statements[0] == statements[1], "statements for a page and a count: \(statements)")
+    }
+
+    @Test("A context answers a page as of its snapshot: a list changed since is refused, typed")
+    func pageOnSnapshot() async throws {
+        let harness = try await Self.seeded(messages: 5)
+        defer { harness.remove() }
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+        let held = store.context
+        #expect(held.ids(of: "c1", \Chat.$messages, page: .last(1)) == ["n2"], "binds the snapshot")
+        try await store.write { context in
+            try Message(id: "late", text: "l", author: .id("u0"), chat: .id("c0")).save(to: &context)
+        }
+        #expect(held.ids(of: "c0", \Chat.$messages, page: .last(1)).isEmpty, "changed since: not answered from a later state")
+        let failure = try #require(held.storageFailure as? RelataError)
+        #expect(failure.code == .staleSnapshot && failure.id == "c0" && failure.relation == "messages")
+        #expect(store.context.ids(of: "c0", \Chat.$messages, page: .last(1)) == ["late"], "a new context sees the commit")
+        try await store.close()
+    }
+}
