@@ -95,6 +95,42 @@ struct ListPageTests {
         #expect(statements[0] == statements[1], "statements for a page and a count: \(statements)")
     }
 
+    @Test("A new message goes at the end of its chat's list without the list being read, whatever its length")
+    func appendWithoutReading() async throws {
+        var statements: [Int] = []
+        for messages in [10, 2_000] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let stored = store.context.ids(of: "c0", \Chat.$messages)
+            let before = backend.statementCount
+            let heldWhole = try await store.write { context in
+                try Message(id: "x1", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                try Message(id: "x2", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                let links = context.table(Chat.self)?.existingLinkTable(Chat.relationKey(\Chat.$messages), String.self)
+                return links?.loaded.contains("c0")
+            }
+            statements.append(backend.statementCount - before)
+            #expect(heldWhole == false, "the write did not read chat c0's list")
+            #expect(store.context.ids(of: "c0", \Chat.$messages) == stored + ["x1", "x2"])
+            // A list appended to unread, then read in the same write: the stored list with the appended.
+            let (appended, list) = try await store.write { context in
+                try Message(id: "x3", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                let appended = context.ids(of: "c0", \Chat.$messages, page: .last(2))
+                try Message.delete(id: "x1", from: &context)
+                return (appended, context.ids(of: "c0", \Chat.$messages))
+            }
+            #expect(appended == ["x2", "x3"])
+            #expect(list == stored + ["x2", "x3"])
+            #expect(store.context.ids(of: "c0", \Chat.$messages) == stored + ["x2", "x3"])
+            #expect(store.context.count(of: "c0", \Chat.$messages) == messages + 2)
+            try store.context.checkInvariants()
+            try await store.close()
+        }
+        #expect(statements[0] == statements[1], "statements of the write: \(statements)")
+    }
+
     @Test("A context answers a page as of its snapshot: a list changed since is refused, typed")
     func pageOnSnapshot() async throws {
         let harness = try await Self.seeded(messages: 5)
