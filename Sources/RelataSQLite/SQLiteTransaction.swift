@@ -64,6 +64,7 @@ struct SQLiteTransaction: StorageTransaction {
                     continue attempts
                 }
                 index += 1
+                backend.rowsRead.add()
                 let n = index
                 try body(row, { "\(table) row \(n)" })
             }

@@ -156,6 +156,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         return Array(page.slice(many[source]?.targets ?? []))
     }
 
+    /// The key of `target` in the to-many list of `source`. A target this context appended to a
+    /// list it has not read (``appendNew(_:to:using:)``) is answered without reading the list.
+    @inlinable
+    func key(of target: TargetID, in source: SourceID) -> PositionKey? {
+        if !storedTails.isEmpty, storedTails.index(forKey: source) != nil, let key = many[source]?.key(of: target) { return key }
+        return list(of: source)?.key(of: target)
+    }
+
     /// Whether the table holds any of `source`'s links: all of them, or the targets this
     /// context appended after a list it has not read.
     @inlinable

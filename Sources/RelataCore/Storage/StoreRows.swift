@@ -175,7 +175,7 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         var pairs = Set<LinkPair<S.ID, T.ID>>(minimumCapacity: entries.count)
         for (source, target, _) in entries { pairs.insert(LinkPair(source: source, target: target)) }
         for pair in pairs {
-            let new = now?.list(of: pair.source)?.key(of: pair.target)
+            let new = now?.key(of: pair.target, in: pair.source)
             let previous = old?.list(of: pair.source)?.key(of: pair.target)
             try write(descriptor.name, pair.source, pair.target, linked: new != nil, wasLinked: previous != nil,
                       changed: new != previous, position: new, inversePosition: nil)
@@ -197,9 +197,9 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         guard !pairs.isEmpty else { return }
         typealias State = (linked: Bool, key: PositionKey?, inverseKey: PositionKey?)
         func state(in context: Context, _ pair: LinkPair<S.ID, T.ID>) -> State {
-            let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.list(of: pair.source)?.key(of: pair.target)
+            let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.key(of: pair.target, in: pair.source)
             let backward = inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
-            return (position != nil, position, backward?.list(of: pair.target)?.key(of: pair.source))
+            return (position != nil, position, backward?.key(of: pair.source, in: pair.target))
         }
         for pair in pairs {
             let now = state(in: after, pair), previous = state(in: before, pair)
@@ -312,8 +312,8 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             }
             let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
                 let new = links?.target(of: source), old = oldLinks?.target(of: source)
-                let newPosition = new.flatMap { inverse?.list(of: $0)?.key(of: source) }
-                let oldPosition = old.flatMap { oldInverse?.list(of: $0)?.key(of: source) }
+                let newPosition = new.flatMap { inverse?.key(of: source, in: $0) }
+                let oldPosition = old.flatMap { oldInverse?.key(of: source, in: $0) }
                 guard new != old || newPosition != oldPosition else { return [] }
                 return try Set([old, new].compactMap { $0 }).map {
                     LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode($0, of: sourceType, relation: relation))
@@ -327,7 +327,7 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             links_.append(
                 ToOneLinkRecord(
                     relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
-                    inversePosition: inverse?.list(of: target)?.key(of: source)?.description
+                    inversePosition: inverse?.key(of: source, in: target)?.description
                 )
             )
             return true

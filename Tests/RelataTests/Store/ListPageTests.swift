@@ -79,8 +79,10 @@ struct ListPageTests {
             let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
             let context = store.context
             var before = backend.statementCount
+            let rowsBefore = backend.rowsReadCount
             let newest = context.ids(of: "c0", \Chat.$messages, page: .last(3))
             let page = backend.statementCount - before
+            #expect(backend.rowsReadCount - rowsBefore == 3, "rows read for a page of 3")
             before = backend.statementCount
             let count = context.count(of: "c0", \Chat.$messages)
             statements.append([page, backend.statementCount - before])
@@ -104,7 +106,7 @@ struct ListPageTests {
             let backend = try SQLiteBackend(path: harness.path)
             let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
             let stored = store.context.ids(of: "c0", \Chat.$messages)
-            let before = backend.statementCount
+            let before = backend.statementCount, rowsBefore = backend.rowsReadCount
             let heldWhole = try await store.write { context in
                 try Message(id: "x1", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
                 try Message(id: "x2", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
@@ -113,6 +115,7 @@ struct ListPageTests {
             }
             statements.append(backend.statementCount - before)
             #expect(heldWhole == false, "the write did not read chat c0's list")
+            #expect(backend.rowsReadCount - rowsBefore < 10, "rows read by the write: \(backend.rowsReadCount - rowsBefore)")
             #expect(store.context.ids(of: "c0", \Chat.$messages) == stored + ["x1", "x2"])
             // A list appended to unread, then read in the same write: the stored list with the appended.
             let (appended, list) = try await store.write { context in
