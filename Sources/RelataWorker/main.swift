@@ -24,7 +24,6 @@
 import ChatExample
 import Foundation
 import Relata
-@_spi(Replica) import RelataCore
 import RelataPostgres
 
 func say(_ line: String) {
@@ -36,10 +35,6 @@ func open(_ path: String) async throws -> Store {
         let parts = path.split(separator: "#", maxSplits: 1).map(String.init)
         let configuration = PostgresBackend.Configuration(schema: parts.count == 2 ? parts[1] : "public")
         return try await Store(postgres: parts[0], configuration: configuration, entities: User.self, Chat.self, Message.self, Attachment.self)
-    }
-    if ProcessInfo.processInfo.environment["RELATA_WORKER_REPLICA"] == "1" {
-        // The store that loads everything (kept while it is phased out, for comparison).
-        return try await Store(loadingEverything: SQLiteBackend(path: path), schema: EntitySchema(User.self, Chat.self, Message.self, Attachment.self))
     }
     return try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
 }

@@ -146,7 +146,7 @@ struct DynamicRelationshipSyncTests {
         try await reopened.close()
     }
 
-    @Test("Relationships to a type the schema no longer has are kept in storage but not loaded", arguments: BackendKind.replicas)
+    @Test("Relationships to a type the schema no longer has are kept in storage but not loaded", arguments: BackendKind.allCases)
     func unknownTypesIgnored(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }

@@ -2,7 +2,7 @@ import ChatExample
 import Foundation
 import GRDB
 import Relata
-@_spi(Paged) @_spi(Replica) import RelataCore
+@_spi(Paged) import RelataCore
 
 /// Workload W2 (Benchmarks/README.md): W1's data at a large scale in a SQLite store file built
 /// once and reused across runs; every measurement in a fresh process (so memory is honest),
@@ -48,33 +48,14 @@ enum LargeStoreW2 {
         let table = Table()
         table.header()
 
-        let read = try await medians(runs) { try await child("w2-relata-read", path: files.relata, scale: scale) }
         let grdbRead = try await medians(runs) { try await child("w2-grdb-read", path: files.grdb, scale: scale) }
-        let smallRead = try await medians(runs) { try await child("w2-relata-read", path: smallFiles.relata, scale: small) }
-        let smallGRDB = try await medians(runs) { try await child("w2-grdb-read", path: smallFiles.grdb, scale: small) }
         let memory = try await medians(1) { try await child("w2-context-resolve", path: files.relata, scale: scale) }
-        precondition(read["resolved"] == grdbRead["resolved"], "resolve: Relata \(read["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
-
-        print("  the Store that loads everything (Store(loadingEverything:), SPI: how every Store worked before this issue):")
-        table.row("open at S=\(scale)", read.time("open"), grdbRead.time("open"), "  (baseline: GRDB DatabaseQueue + SELECT count(*))")
-        table.row("open at S=\(small)", smallRead.time("open"), smallGRDB.time("open"))
-        table.row("open S=\(scale) / open S=\(small)", read.time("open"), smallRead.time("open"), "  (Relata against itself)")
-        table.memory("RSS after open", read["rss-open"]! - read["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!, "  (over the process before opening: \(read["rss-before"]! / 1_048_576) MB)")
-        table.row("cold resolve (\(chats) chats)", read.time("cold"), grdbRead.time("cold"), "  (GRDB by hand; \(read["resolved"]!) messages)")
-        table.count("  statements sent", read["statements-cold"]!, grdbRead["statements-cold"]!, "(the Store's at open: \(read["statements-open"]!))")
-        table.memory("RSS after cold resolve", read["rss-cold"]! - read["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
-        table.row("warm resolve (the same chats)", read.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
-        table.count("  statements sent", read["statements-warm"]!, 0, "(the in-memory Context sends none)")
-        table.row("first resolve of another 1%", read.time("other"), grdbRead.time("other"), "  (GRDB by hand)")
-        table.count("  statements sent", read["statements-other"]!, grdbRead["statements-other"]!)
-        table.memory("RSS after both resolves", read["rss-other"]! - read["rss-before"]!, grdbRead["rss-other"]! - grdbRead["rss-before"]!)
-        table.memory("peak RSS (VmHWM)", read["rss-peak"]!, grdbRead["rss-peak"]!, "  (whole process; the in-memory Context: \(memory["rss-peak"]! / 1_048_576) MB)")
 
         // The same reads on a context over storage (what the paged Store's reads will be).
         let over = try await medians(runs) { try await child("w2-overlay-read", path: files.relata, scale: scale) }
         let smallOver = try await medians(runs) { try await child("w2-overlay-read", path: smallFiles.relata, scale: small) }
         precondition(over["resolved"] == grdbRead["resolved"], "resolve over storage: \(over["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
-        print("  a context over storage (Context(over:), SPI; the Store above still loads everything):")
+        print("  a context over storage alone (Context(over:), SPI: no row cache, no sessions; one context reads everything):")
         table.row("  open at S=\(scale)", over.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
         table.row("  open S=\(scale) / open S=\(small)", over.time("open"), smallOver.time("open"), "  (against itself)")
         table.memory("  RSS after open", over["rss-open"]! - over["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
@@ -86,28 +67,14 @@ enum LargeStoreW2 {
         table.row("  first resolve of another 1%", over.time("other"), grdbRead.time("other"), "  (GRDB by hand)")
         table.memory("  peak RSS (VmHWM)", over["rss-peak"]!, grdbRead["rss-peak"]!)
 
-        let write = try await onCopy(files.relata) { try await child("w2-relata-write", path: $0, scale: scale) }
         let grdbWrite = try await onCopy(files.grdb) { try await child("w2-grdb-write", path: $0, scale: scale) }
-        table.row("point write p50 (1,000 writes)", write.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit)")
-        table.row("point write p99", write.time("p99"), grdbWrite.time("p99"))
-        table.row("point write max", write.time("max"), grdbWrite.time("max"), "  (first write after open: \(format(write.time("first"))))")
-
-        let delete = try await onCopy(files.relata) { try await child("w2-relata-delete", path: $0, scale: scale) }
         let grdbDelete = try await onCopy(files.grdb) { try await child("w2-grdb-delete", path: $0, scale: scale) }
-        table.row("delete \(chats) chats with cascade", delete.time("delete"), grdbDelete.time("delete"), "  (GRDB by hand, \(delete["left"]!) messages left)")
-
-        let copy = files.relata + ".visibility"
-        try copyStore(files.relata, to: copy)
-        defer { removeDatabase(copy) }
-        let big = try await SharedStoreBench.visibility(path: copy, commits: 200, loadingEverything: true)
         let smallPath = folder.appendingPathComponent("w2-visibility-small.sqlite").path
         removeDatabase(smallPath)
         defer { removeDatabase(smallPath) }
-        let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200, loadingEverything: true)
-        table.row("another process's commit seen, p50", percentile(big, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
-        table.row("another process's commit seen, p99", percentile(big, 0.99), percentile(fresh, 0.99))
+        let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
 
-        // The Store over storage (SPI): no replica; each read a new context over the last commit.
+        // The Store: no copy of the data; each read a new context over the last commit.
         let paged = try await medians(runs) { try await child("w2-paged-read", path: files.relata, scale: scale) }
         let smallPaged = try await medians(runs) { try await child("w2-paged-read", path: smallFiles.relata, scale: small) }
         precondition(paged["resolved"] == grdbRead["resolved"], "resolve, Store over storage: \(paged["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
@@ -117,7 +84,7 @@ enum LargeStoreW2 {
         try copyStore(files.relata, to: pagedCopy)
         defer { removeDatabase(pagedCopy) }
         let pagedBig = try await SharedStoreBench.visibility(path: pagedCopy, commits: 200)
-        print("  the Store (Store(backend:), reads storage on demand: no replica; rows shared through a 64 MB cache):")
+        print("  the Store (Store(backend:), reads storage on demand; rows shared through a 64 MB cache):")
         table.row("  open at S=\(scale)", paged.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
         table.row("  open S=\(scale) / open S=\(small)", paged.time("open"), smallPaged.time("open"), "  (against itself)")
         table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
@@ -127,10 +94,10 @@ enum LargeStoreW2 {
         table.row("  second resolve (the same chats)", paged.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context; a new context, rows from the cache)")
         table.count("    statements sent", paged["statements-warm"]!, 0)
         table.memory("  peak RSS (VmHWM)", paged["rss-peak"]!, grdbRead["rss-peak"]!)
-        table.row("  point write p50", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (GRDB by hand, as above)")
+        table.row("  point write p50 (1,000 writes)", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit; GRDB by hand)")
         table.row("  point write p99", pagedWrite.time("p99"), grdbWrite.time("p99"))
         table.row("  delete \(chats) chats with cascade", pagedDelete.time("delete"), grdbDelete.time("delete"), "  (\(pagedDelete["left"]!) messages left)")
-        table.row("  another process's commit seen, p50", percentile(pagedBig, 0.5), percentile(fresh, 0.5), "  (both processes over storage; baseline as above)")
+        table.row("  another process's commit seen, p50", percentile(pagedBig, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("  another process's commit seen, p99", percentile(pagedBig, 0.99), percentile(fresh, 0.99))
         let inMB = { (bytes: Int) in Double(bytes) / 1_048_576 }
         // The read targets, for each way of reading.
@@ -145,16 +112,12 @@ enum LargeStoreW2 {
             ]
         }
         Target.report(
-            reads("", read, small: smallRead) + reads("over storage: ", over, small: smallOver)
+            reads("Store: ", paged, small: smallPaged)
                 + [
-                    Target("point write p50 at most 2x GRDB by hand", write.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
-                    Target("another process's commit seen, p99 at most 20 ms", percentile(big, 0.99).milliseconds, 20, " ms"),
+                    Target("Store: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+                    Target("Store: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
                 ]
-                + reads("Store over storage: ", paged, small: smallPaged)
-                + [
-                    Target("Store over storage: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
-                    Target("Store over storage: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
-                ]
+                + reads("context over storage alone: ", over, small: smallOver)
         )
         print("")
     }
@@ -290,11 +253,11 @@ enum LargeStoreW2 {
         let data = (chats: Int(1_000 * scale), users: Int(1_000 * scale))
         let first = 0..<(data.chats / 100), second = (data.chats / 100)..<(2 * data.chats / 100)
         switch probe {
-        case "w2-relata-read", "w2-paged-read":
+        case "w2-paged-read":
             // The whole-load Store, or the Store over storage (each read a new context over the last commit).
             let before = residentBytes()
             let start = ContinuousClock.now
-            let (backend, store) = try await openStore(path, overStorage: probe == "w2-paged-read")
+            let (backend, store) = try await openStore(path)
             _ = try! store.read { $0.entity(Chat.self, id: "c0") != nil }
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in try! store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
@@ -337,8 +300,8 @@ enum LargeStoreW2 {
             let context = try RelataW1.save(W1Data(scale: scale))
             say("warm", median(runs: 5) { _ = RelataW1.resolve(context, chats: first) })
             say("rss-peak", peakResidentBytes())
-        case "w2-relata-write", "w2-paged-write":
-            let (_, store) = try await openStore(path, overStorage: probe == "w2-paged-write")
+        case "w2-paged-write":
+            let (_, store) = try await openStore(path)
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             try await store.close()
         case "w2-grdb-write":
@@ -364,8 +327,8 @@ enum LargeStoreW2 {
             }
             try queue.close()
             report(times)
-        case "w2-relata-delete", "w2-paged-delete":
-            let (_, store) = try await openStore(path, overStorage: probe == "w2-paged-delete")
+        case "w2-paged-delete":
+            let (_, store) = try await openStore(path)
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
@@ -393,14 +356,10 @@ enum LargeStoreW2 {
         }
     }
 
-    /// The W2 store at `path`: the whole-load Store, or the Store over storage; and its backend.
-    static func openStore(_ path: String, overStorage: Bool) async throws -> (SQLiteBackend, Store) {
-        let backend = try SQLiteBackend(path: path), schema = EntitySchema(PersistW1.entities)
-        let store =
-            overStorage
-            ? try await Store(backend: backend, schema: schema, followInterval: nil)
-            : try await Store(loadingEverything: backend, schema: schema, followInterval: nil)
-        return (backend, store)
+    /// The W2 store at `path`, and its backend.
+    static func openStore(_ path: String) async throws -> (SQLiteBackend, Store) {
+        let backend = try SQLiteBackend(path: path)
+        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil))
     }
 
     /// 1,000 writes through `store`, each appending one message to the middle chat; their times.

@@ -1,7 +1,7 @@
 import ChatExample
 import Foundation
 import Relata
-@_spi(Paged) @_spi(Replica) import RelataCore
+@_spi(Paged) import RelataCore
 import RelataPostgres
 
 /// Several processes on one store (relata-bench spawns itself as the writers) — a SQLite file,
@@ -15,9 +15,6 @@ enum SharedStoreBench {
 
     static func open(_ target: String, follow: Bool = true) async throws -> Store {
         let interval: Duration? = follow ? .milliseconds(10) : nil
-        if loadsEverything {
-            return try await Store(loadingEverything: SQLiteBackend(path: target), schema: EntitySchema(entities), followInterval: interval)
-        }
         if target.hasPrefix("postgres") {
             let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
             let backend = try await PostgresBackend.connect(url: parts[0], configuration: .init(schema: parts.count == 2 ? parts[1] : "public"))
@@ -116,13 +113,7 @@ enum SharedStoreBench {
     }
 
     /// The latency from another process's commit to this process's `store.read` seeing it.
-    /// Whether this process opens its stores over storage (`Store(backend:)`, SQLite only):
-    /// set by `visibility(…, loadingEverything: true)` for itself and the child it starts.
-    static var loadsEverything: Bool { ProcessInfo.processInfo.environment["RELATA_BENCH_REPLICA"] == "1" }
-
-    static func visibility(path: String, commits: Int, gap: ClosedRange<Int> = 10...30, loadingEverything: Bool = false) async throws -> [Double] {
-        setenv("RELATA_BENCH_REPLICA", loadingEverything ? "1" : "0", 1)
-        defer { setenv("RELATA_BENCH_REPLICA", "0", 1) }
+    static func visibility(path: String, commits: Int, gap: ClosedRange<Int> = 10...30) async throws -> [Double] {
         try await seed(path)
         let store = try await open(path)
         let child = try Child.start(["--probe", "shared-commit", "--path", path, "--count", "\(commits)", "--name", "\(gap.lowerBound)-\(gap.upperBound)"])

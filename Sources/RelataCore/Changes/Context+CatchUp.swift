@@ -1,12 +1,13 @@
-// A replica catches up with commits made elsewhere (another Store, another process) from the
-// rows those commits touched: the rows are loaded into a small context of their own, every place
-// they can change is marked in the replica (as a write's tracker marks what its closure changes),
-// and the replica's `StoreDelta` is read from the marks with the loaded rows as the values. The
-// same delta then brings the replica's other copy up to date and is handed to observers.
+// A store hands its observers the commits made elsewhere (another Store, another process) as a
+// `StoreDelta`, made from the rows those commits touched: the rows are loaded into a small context
+// of their own, every place they can change is marked in a context (as a write's tracker marks
+// what its closure changes), and the delta is read from the marks with the loaded rows as the
+// values. It is what `StoreDelta.apply(to:)` needs to bring a copy of the state before the
+// commits up to date.
 
 extension Context {
-    /// The delta that brings this replica up to date with `changes` (the current rows of every
-    /// key some commits touched). The context is left as it was.
+    /// The delta that brings a copy of the state before `changes` (the current rows of every key
+    /// some commits touched) up to date. This context is left as it was.
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/undecodableRecord`` when a row or
     ///   an id does not decode.

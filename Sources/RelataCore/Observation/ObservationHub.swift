@@ -162,13 +162,9 @@ final class ObservationHub: Sendable {
             return state.nextID
         }
         queue.async {
-            // The state of the last commit handed here (later ones arrive with theirs), or, before
-            // any, the state published at open. A state storage moved past is taken again, newer,
-            // once the store has caught up.
-            // Over storage, a new context whose first read binds it to the newest commit: it
-            // reads one state, and commits up to it that arrive later change nothing it saw.
-            let latest = self.state.withLock { $0.latest }
-            let context = latest.flatMap { $0.storage.base == nil ? $0 : nil } ?? self.published.snapshot
+            // A new context whose first read binds it to the newest commit: it reads one state,
+            // and commits up to it that arrive later change nothing it saw.
+            let context = self.published.snapshot
             if !self.atSnapshot(context, { self.evaluate(observer, id: id, on: context, after: []) }) {
                 self.evaluate(observer, id: id, on: context, after: [])
             }

@@ -64,29 +64,16 @@ public final class Store: Sendable {
     ///     memory by later contexts until a commit changes it or the limit pushes it out.
     /// - Throws: ``RelataError`` when the storage cannot be read, or rows written by an older
     ///   version (rewritten once, at the first open) do not decode.
-    public convenience init(
+    public init(
         backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10), cacheLimit: Int = 64 << 20
     ) async throws {
-        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: true, cacheLimit: cacheLimit)
-    }
-
-    /// Opens a store that loads everything `backend` holds and keeps it in memory twice (the
-    /// published copy and a spare that each write catches up): how stores worked before they
-    /// read storage on demand. Kept for comparisons (`relata-bench`) and the replica's own
-    /// tests while it is phased out.
-    @_spi(Replica)
-    public convenience init(loadingEverything backend: some StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws {
-        try await self.init(backend: backend, schema: schema, followInterval: followInterval, overStorage: false)
-    }
-
-    private init(backend: some StorageBackend, schema: EntitySchema, followInterval: Duration?, overStorage: Bool, cacheLimit: Int = 0) async throws {
         do {
             try schema.validate()
         } catch {
             try? backend.close()
             throw error
         }
-        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, overStorage: overStorage, cacheLimit: cacheLimit)
+        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, cacheLimit: cacheLimit)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema
@@ -113,7 +100,7 @@ public final class Store: Sendable {
     /// storage's change log could not say what the commits it lacked had touched: it was asleep
     /// longer than the log's retention, or a log record does not decode. Later reads read storage.
     public var fullReloads: Int {
-        writer.fullReloads.load(ordering: .relaxed) + (writer.cache?.reloads.load(ordering: .relaxed) ?? 0)
+        writer.cache?.reloads.load(ordering: .relaxed) ?? 0
     }
 
     /// Why this store could not catch up with other stores' commits, while it cannot: `nil` once

@@ -1,23 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// Runs a ``Store``'s writes one at a time, in call order, and keeps the store's two copies of
-/// its state (left-right).
+/// Runs a ``Store``'s writes one at a time, in call order, and publishes the snapshot of storage
+/// its readers read.
 ///
-/// **Invariant**, between two jobs of this actor:
-/// - `published` holds the state of the last committed write. Readers copy it (O(1)) and never
-///   wait: nothing here ever makes them.
-/// - `spare` is this actor's own copy, which no reader is given. It equals the published state,
-///   except right after a commit: it is then the state before that commit, and `pending` holds
-///   the commit's delta, which the job queued by the commit applies before any later write.
-/// - `spare` is `nil` only after a write whose changes could not be undone (its closure replaced
-///   the whole context, or assigned one kept from elsewhere): the next write then starts from the
-///   published copy itself, shared, and copies each table it touches, once.
-///
-/// A write mutates the spare in place, turns what its closure changed into one ``StoreDelta``,
-/// persists the delta's rows, then publishes its copy; the copy published before becomes the
-/// spare and receives the same delta. No write copies a table it touches (unless a reader still
-/// holds the old copy of that table), and a reader never sees part of a write.
+/// A store keeps no copy of the data. Readers get contexts over a snapshot of storage (the
+/// sequence of the last commit the store knows), which read what they are asked about and refuse
+/// rows changed since (`SnapshotReader`). A write runs its closure on a context over its own
+/// write transaction — it holds the write lock, so it reads the newest state and nothing has to
+/// catch up — then persists the closure's delta in that transaction and publishes the new
+/// sequence; the rows it changed leave the shared ``RowCache``.
 ///
 /// Jobs run on a serial dispatch queue of the actor's own (its executor), never on Swift's
 /// cooperative pool: a write's closure, its payload encoding on every core and the backend's I/O
@@ -33,30 +25,20 @@ actor StoreWriter {
     nonisolated let published: PublishedState
     /// Who gets each commit after it is published.
     nonisolated let observers: ObservationHub
-    /// How many times this replica loaded everything again because the log no longer held the
-    /// commits it lacked.
-    nonisolated let fullReloads = Atomic<Int>(0)
     /// The error of the last catch-up with other stores' commits that failed, until one succeeds
     /// (see ``Store/followError``).
     nonisolated let followFailure = Mutex<(any Error)?>(nil)
+    /// The rows the store's contexts share (see ``RowCache``); `nil` with a cache limit of 0.
+    nonisolated let cache: RowCache?
     var schema = EntitySchema([])
-    private var spare: Context?
-    private var pending: StoreDelta?
-    /// The sequence of the last commit the published state includes.
+    /// The sequence of the last commit published.
     var sequence: Int64 = 0
     var isClosed = false
 
-    /// Whether the store keeps no replica: readers get contexts over storage snapshots and each
-    /// write runs on a context over its own write transaction (see `StoreWriter+OverStorage`).
-    nonisolated let overStorage: Bool
-    /// The rows a store over storage shares between its contexts (see ``RowCache``).
-    nonisolated let cache: RowCache?
-
-    init(backend: any StorageBackend, origin: String, overStorage: Bool = false, cacheLimit: Int = 0) {
+    init(backend: any StorageBackend, origin: String, cacheLimit: Int) {
         self.backend = backend
         self.origin = origin
-        self.overStorage = overStorage
-        cache = overStorage && cacheLimit > 0 ? RowCache(limit: cacheLimit, sequence: 0) : nil
+        cache = cacheLimit > 0 ? RowCache(limit: cacheLimit, sequence: 0) : nil
         published = PublishedState()
         observers = ObservationHub(published: published)
         observers.onBehind.withLock { behind in
@@ -64,27 +46,6 @@ actor StoreWriter {
                 guard let self else { return }
                 Task { try? await self.refresh() }
             }
-        }
-    }
-
-    /// Loads everything the backend holds and publishes it.
-    ///
-    /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``).
-    func open(schema: EntitySchema) throws -> [String: Int] {
-        self.schema = schema
-        if overStorage { return try openOverStorage() }
-        do {
-            var (loader, sequence) = try backend.read { try Self.load(schema, from: $0) }
-            if try loader.upgrade() != nil { (loader, sequence) = try upgrade() }
-            self.sequence = sequence
-            _ = published.swap(loader.context, sequence: sequence)
-            spare = published.snapshot
-            return loader.ignored
-        } catch {
-            // Nothing stays open (a SQLite file then keeps no -wal or -shm beside it).
-            isClosed = true
-            try? backend.close()
-            throw error
         }
     }
 
@@ -110,134 +71,122 @@ actor StoreWriter {
         return (loader, sequence)
     }
 
+    /// Opens the store over `schema`: publishes the newest sequence in storage; no row is read, unless rows written by an older
+    /// version have to be rewritten (once, see ``upgrade()``).
+    ///
+    /// - Returns: The rows the schema does not know (see ``Store/ignoredRecords``), counted from
+    ///   the storage's inventory.
+    func open(schema: EntitySchema) throws -> [String: Int] {
+        self.schema = schema
+        do {
+            let inspection: StoreInspection
+            (inspection, sequence) = try backend.read { reader in
+                (try StoreInspection(schema: schema, reading: reader), try reader.logBounds().last)
+            }
+            var ignored = inspection.ignored
+            if inspection.needsUpgrade {
+                let loader: ContextLoader
+                (loader, sequence) = try upgrade()
+                ignored = loader.ignored
+            }
+            // The cache starts empty, as of that commit.
+            cache?.reset(to: sequence)
+            published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
+            return ignored
+        } catch {
+            isClosed = true
+            try? backend.close()
+            throw error
+        }
+    }
+
     /// One write, top to bottom (see ``Store/write(_:)``).
     func write<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
         guard !isClosed else { throw RelataError.storeClosed }
-        if overStorage { return try writeOverStorage(body) }
-        var made: Commit?
-        do {
-            // 1. Take the storage's write lock (waiting for other writers), in one transaction.
-            let result = try backend.write { transaction -> T in
-                // 2. Catch up with what other stores committed, so the closure runs on the newest state.
-                if let committed = try transaction.changes(since: sequence) { try advance(by: committed, reading: transaction) }
-                catchUp()
-                let before = published.snapshot
-                var working = spare ?? before
-                spare = nil
+        var made: (delta: StoreDelta, sequence: Int64)?
+        var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64)?
+        let result = try backend.write { transaction -> T in
+            // Observers get other stores' commits before this one, in order.
+            try advance(reading: transaction)
+            // The context answers as of this sequence once the write is over (a copy kept by the
+            // closure); in the transaction, which holds the lock, it reads the newest state.
+            let base = ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache)
+            // The closure reads through the cache
+            // (advanceOverStorage brought it up to the transaction's sequence, which holds the lock.)
+            let reader: any StorageReader = cache.map { CachingReader(transaction, cache: $0, at: sequence) } ?? transaction
+            let readAt = sequence
+            return try base.reading(through: reader) {
+                var working = Context(over: base)
+                var before = Context(over: base)
                 let tracker = ChangeTracker()
                 working.beginTracking(tracker)
-                do {
-                    // 3. Run the closure.
-                    let result = try body(&working)
-                    // 4. What it changed, as one delta. A closure that replaced the context is
-                    // compared with the state before it, in full.
-                    let undoable = working.isTracked(by: tracker)
-                    if !undoable { working.markAllChanged(since: before, tracker: tracker) }
-                    let delta = working.trackedDelta(onEveryCore: true)
-                    guard !delta.isEmpty else {
-                        working.endTracking(tracker)
-                        spare = working
-                        return result
-                    }
-                    // 5. Its rows and one log record, committed together when this returns.
-                    let rows = try delta.rows(after: working, before: before)
-                    let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
-                    made = Commit(working: working, before: before, tracker: tracker, delta: delta, undoable: undoable, sequence: sequence)
-                    return result
-                } catch {
-                    if working.isTracked(by: tracker) { restore(&working, tracker: tracker, from: before) }
-                    throw error
+                defer { tracker.end() }
+                let result = try body(&working)
+                if !working.isTracked(by: tracker) {
+                    // The closure assigned a whole context: both are compared in full.
+                    before = try Self.load(schema, from: transaction).0.context
+                    working.holdEverything()
+                    if let failure = working.storage.base?.failure { throw failure }
+                    working.markAllChanged(since: before, tracker: tracker)
                 }
+                let delta = working.trackedDelta(onEveryCore: true)
+                // A read of the transaction that failed would make the delta wrong: nothing is written.
+                if let failure = base.failure { throw failure }
+                guard !delta.isEmpty else { return result }
+                let rows = try delta.rows(after: working, before: before)
+                if let failure = base.failure { throw failure }
+                let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
+                made = (delta, sequence)
+                if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), readAt, sequence) }
+                return result
             }
-            followFailure.withLock { $0 = nil }
-            guard var commit = made else { return result }
-            // 6. Committed: publish; the copy published before catches up right after this job.
-            commit.working.endTracking(commit.tracker)
-            sequence = commit.sequence
-            publish(commit.working, delta: commit.delta, spareCatchesUp: commit.undoable, kind: .local)
-            return result
-        } catch {
-            // The commit itself failed after the closure: undo its changes on the copy.
-            if var commit = made, commit.undoable {
-                restore(&commit.working, tracker: commit.tracker, from: commit.before)
-            }
-            throw error
         }
-    }
-
-    /// A write whose rows are persisted, waiting for its transaction to commit.
-    private struct Commit {
-        var working: Context
-        let before: Context
-        let tracker: ChangeTracker
-        let delta: StoreDelta
-        let undoable: Bool
-        let sequence: Int64
-    }
-
-    /// Publishes `state`, made by `delta` from the state published before, and hands the commit
-    /// to the observers. When `spareCatchesUp`, the state published before becomes the spare and
-    /// catches up by the delta right after this job; otherwise there is no spare until the next
-    /// write.
-    private func publish(_ state: Context, delta: StoreDelta, spareCatchesUp: Bool, kind: StoreCommit.Kind) {
-        let previous = published.swap(state, sequence: sequence)
-        if spareCatchesUp {
-            spare = previous
-            pending = delta
-            Task { self.catchUp() }
-        } else {
-            spare = nil
-            pending = nil
+        followFailure.withLock { $0 = nil }
+        // Committed: the rows it changed leave the cache.
+        if let committed { cache?.applyCommit(committed.record, after: committed.after, sequence: committed.sequence) }
+        if let made {
+            sequence = made.sequence
+            publish(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
         }
-        observers.publish(StoreCommit(sequence: sequence, kind: kind, delta: delta), context: state)
+        return result
     }
 
-    /// Brings the replica up to date with commits made elsewhere: from the rows they touched or,
-    /// when the log no longer holds them all, from every row.
-    private func advance(by committed: CommittedChanges, reading reader: any StorageReader) throws {
-        catchUp()
-        if committed.needsReload {
-            let (loader, sequence) = try Self.load(schema, from: reader)
-            fullReloads.add(1, ordering: .relaxed)
-            self.sequence = sequence
-            var reloaded = loader.context
-            var delta = StoreDelta()
-            if observers.isObserved {
-                // Every difference from the state before, for the observers: O(size), as the reload.
-                let tracker = ChangeTracker()
-                reloaded.markAllChanged(since: published.snapshot, tracker: tracker)
-                delta = reloaded.trackedDelta(onEveryCore: true)
-                reloaded.endTracking(tracker)
-            }
-            publish(reloaded, delta: delta, spareCatchesUp: false, kind: .reload)
+    /// Publishes the commits other stores made since ``sequence``, as `reader` sees them. Their
+    /// delta (read only when someone observes) holds the rows they touched as they are now; it
+    /// reaches every query observer.
+    func advance(reading reader: any StorageReader) throws {
+        try cache?.advance(reading: reader)
+        guard observers.isObserved else {
+            let last = try reader.logBounds().last
+            guard last > sequence else { return }
+            sequence = last
+            publish(StoreCommit(sequence: last, kind: .remote, delta: StoreDelta()))
             return
         }
-        var working = spare ?? published.snapshot
-        spare = nil
-        let delta: StoreDelta
-        do {
-            delta = try working.catchUpDelta(committed, schema: schema)
-        } catch {
-            spare = working
-            throw error
+        guard let committed = try reader.changes(since: sequence) else { return }
+        var commit: StoreCommit
+        if committed.needsReload {
+            // Counted by the cache, which drops what it kept (`RowCache.reloads`).
+            commit = StoreCommit(sequence: committed.sequence, kind: .reload, delta: StoreDelta())
+        } else {
+            commit = StoreCommit(sequence: committed.sequence, kind: .remote, delta: try Context().catchUpDelta(committed, schema: schema))
         }
-        delta.apply(to: &working, onEveryCore: true)
+        commit.reachesEveryObserver = true
         sequence = committed.sequence
-        publish(working, delta: delta, spareCatchesUp: true, kind: .remote)
-        catchUp()
+        publish(commit)
+    }
+
+    /// Publishes a snapshot at ``sequence`` and hands `commit` to the observers.
+    private func publish(_ commit: StoreCommit) {
+        published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
+        observers.publish(commit, context: published.pinnedSnapshot)
     }
 
     /// Catches up with every commit made elsewhere, now (see ``Store/refresh()``).
     func refresh() throws {
         guard !isClosed else { throw RelataError.storeClosed }
         do {
-            try backend.read { reader in
-                if overStorage {
-                    try advanceOverStorage(reading: reader)
-                } else if let committed = try reader.changes(since: sequence) {
-                    try advance(by: committed, reading: reader)
-                }
-            }
+            try backend.read { try advance(reading: $0) }
             followFailure.withLock { $0 = nil }
         } catch {
             noteFollowFailure(error)
@@ -251,102 +200,10 @@ actor StoreWriter {
         followFailure.withLock { $0 = error }
     }
 
-    /// Undoes a failed write on its copy: every place it marked gets its value from `before`
-    /// back, and the copy becomes the spare again.
-    private func restore(_ working: inout Context, tracker: ChangeTracker, from before: Context) {
-        guard spare == nil else { return }
-        let undo = working.trackedDelta(valuesFrom: before, onEveryCore: true)
-        working.endTracking(tracker)
-        undo.apply(to: &working, onEveryCore: true)
-        spare = working
-    }
-
-    /// Applies the last commit's delta to the spare copy, if it lacks it.
-    private func catchUp() {
-        guard let delta = pending else { return }
-        pending = nil
-        guard var copy = spare else { return }
-        spare = nil
-        delta.apply(to: &copy, onEveryCore: true)
-        spare = copy
-    }
-
     /// Closes the backend; later writes throw.
     func close() throws {
         guard !isClosed else { return }
         isClosed = true
-        pending = nil
-        spare = nil
         try backend.close()
     }
-
-    /// The spare copy, caught up: it must equal the published state (tests).
-    func caughtUpSpare() -> Context? {
-        catchUp()
-        return spare
-    }
 }
-
-/// The state a ``Store`` publishes, with the change log sequence of the last commit it includes:
-/// readers copy it under a lock held only for that copy.
-///
-/// A store over storage publishes a snapshot of storage instead (``publish(_:)``): each
-/// ``snapshot`` is then a new context over it, holding nothing yet, so that no two readers share
-/// what their reads fault in.
-final class PublishedState: Sendable {
-    private let current = Mutex((Context(), Int64(0), ContextBase?.none))
-
-    /// The last committed state (O(1)). Over storage, a new context whose snapshot its first
-    /// read binds (at or after the last commit published: see ``ContextBase/session(pinned:)``).
-    var snapshot: Context {
-        let (context, _, base) = current.withLock { $0 }
-        return base.map { Context(over: $0.session()) } ?? context
-    }
-
-    /// The last committed state, as of the last commit published exactly (what observers of
-    /// that commit are evaluated on).
-    var pinnedSnapshot: Context {
-        let (context, _, base) = current.withLock { $0 }
-        return base.map { Context(over: $0.session(pinned: true)) } ?? context
-    }
-
-    /// The sequence of the last commit ``snapshot`` includes.
-    var sequence: Int64 {
-        current.withLock { $0.1 }
-    }
-
-    /// Publishes `new`, which includes the commits up to `sequence`; returns the state it replaces.
-    func swap(_ new: Context, sequence: Int64) -> Context {
-        current.withLock { state in
-            let previous = state.0
-            state = (new, sequence, nil)
-            return previous
-        }
-    }
-
-    /// Publishes a snapshot of storage at its sequence: readers get contexts over it.
-    func publish(_ base: ContextBase) {
-        current.withLock { $0 = (Context(), base.sequence ?? 0, base) }
-    }
-}
-
-/// A serial executor on a dispatch queue of its own: the jobs of the actor it runs may block,
-/// which a thread of Swift's cooperative pool must never do.
-final class QueueExecutor: SerialExecutor {
-    let queue: DispatchQueue
-
-    init(label: String) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-
-    func checkIsolated() {
-        dispatchPrecondition(condition: .onQueue(queue))
-    }
-}
-

@@ -2,7 +2,7 @@ import ChatExample
 import Foundation
 import GRDB
 import Relata
-@_spi(Replica) import RelataCore
+import RelataCore
 import Testing
 
 /// A damaged change log record never leaves a store silently stale: a store that meets one drops
@@ -87,38 +87,6 @@ struct DamagedLogRecordTests {
         try await Self.commitPayload(good, queue, table: table)
         try await waitUntil(seconds: 10) { (try? follower.read { $0.entity(Message.self, id: "m1") })?.text == "t" }
         #expect(try follower.read { $0.entity(Message.self, id: "m1") }?.text == "t")
-        try await writer.close()
-        try await follower.close()
-    }
-
-    @Test("A store that loads everything: a background catch-up that fails is visible in followError, thrown by refresh, and cleared once one succeeds")
-    func followFailureIsVisible() async throws {
-        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
-        let follower = try await Store(loadingEverything: SQLiteBackend(path: path), schema: Self.schema, followInterval: .milliseconds(5))
-        try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
-        try await waitUntil(seconds: 10) { follower.context.ids(of: ChatExample.Chat.self) == ["c"] }
-        #expect(follower.followError == nil)
-        try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
-        // Another program commits a row that does not decode with the model, as a store would:
-        // the row and a log record naming it, in one transaction.
-        let queue = try DatabaseQueue(path: path)
-        defer { try? queue.close() }
-        let table = try #require(try await queue.read { db in try LegacyStoreFile.entityTable(db, Message.storedTypeName) })
-        let good = try await Self.commitUndecodable(queue, table: table)
-        try await waitUntil(seconds: 10) { follower.followError != nil }
-        let error = try #require(follower.followError as? RelataError)
-        #expect(error.code == .undecodableRecord && error.id == "m1", "\(error)")
-        await #expect(throws: RelataError.self) { try await follower.refresh() }
-        // Writes catch up first, so they fail with the same error rather than write over it.
-        await #expect(throws: RelataError.self) { try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) } }
-        // The other program writes the row well-formed again: the follower catches up, the error clears.
-        try await Self.commitPayload(good, queue, table: table)
-        try await waitUntil(seconds: 10) { follower.followError == nil }
-        #expect(follower.followError == nil)
-        #expect(follower.context.entity(Message.self, id: "m1")?.text == "t")
-        try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) }
         try await writer.close()
         try await follower.close()
     }

@@ -42,15 +42,12 @@ struct MultiProcessStoreTests {
         }
     }
 
-    /// Starts a worker; without `overStorage`, its store loads everything (the replica).
-    static func start(_ arguments: String..., overStorage: Bool = true) throws -> Worker {
+    /// Starts a worker.
+    static func start(_ arguments: String...) throws -> Worker {
         let url = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent("RelataWorker")
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["RELATA_WORKER_REPLICA"] = overStorage ? "0" : "1"
-        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -76,14 +73,14 @@ struct MultiProcessStoreTests {
         #expect(dangling.isEmpty, "messages whose chat is not stored: \(dangling.prefix(5))")
     }
 
-    @Test("4 processes × 200 appends to one chat at once: 800 messages, no error (workers loading everything, or over storage)", arguments: [false, true])
-    func concurrentAppends(overStorage: Bool) async throws {
+    @Test("4 processes × 200 appends to one chat at once: 800 messages, no error")
+    func concurrentAppends() async throws {
         let (directory, path) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: directory) }
         let setup = try await Self.open(path)
         try await setup.write { try Chat(id: "c").save(to: &$0) }
         try await setup.close()
-        let workers = try (0..<4).map { try Self.start("append", path, "w\($0)", "200", overStorage: overStorage) }
+        let workers = try (0..<4).map { try Self.start("append", path, "w\($0)", "200") }
         for worker in workers {
             let lines = try await worker.finish()
             #expect(lines.last == "done 200", "worker output: \(lines.suffix(3))")
@@ -105,16 +102,16 @@ struct MultiProcessStoreTests {
         try await store.close()
     }
 
-    @Test("Appenders racing a process that deletes (cascade) and re-creates the chat: no message refers to a missing chat", arguments: [false, true])
-    func appendersRaceCascade(overStorage: Bool) async throws {
+    @Test("Appenders racing a process that deletes (cascade) and re-creates the chat: no message refers to a missing chat")
+    func appendersRaceCascade() async throws {
         let (directory, path) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(at: directory) }
         let setup = try await Self.open(path)
         try await setup.write { try Chat(id: "c").save(to: &$0) }
         try await setup.close()
         let workers = try [
-            Self.start("append", path, "a", "200", overStorage: overStorage), Self.start("append", path, "b", "200", overStorage: overStorage),
-            Self.start("churn", path, "40", overStorage: overStorage),
+            Self.start("append", path, "a", "200"), Self.start("append", path, "b", "200"),
+            Self.start("churn", path, "40"),
         ]
         for worker in workers {
             let lines = try await worker.finish()

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Relata
-@_spi(Paged) @_spi(Replica) @testable import RelataCore
+@_spi(Paged) @testable import RelataCore
 import Testing
 
 /// A context over storage (`Context(over:)`) holds nothing at first and reads what it is asked
@@ -9,7 +9,7 @@ import Testing
 /// the stored state and whatever the order of the reads.
 @Suite("Context over storage: reads", .timeLimit(.minutes(3)))
 struct OverlayContextPropertyTests {
-    typealias Copies = StoreLeftRightPropertyTests
+    typealias Copies = StoreRandomWritesPropertyTests
     typealias Ops = ContextInvariantPropertyTests
 
     /// Everything the read API says about the chat models' id universe: entity values, every
@@ -53,9 +53,7 @@ struct OverlayContextPropertyTests {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                 }
                 try await store.close()
-                let whole = try await Store(loadingEverything: harness.backend(), schema: schema)
-                let expected = Self.reads(whole.context)
-                try await whole.close()
+                let expected = Self.reads(try loadedWhole(harness.backend(), schema: schema))
 
                 let backend = try harness.backend()
                 let base = ContextBase(backend: backend, schema: schema)
@@ -91,9 +89,7 @@ struct OverlayContextPropertyTests {
                 let stored = codes.prefix(codes.count / 2), written = codes.dropFirst(codes.count / 2)
                 try await store.write { context in for code in stored { Copies.apply(code, to: &context) } }
                 try await store.close()
-                let reopened = try await Store(loadingEverything: harness.backend(), schema: schema)
-                var whole = reopened.context
-                try await reopened.close()
+                var whole = try loadedWhole(harness.backend(), schema: schema)
                 let backend = try harness.backend()
                 let base = ContextBase(backend: backend, schema: schema)
                 var overlay = Context(over: base)

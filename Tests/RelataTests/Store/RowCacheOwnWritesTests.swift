@@ -1,14 +1,14 @@
 import Foundation
 import PropertyBased
 import Relata
-@_spi(Paged) @_spi(Replica) @testable import RelataCore
+@_spi(Paged) @testable import RelataCore
 import Testing
 
 /// A store's own commits keep its row cache true: after each write, what a new context reads —
 /// from the cache where it can, lists in their order included — equals the whole stored state.
 @Suite("Store: the row cache after the store's own writes (property-based)")
 struct RowCacheOwnWritesTests {
-    typealias Copies = StoreLeftRightPropertyTests
+    typealias Copies = StoreRandomWritesPropertyTests
     typealias Reads = OverlayContextPropertyTests
 
     @Test("Random writes, each followed by reads: the cached answers equal storage's, after every write")
@@ -26,9 +26,7 @@ struct RowCacheOwnWritesTests {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                     // Read through the cache (filling it for the next write), and storage loaded whole.
                     let cached = Reads.reads(store.context)
-                    let whole = try await Store(loadingEverything: harness.backend(), schema: schema, followInterval: nil)
-                    let stored = Reads.reads(whole.context)
-                    try await whole.close()
+                    let stored = Reads.reads(try loadedWhole(harness.backend(), schema: schema))
                     #expect(cached == stored, "after \(batch)")
                     guard cached == stored else { break }
                 }

@@ -9,7 +9,7 @@ import Testing
 /// read from the state before must undo it.
 @Suite("Store delta (property-based)")
 struct StoreDeltaPropertyTests {
-    typealias Copies = StoreLeftRightPropertyTests
+    typealias Copies = StoreRandomWritesPropertyTests
 
     @Test("before.applying(delta) == after, and after.applying(undo) == before, for random writes")
     func applyingTheDelta() async {

@@ -1,37 +1,29 @@
 import Foundation
 import Relata
 import RelataStoreConformance
-@_spi(Paged) @_spi(Replica) @testable import RelataCore
+@_spi(Paged) @testable import RelataCore
 
-/// The backends every Store conformance test runs against, each with a store that loads
-/// everything, and SQLite with a store over storage too (`Store(backend:)`, which keeps no
-/// copy). The in-memory backend over storage is left out of the default cases: every fault
-/// is a scan there, and the suite shares two cores (`allWithMemoryOverStorage` has it).
+/// The backends every Store conformance test runs against: a SQLite file, and the in-memory
+/// backend (whose fetches scan its rows: slower per read, but storage all the same).
 enum BackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
     case sqlite
-    case sqliteOverStorage = "sqlite, over storage"
-    case memoryOverStorage = "memory, over storage"
-
-    static var allCases: [BackendKind] { [.memory, .sqlite, .sqliteOverStorage] }
 
     var description: String { rawValue }
 
     /// Whether the storage is a SQLite file (otherwise an in-memory backend).
-    var isSQLite: Bool { self == .sqlite || self == .sqliteOverStorage }
+    var isSQLite: Bool { self == .sqlite }
 
-    /// Whether stores open over storage, keeping no copy.
-    var overStorage: Bool { self == .memoryOverStorage || self == .sqliteOverStorage }
-
-    /// The kinds whose stores keep a replica (tests of the replica itself).
-    static let replicas: [BackendKind] = [.memory, .sqlite]
-
-    /// Opens a store on `backend` the way this kind does.
+    /// Opens a store on `backend`.
     func open(_ backend: any StorageBackend, schema: EntitySchema, followInterval: Duration? = .milliseconds(10)) async throws -> Store {
-        overStorage
-            ? try await Store(backend: backend, schema: schema, followInterval: followInterval)
-            : try await Store(loadingEverything: backend, schema: schema, followInterval: followInterval)
+        try await Store(backend: backend, schema: schema, followInterval: followInterval)
     }
+}
+
+/// Every row `backend` holds, loaded into one plain context (what a context over storage must
+/// answer like: the reference of the overlay tests).
+func loadedWhole(_ backend: any StorageBackend, schema: EntitySchema) throws -> Context {
+    try backend.read { try StoreWriter.load(schema, from: $0).0.context }
 }
 
 /// Opens and reopens a store on one backend's storage (a file for SQLite, one in-memory
@@ -96,12 +88,4 @@ final class RecordingBackend: StorageBackend, @unchecked Sendable {
     func hasNewCommits() throws -> Bool { try wrapped.hasNewCommits() }
 
     func close() throws { try wrapped.close() }
-}
-
-extension Store {
-    /// The store's second copy of the state, caught up: after every write it must equal the
-    /// published state.
-    var spareForTesting: Context {
-        get async { await writer.caughtUpSpare() ?? context }
-    }
 }
