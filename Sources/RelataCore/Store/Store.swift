@@ -106,12 +106,13 @@ public final class Store: Sendable {
     /// Why this store could not catch up with other stores' commits, while it cannot: `nil` once
     /// a catch-up (the follower's, ``refresh()``, or a write's) succeeds again.
     ///
-    /// A store that follows others (see `followInterval`) catches up in the background; when that
-    /// fails (the storage unreadable, a row that does not decode), reads keep answering from the
-    /// last state the store had, and this property says so — the store never looks current
-    /// while it is not. ``refresh()`` throws the same error, and every write catches up first, so
-    /// a write fails with it too. A change log record that is itself damaged is not such a
-    /// failure: the store then loads every row again (counted in ``fullReloads``).
+    /// A store that follows others (see `followInterval`) reads their commits from the change log
+    /// in the background (to move ``sequence``, evict its cache and tell its observers); when that
+    /// fails (the storage unreadable; for observers, a row that does not decode), this property
+    /// says so — the store never looks current while it is not. New contexts read storage
+    /// whatever happened. ``refresh()`` throws the same error, and every write reads the log
+    /// first, so a write fails with it too. A change log record that is itself damaged is not such
+    /// a failure: the store then drops every row it cached (counted in ``fullReloads``).
     public var followError: (any Error)? {
         writer.followFailure.withLock { $0 }
     }
