@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RelataCore
 
 /// Reads and writes a SQLite store inside one transaction of ``SQLiteBackend``.
@@ -41,25 +42,24 @@ struct SQLiteTransaction: StorageTransaction {
     /// Runs `sql` and hands each row to `body` with a description of where it is (its table and
     /// its place in the result), for errors about a row whose key cannot be read.
     ///
-    /// A statement that names its columns is prepared once per connection and kept (reads by key
-    /// run thousands of times). A `SELECT *` (an entity table, whose to-one columns other
-    /// connections add) is prepared each time: SQLite prepares a kept statement again when the
-    /// schema changed, but GRDB keeps the column names it first read. Should a kept statement's
-    /// columns still differ at its first row, the connection's kept statements are dropped and it
+    /// Every statement is prepared once per connection and kept (reads by key run thousands of
+    /// times; GRDB's statement authorizer, run at each preparation, was a fifth of a bulk write).
+    /// A `SELECT *` of an entity table (`selectsEveryColumn`), whose to-one columns other
+    /// connections add, is checked at its first row: SQLite prepares a kept statement again when
+    /// the schema changed, but GRDB keeps the column names it first read; when they differ from
+    /// the columns the statement has now, the connection's kept statements are dropped and it
     /// runs prepared anew.
-    ///
-    /// - Parameter selectsEveryColumn: Whether `sql` is such a `SELECT *`, prepared each time.
     func each(
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
         _ body: (Row, @escaping () -> String) throws -> Void
     ) throws {
         attempts: for attempt in 0..<2 {
-            let statement = selectsEveryColumn ? try db.makeStatement(sql: sql) : try db.cachedStatement(sql: sql)
+            let statement = try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             var index = 0
             while let row = try rows.next() {
                 // SQLite prepares again at the first step: the columns are known from here on.
-                if index == 0, attempt == 0, statement.columnCount != statement.columnNames.count {
+                if index == 0, attempt == 0, selectsEveryColumn, !Self.hasCurrentColumnNames(statement) {
                     db.clearSchemaCache()
                     continue attempts
                 }
@@ -70,6 +70,17 @@ struct SQLiteTransaction: StorageTransaction {
             }
             return
         }
+    }
+
+    /// Whether the column names GRDB keeps for `statement` are those SQLite gives it now.
+    static func hasCurrentColumnNames(_ statement: Statement) -> Bool {
+        let names = statement.columnNames
+        let count = Int(sqlite3_column_count(statement.sqliteStatement))
+        guard count == names.count else { return false }
+        for index in 0..<count {
+            guard let name = sqlite3_column_name(statement.sqliteStatement, Int32(index)), String(cString: name) == names[index] else { return false }
+        }
+        return true
     }
 
     /// Runs `sql`, a `SELECT *` (or `e.*`) of `type`'s entity table, and hands each row to `body`
