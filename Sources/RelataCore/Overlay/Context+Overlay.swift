@@ -10,7 +10,7 @@ extension Context {
     package init(over base: ContextBase) {
         self.init()
         storage.base = base
-        for type in base.schema.types.values { install(type, base) }
+        for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
     }
 
     /// A context over `backend`'s rows, typed through `schema` (see ``init(over:)``).
@@ -34,8 +34,10 @@ extension Context {
     public var storageFailure: (any Error)? { storage.base?.failure }
 
     /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of
-    /// its one-way relations in their targets' tables) what reads them from `base`.
-    private mutating func install<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
+    /// its one-way relations in their targets' tables) what reads them from `base`. Called
+    /// through `_EntityStoreSupport`, specialized in the model's module.
+    @inlinable
+    mutating func installOverlay<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
         mutableTable(Entity.self).faulter = OverlayReads.entities(Entity.self, base)
         var installer = OverlayInstaller<Entity>(base: base)
         try? Entity._relataVisitRelations(&installer)
@@ -102,14 +104,17 @@ extension Context {
 /// Gives each relation of `Entity` what reads its links from a base: the link table of the
 /// relation (either side, see ``OverlayReads/links(_:_:)``) and, for a one-way relation, the
 /// backlink index in its target's table.
+@usableFromInline
 struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
-    let base: ContextBase
-    var steps: [(inout Context) -> Void] = []
+    @usableFromInline let base: ContextBase
+    @usableFromInline var steps: [(inout Context) -> Void] = []
 
+    @inlinable
     init(base: ContextBase) {
         self.base = base
     }
 
+    @inlinable
     mutating func visit<S, T, D, C, K>(_ descriptor: RelationDescriptor<S, T>, _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>) throws {
         let base = base
         steps.append { context in

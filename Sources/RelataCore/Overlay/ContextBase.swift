@@ -41,7 +41,7 @@ package final class ContextBase: Sendable {
     private let firstFailure = Mutex<(any Error)?>(nil)
 
     /// The rows shared with other bases of the same store, if any.
-    package let cache: RowCache?
+    @usableFromInline package let cache: RowCache?
 
     /// A base reading `backend`, its rows typed through `schema`: as of `sequence` (reads of rows
     /// changed since fail), or of the newest commit at each read when `nil`; through `cache`.

@@ -2,9 +2,12 @@ import Foundation
 
 /// How a context over storage reads each kind of thing it does not hold, as closures made where
 /// the types are known: rows fetched by key in one batch, typed the way a whole load types them
-/// (`ContextLoader`).
+/// (`ContextLoader`). Inlinable, so that `_EntityStoreSupport` builds them specialized in the
+/// model's own module (a fault then looks no generic metadata up at run time).
+@usableFromInline
 enum OverlayReads {
     /// The entities of `Entity` by id, and all of them in pages.
+    @inlinable
     static func entities<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) -> EntityFaulter<Entity> {
         let type = EntitySchema.storageName(of: Entity.self)
         func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord]) throws {
@@ -60,6 +63,7 @@ enum OverlayReads {
     /// The links of sources through one side of `d`: from the rows that side stores (its
     /// entity rows' to-one column, or its link rows), or, for the side whose pairs the other side
     /// stores, the sources of the other side's links to it, in their order.
+    @inlinable
     static func links<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, _ base: ContextBase
     ) -> LinkFaulter<S.ID, T.ID>.Load {
@@ -122,6 +126,7 @@ enum OverlayReads {
     /// A page of one source's list through `d`, a to-many side, read by index: from the link
     /// rows the side stores, or, for the side whose pairs the other side stores, from the other
     /// side's links to the source (in their order in its list); `nil` for a to-one side.
+    @inlinable
     static func linkPage<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, _ base: ContextBase
     ) -> ((S.ID, ListPage) -> [(target: T.ID, key: PositionKey)]?)? {
@@ -155,6 +160,7 @@ enum OverlayReads {
 
     /// How many targets sources have through `d`, a to-many side, counted on storage's index:
     /// the side's own link rows, or the other side's links to them; `nil` for a to-one side.
+    @inlinable
     static func linkCount<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, _ base: ContextBase
     ) -> (([S.ID]) -> [S.ID: Int]?)? {
@@ -185,7 +191,8 @@ enum OverlayReads {
     /// Runs `read`, a read of the other side's links to sources of `type`'s `relation`, so that
     /// a stale snapshot names the relation asked about (`Chat.messages` of chat "c0") rather
     /// than the side that stores it (`Message.chat` to "c0").
-    private static func asking<R>(_ type: String, _ relation: String, _ read: () throws -> R) throws -> R {
+    @usableFromInline
+    static func asking<R>(_ type: String, _ relation: String, _ read: () throws -> R) throws -> R {
         do {
             return try read()
         } catch let error as RelataError where error.code == .staleSnapshot {
@@ -196,6 +203,7 @@ enum OverlayReads {
     /// Puts the to-one links of entity rows read (those of `d`, stored in `S`'s rows) in the
     /// link table, for the sources it does not hold: the ids asked about (`nil`: every row's
     /// source) have no link unless a row says so.
+    @inlinable
     static func rowLinks<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>
     ) -> (EntityTable<S>, [S.ID]?, [EntityRecord]) -> Void {
@@ -219,6 +227,7 @@ enum OverlayReads {
     }
 
     /// The sources of a one-way relation's links to targets.
+    @inlinable
     static func backlinks<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, _ base: ContextBase
     ) -> BacklinkFaulter<S.ID, T.ID>.Load {
@@ -240,14 +249,20 @@ enum OverlayReads {
 
 /// Ordered lists built from links read in any order: sorted by position, ties by id, as a whole
 /// load sorts them (``OrderedLinks/init(unsortedTargets:keys:)``).
+@usableFromInline
 struct ListBuilder<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable> {
-    private var gathered: [SourceID: (targets: [TargetID], keys: [PositionKey])] = [:]
+    @usableFromInline var gathered: [SourceID: (targets: [TargetID], keys: [PositionKey])] = [:]
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func add(_ target: TargetID, at key: PositionKey, to source: SourceID) {
         gathered[source, default: ([], [])].targets.append(target)
         gathered[source]!.keys.append(key)
     }
 
+    @inlinable
     var lists: [SourceID: OrderedLinks<TargetID>] {
         gathered.mapValues { OrderedLinks(unsortedTargets: $0.targets, keys: $0.keys) }
     }

@@ -11,6 +11,7 @@ import Synchronization
 /// (a read that raced a newer commit keeps nothing). A pruned or undecodable log empties it.
 ///
 /// Beyond ``limit`` bytes (estimated from the rows' sizes), the entries inserted first go first.
+@usableFromInline
 package final class RowCache: Sendable {
     /// The bytes of rows the cache keeps at most.
     package let limit: Int
@@ -207,6 +208,7 @@ package final class RowCache: Sendable {
     }
 
     /// The entities decoded from `records` before, where the cache still holds those very rows.
+    @usableFromInline
     func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
         state.withLock { state in
             records.map { record in
@@ -218,6 +220,7 @@ package final class RowCache: Sendable {
     }
 
     /// Keeps entities decoded from `records`, for the rows the cache holds unchanged.
+    @usableFromInline
     func keepDecoded<Entity: EntityModelProtocol>(_ values: [(record: EntityRecord, entity: Entity)]) {
         state.withLock { state in
             for (record, entity) in values {

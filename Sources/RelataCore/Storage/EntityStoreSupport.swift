@@ -13,6 +13,8 @@ public struct _EntityStoreSupport: Sendable {
     @usableFromInline let collectLinkRows: @Sendable (AnyEntityTable, StoreDelta, Context, Context, inout StoreChanges) throws -> Void
     @usableFromInline let decodeEntities: EntityDecoder
     @usableFromInline let linkLoader: @Sendable (String) -> LinkRecordLoader?
+    /// Gives a context over storage what reads this type's rows (``Context/init(over:)``).
+    @usableFromInline let installOverlay: @Sendable (inout Context, ContextBase) -> Void
 
     /// The store-side work for `Entity`, compiled (specialized) where this initializer is called.
     @inlinable
@@ -34,5 +36,6 @@ public struct _EntityStoreSupport: Sendable {
             try? Entity._relataVisitRelations(&finder)
             return finder.loader
         }
+        installOverlay = { context, base in context.installOverlay(Entity.self, base) }
     }
 }
