@@ -16,7 +16,17 @@ struct OverlayContextPropertyTests {
     /// relation's targets with position keys, backlinks, dynamic relationships, counts, all ids
     /// of each type, nested queries.
     static func reads(_ context: Context) -> String {
-        var text = Copies.dumped(context)
+        // Pages and counts of lists first, while the context may not hold them (read by index).
+        var text = ""
+        for chat in Ops.chatIDs {
+            text += "\n\(chat) messages: \(context.count(of: chat, \Chat.$messages)),"
+            for page in [ListPage.first(2), .last(2), .range(1..<3)] { text += " \(context.ids(of: chat, \Chat.$messages, page: page))" }
+        }
+        for user in Ops.userIDs {
+            text += "\n\(user) chats: \(context.count(of: user, \User.$chats)) \(context.ids(of: user, \User.$chats, page: .last(1)))"
+            text += " admin of: \(context.ids(of: user, \User.$adminOf, page: .first(1)))"
+        }
+        text += "\n" + Copies.dumped(context)
         for user in Ops.userIDs {
             text += "\n\(user) counts \(context.countOfSources(linkingTo: user, through: \Message.$author))"
             text += " \(context.countOfSources(linkingTo: user, through: \Message.$viewedBy)) \(context.count(of: user, \User.$chats))"
