@@ -10,6 +10,9 @@ extension Context {
             try checkDeny(Entity.self, id: entity.id)
         }
         try entity.willDelete(from: &self)
+        // Over storage, its dynamic relationships are read while it exists (a relationship read
+        // after, to an entity that is gone, would not be kept: the erasure would miss it).
+        if storage.base != nil { ensureDynamicLinks(of: EntityReference(Entity.self, id: entity.id)) }
         do {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
             let table = mutableTable(Entity.self)
@@ -85,6 +88,7 @@ struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
     ) throws {
         let source = checkedCast(id, to: Source.ID.self, in: descriptor.key.name)
+        if descriptor.key.toMany { context.prefetchUnlinking(descriptor, source: source, erasing: cascade && descriptor.deleteRule == .cascade) }
         let targets = context.unlinkAll(descriptor, source: source)
         guard cascade else { return }
         switch descriptor.deleteRule {
@@ -109,6 +113,35 @@ struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
 }
 
 extension Context {
+    /// Before the links of `source` through the to-many `d` are removed, in a context over
+    /// storage: reads the other side of every target in one batch (unlinking them one at a time
+    /// would read each), and, when the targets are to be erased, everything erasing them reads.
+    @usableFromInline
+    mutating func prefetchUnlinking<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, source: S.ID, erasing: Bool
+    ) {
+        guard storage.base != nil else { return }
+        let targets = mutableTable(S.self).linkTable(d.key, T.ID.self).targets(of: source, toMany: true)
+        guard targets.count > 1 else { return }
+        if erasing {
+            prefetchErasure(of: T.self, ids: targets)
+        } else if let inverse = d.inverse {
+            mutableTable(T.self).linkTable(inverse, S.ID.self).ensure(targets)
+        }
+    }
+
+    /// Before a cascade erases `ids` of `Entity` one at a time, in a context over storage: reads
+    /// what erasing them reads — their rows (with their to-one links), the links of each of their
+    /// relations, their dynamic relationships — in one batch per kind, not one read per entity.
+    @usableFromInline
+    func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID]) {
+        guard storage.base != nil, ids.count > 1, let table = table(Entity.self) else { return }
+        table.ensure(ids)
+        let sources = ids.map { AnyHashable($0) }
+        for links in table.links { links?.ensureAll(sources) }
+        ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
+    }
+
     /// Removes every link of the entity `id` without cascading (a replayed erasure).
     mutating func eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) {
         try? eraseLinks(of: Entity.self, id: id, cascade: false)

@@ -99,6 +99,8 @@ struct DenyVisitor<Entity: EntityModelProtocol>: _RelationVisitor {
                 )
             }
         case .cascade:
+            // Over storage, what the walk reads of the targets is read in one batch per kind.
+            checker.context.prefetchErasure(of: T.self, ids: targets)
             for target in targets where checker.context.entity(T.self, id: target) != nil {
                 try checker.check(T.self, id: target)
             }

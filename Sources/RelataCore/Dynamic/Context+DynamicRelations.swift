@@ -151,9 +151,10 @@ extension Context {
     /// erasure of any type must walk its cascade for `.deny`, whatever its declared relations say).
     @usableFromInline
     var hasDynamicDenyRisk: Bool {
-        // Over storage the dynamic relationships are not all held: assume the risk (the walk
-        // reads what it needs).
-        storage.base != nil || (storage.dynamic.map { $0.denyReachableOwnedCount > 0 } ?? false)
+        // Over storage the dynamic relationships are not all held: the risk is there as soon as
+        // a type of the schema can reach `.deny` (the walk then reads what it needs).
+        if let base = storage.base { return base.schemaReachesDeny }
+        return storage.dynamic.map { $0.denyReachableOwnedCount > 0 } ?? false
     }
 
     mutating func recordDynamicLinkChange(_ kind: DynamicLinkChange.Kind, _ link: DynamicLink) {

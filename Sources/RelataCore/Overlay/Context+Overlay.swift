@@ -62,6 +62,7 @@ extension Context {
 
     /// Makes sure the dynamic relationships of `subject` are held: read from the base the first
     /// time, in a context over storage; nothing otherwise.
+    @usableFromInline
     func ensureDynamicLinks(of subject: EntityReference) {
         guard storage.base != nil, !storage.dynamicLoaded.contains(subject) else { return }
         ensureDynamicLinks(of: [subject])

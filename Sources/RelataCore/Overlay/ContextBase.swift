@@ -43,12 +43,22 @@ package final class ContextBase: Sendable {
     /// The rows shared with other bases of the same store, if any.
     @usableFromInline package let cache: RowCache?
 
+    /// Whether an entity type of the schema can reach a `.deny` relation through cascades: only
+    /// then can a dynamically owned entity make an erasure deny (see `hasDynamicDenyRisk`).
+    @usableFromInline let schemaReachesDeny: Bool
+
+    private static func reachesDeny(_ schema: EntitySchema) -> Bool {
+        func reaches<Entity: EntityModelProtocol>(_ type: Entity.Type) -> Bool { DenyRules.reachable(from: type) }
+        return schema.types.values.contains { reaches($0) }
+    }
+
     /// A base reading `backend`, its rows typed through `schema`: as of `sequence` (reads of rows
     /// changed since fail), or of the newest commit at each read when `nil`; through `cache`.
     package init(backend: any StorageBackend, schema: EntitySchema, sequence: Int64? = nil, cache: RowCache? = nil) {
         self.backend = backend
         self.schema = schema
         self.cache = cache
+        schemaReachesDeny = Self.reachesDeny(schema)
         snapshot = Mutex(sequence.map { .at($0, SharedSnapshotChanges(SnapshotChanges(sequence: $0))) } ?? .newest)
     }
 
@@ -56,6 +66,7 @@ package final class ContextBase: Sendable {
         backend = other.backend
         schema = other.schema
         cache = other.cache
+        schemaReachesDeny = other.schemaReachesDeny
         let snapshot = other.snapshot.withLock { $0 }
         switch snapshot {
         case .at(let sequence, _): self.snapshot = Mutex(pinned ? snapshot : .unbound(floor: sequence))

@@ -1,0 +1,48 @@
+import Foundation
+import Relata
+@testable import RelataCore
+import Testing
+
+/// A cascade over storage reads what it erases in batches: deleting a chat reads its messages'
+/// rows and links in one batch per kind, not one read per message.
+@Suite("Store: cascades read in batches")
+struct CascadePrefetchTests {
+    /// Chat c0 with `messages` messages, each viewed by a user, and chat c1 with one.
+    static func seeded(messages: Int) async throws -> StoreHarness {
+        let harness = try StoreHarness(.sqlite)
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema)
+        try await store.write { context in
+            for c in 0..<2 { try Chat(id: "c\(c)", users: .ids(["u\(c)"])).save(to: &context) }
+            for m in 0..<messages {
+                try Message(id: "m\(m)", text: "t", author: .id("u0"), chat: .id("c0"), viewedBy: .ids(["u1"])).save(to: &context)
+            }
+            try Message(id: "other", text: "t", author: .id("u1"), chat: .id("c1"), replyTo: .id("m0")).save(to: &context)
+        }
+        try await store.close()
+        return harness
+    }
+
+    @Test("Deleting a chat reads the same number of statements for 10 messages as for 300, and erases them all")
+    func cascadeReadsInBatches() async throws {
+        var reads: [Int] = []
+        for messages in [10, 300] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let read = try await store.write { context in
+                let before = backend.statementCount
+                try Chat.delete(id: "c0", from: &context)
+                // Rows are written after the closure: these are the statements the cascade read.
+                return backend.statementCount - before
+            }
+            reads.append(read)
+            #expect(store.context.ids(of: Message.self) == ["other"])
+            #expect(store.context.ids(of: "other", \Message.$replyTo).isEmpty, "the link to an erased message is gone")
+            #expect(store.context.sources(linkingTo: "u1", through: \Message.$viewedBy).isEmpty)
+            try store.context.checkInvariants()
+            try await store.close()
+        }
+        #expect(reads[0] == reads[1], "statements the cascade read: \(reads)")
+    }
+}
