@@ -88,7 +88,7 @@ struct StoreRandomWritesPropertyTests {
                 // A context kept from an earlier write answers as of it (see StoreWritePathTests).
                 let kinds: [ClosureKind] = [.plain, .ownCopy, .throwing]
                 let kind = kinds[batch.last! % kinds.count]
-                let result = try? await store.write { context in
+                let result: Void? = try? await store.write { context in
                     try Self.perform(batch, as: kind, on: &context, stale: Context())
                 }
                 if kind == .throwing {
