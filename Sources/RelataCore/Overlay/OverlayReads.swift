@@ -70,9 +70,6 @@ enum OverlayReads {
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         // An id a store cannot keep (NUL, too long) has no row: it is not asked for.
         func text(_ id: S.ID) -> String? { try? IDText.encode(id, of: sourceType, relation: name) }
-        func failure(_ id: String, _ message: String) -> RelataError {
-            RelataError(code: .undecodableRecord, entityType: sourceType, id: id, relation: name, message: message)
-        }
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
             return { sources in
@@ -89,7 +86,7 @@ enum OverlayReads {
                             continue
                         }
                         guard let position = record.inversePosition.flatMap(PositionKey.init) else {
-                            throw failure(record.target, "the stored link from \"\(record.source)\" has no valid position")
+                            throw positionless(sourceType, name, id: record.target, link: "from \"\(record.source)\"")
                         }
                         lists.add(target, at: position, to: source)
                     }
@@ -114,7 +111,7 @@ enum OverlayReads {
                 var lists = ListBuilder<S.ID, T.ID>()
                 for record in try reader.fetchLinks(of: sources.compactMap { id in text(id).map { LinkSourceKey(type: sourceType, relation: name, source: $0) } }) {
                     guard let position = record.position.flatMap(PositionKey.init) else {
-                        throw failure(record.source, "the stored link to \"\(record.target)\" has no valid position")
+                        throw positionless(sourceType, name, id: record.source, link: "to \"\(record.target)\"")
                     }
                     lists.add(try IDText.decode(record.target, as: T.ID.self), at: position, to: try IDText.decode(record.source, as: S.ID.self))
                 }
@@ -132,16 +129,13 @@ enum OverlayReads {
     ) -> ((S.ID, ListPage) -> [(target: T.ID, key: PositionKey)]?)? {
         guard d.key.toMany else { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
-        func failure(_ id: String, _ other: String) -> RelataError {
-            RelataError(code: .undecodableRecord, entityType: sourceType, id: id, relation: name, message: "the stored link to \"\(other)\" has no valid position")
-        }
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
             return { source, page in
                 guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
                 return base.read { reader in
                     try asking(sourceType, name) { try reader.fetchSources(of: LinkTargetKey(type: targetType, relation: inverseName, target: id), page: page) }.map { record in
-                        guard let key = record.inversePosition.flatMap(PositionKey.init) else { throw failure(id, record.source) }
+                        guard let key = record.inversePosition.flatMap(PositionKey.init) else { throw positionless(sourceType, name, id: id, link: "from \"\(record.source)\"") }
                         return (try IDText.decode(record.source, as: T.ID.self), key)
                     }
                 }
@@ -151,7 +145,7 @@ enum OverlayReads {
             guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
             return base.read { reader in
                 try reader.fetchLinks(of: LinkSourceKey(type: sourceType, relation: name, source: id), page: page).map { record in
-                    guard let key = record.position.flatMap(PositionKey.init) else { throw failure(id, record.target) }
+                    guard let key = record.position.flatMap(PositionKey.init) else { throw positionless(sourceType, name, id: id, link: "to \"\(record.target)\"") }
                     return (try IDText.decode(record.target, as: T.ID.self), key)
                 }
             }
@@ -186,6 +180,13 @@ enum OverlayReads {
                 return Dictionary(keys.compactMap { key, id in counts[key].map { (id, $0) } }, uniquingKeysWith: +)
             }
         }
+    }
+
+    /// The error for a stored list link without a valid position: of `type`'s `relation` of
+    /// `id`, the link `from "x"` or `to "x"`.
+    @usableFromInline
+    static func positionless(_ type: String, _ relation: String, id: String, link: String) -> RelataError {
+        RelataError(code: .undecodableRecord, entityType: type, id: id, relation: relation, message: "the stored link \(link) has no valid position")
     }
 
     /// Runs `read`, a read of the other side's links to sources of `type`'s `relation`, so that
