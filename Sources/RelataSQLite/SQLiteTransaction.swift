@@ -46,9 +46,9 @@ struct SQLiteTransaction: StorageTransaction {
     /// times; GRDB's statement authorizer, run at each preparation, was a fifth of a bulk write).
     /// A `SELECT *` of an entity table (`selectsEveryColumn`), whose to-one columns other
     /// connections add, is checked at its first row: SQLite prepares a kept statement again when
-    /// the schema changed, but GRDB keeps the column names it first read; when they differ from
-    /// the columns the statement has now, the connection's kept statements are dropped and it
-    /// runs prepared anew.
+    /// the schema changed, but GRDB keeps the column names it first read and the column count of
+    /// before the first step; when they differ from the columns the statement has now, the
+    /// connection's kept statements are dropped and it runs prepared anew.
     func each(
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
         _ body: (Row, @escaping () -> String) throws -> Void
@@ -59,7 +59,7 @@ struct SQLiteTransaction: StorageTransaction {
             var index = 0
             while let row = try rows.next() {
                 // SQLite prepares again at the first step: the columns are known from here on.
-                if index == 0, attempt == 0, selectsEveryColumn, !Self.hasCurrentColumnNames(statement) {
+                if index == 0, attempt == 0, selectsEveryColumn, !Self.hasCurrentColumns(statement, row) {
                     db.clearSchemaCache()
                     continue attempts
                 }
@@ -72,11 +72,14 @@ struct SQLiteTransaction: StorageTransaction {
         }
     }
 
-    /// Whether the column names GRDB keeps for `statement` are those SQLite gives it now.
-    static func hasCurrentColumnNames(_ statement: Statement) -> Bool {
+    /// Whether the columns GRDB keeps for `statement` and for `row`, its cursor's row, are those
+    /// SQLite gives the statement now: GRDB keeps the names it first read, and the row counts
+    /// the columns when the cursor is made — before the first step, which prepares the statement
+    /// again if the schema changed (even for a statement that had returned no row before).
+    static func hasCurrentColumns(_ statement: Statement, _ row: Row) -> Bool {
         let names = statement.columnNames
         let count = Int(sqlite3_column_count(statement.sqliteStatement))
-        guard count == names.count else { return false }
+        guard count == names.count, count == row.count else { return false }
         for index in 0..<count {
             guard let name = sqlite3_column_name(statement.sqliteStatement, Int32(index)), String(cString: name) == names[index] else { return false }
         }

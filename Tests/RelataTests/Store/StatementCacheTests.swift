@@ -37,4 +37,23 @@ struct StatementCacheTests {
         try await reader.close()
         try await writer.close()
     }
+
+    @Test("A kept statement that returned no row before another store added a column reads the new column's links")
+    func columnAddedAfterEmptyRead() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let schema = EntitySchema(Folder.self, Sheet.self)
+        let reader = try await Store(backend: SQLiteBackend(path: path), schema: schema, followInterval: nil, cacheLimit: 0)
+        let writer = try await Store(backend: SQLiteBackend(path: path), schema: schema, followInterval: nil, cacheLimit: 0)
+        try await writer.write { try Sheet(id: "a", title: "A").save(to: &$0) }
+        // The reader prepares and keeps the statement that reads sheets by id; it finds no row,
+        // so the statement's columns are never looked at.
+        #expect(try reader.read { $0.entity(Sheet.self, id: "z") } == nil)
+        try await writer.write { try Sheet(id: "a", title: "A", folder: .relation(Folder(id: "f"))).save(to: &$0) }
+        // SQLite prepares the kept statement again at its first step; the columns of its first
+        // row are those it has now, not the ones counted when the rows were asked for.
+        #expect(try reader.read { Sheet.query("a", in: $0).with(\.$folder).resolve()?.folder?.id } == "f")
+        try await reader.close()
+        try await writer.close()
+    }
 }

@@ -73,46 +73,51 @@ struct StoreRandomWritesPropertyTests {
     @Test("After every write the store's context reads what storage holds and what a plain context that made the same changes holds", arguments: BackendKind.allCases)
     func contextAgrees(kind: BackendKind) async {
         await propertyCheck(count: kind == .memory ? 30 : 10, input: Gen.int(in: 0...100_000).array(of: 1...80)) { codes in
-            guard let harness = try? StoreHarness(kind) else { return }
-            defer { harness.remove() }
-            let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
-            guard let store = try? await harness.open(schema: schema) else {
-                Issue.record("cannot open")
-                return
-            }
-            var plain = Context()
-            var rest = codes[...]
-            while !rest.isEmpty {
-                let batch = Array(rest.prefix(1 + rest.first! % 7))
-                rest = rest.dropFirst(batch.count)
-                // A context kept from an earlier write answers as of it (see StoreWritePathTests).
-                let kinds: [ClosureKind] = [.plain, .ownCopy, .throwing]
-                let kind = kinds[batch.last! % kinds.count]
-                let result: Void? = try? await store.write { context in
-                    try Self.perform(batch, as: kind, on: &context, stale: Context())
-                }
-                if kind == .throwing {
-                    #expect(result == nil)
-                } else {
-                    for code in batch { Self.apply(code, to: &plain) }
-                }
-                let now = Self.dumped(store.context)
-                guard let whole = try? loadedWhole(harness.backend(), schema: schema) else {
-                    Issue.record("cannot load")
-                    return
-                }
-                #expect(Self.dumped(whole) == now, "storage, position keys included")
-                #expect(Self.order(now) == Self.order(Self.dumped(plain)))
-                #expect(throws: Never.self) { try store.context.checkInvariants() }
-            }
-            let final = Self.dumped(store.context)
-            try? await store.close()
-            guard let reopened = try? await harness.open(schema: schema) else {
-                Issue.record("cannot reopen")
-                return
-            }
-            #expect(Self.dumped(reopened.context) == final)
-            try? await reopened.close()
+            await Self.check(codes, on: kind)
         }
+    }
+
+    /// Applies `codes` in batches through a store of `kind`, comparing after every write.
+    static func check(_ codes: [Int], on kind: BackendKind) async {
+        guard let harness = try? StoreHarness(kind) else { return }
+        defer { harness.remove() }
+        let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+        guard let store = try? await harness.open(schema: schema) else {
+            Issue.record("cannot open")
+            return
+        }
+        var plain = Context()
+        var rest = codes[...]
+        while !rest.isEmpty {
+            let batch = Array(rest.prefix(1 + rest.first! % 7))
+            rest = rest.dropFirst(batch.count)
+            // A context kept from an earlier write answers as of it (see StoreWritePathTests).
+            let kinds: [ClosureKind] = [.plain, .ownCopy, .throwing]
+            let kind = kinds[batch.last! % kinds.count]
+            let result: Void? = try? await store.write { context in
+                try Self.perform(batch, as: kind, on: &context, stale: Context())
+            }
+            if kind == .throwing {
+                #expect(result == nil)
+            } else {
+                for code in batch { Self.apply(code, to: &plain) }
+            }
+            let now = Self.dumped(store.context)
+            guard let whole = try? loadedWhole(harness.backend(), schema: schema) else {
+                Issue.record("cannot load")
+                return
+            }
+            #expect(Self.dumped(whole) == now, "storage, position keys included")
+            #expect(Self.order(now) == Self.order(Self.dumped(plain)))
+            #expect(throws: Never.self) { try store.context.checkInvariants() }
+        }
+        let final = Self.dumped(store.context)
+        try? await store.close()
+        guard let reopened = try? await harness.open(schema: schema) else {
+            Issue.record("cannot reopen")
+            return
+        }
+        #expect(Self.dumped(reopened.context) == final)
+        try? await reopened.close()
     }
 }
