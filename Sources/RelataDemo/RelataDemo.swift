@@ -195,7 +195,7 @@ struct ChatDemo: AsyncParsableCommand {
 
     func queryReadmeChat(_ store: Store) async throws {
         print("\n2. Bob, from the other end: chats, messages, replies (nested query on a snapshot)")
-        let bob = try store.read { context in
+        let bob = try await store.read { context in
             User.query("1", in: context)
                 .with(\.$chats) { chat in
                     chat.with(\.$messages) { message in
@@ -247,7 +247,7 @@ struct ChatDemo: AsyncParsableCommand {
         // What an app reads, whatever the store's size: a chat list (each chat with its newest
         // message) and one chat's screen (its newest page of messages), never every message.
         let listing = ContinuousClock.now
-        let newest = try store.read { context in
+        let newest = try await store.read { context in
             (0..<100).compactMap { i -> Message? in
                 guard let id = context.ids(of: "c\(i)", \Chat.$messages, page: .last(1)).first else { return nil }
                 return Message.query(id, in: context).with(\.$author).resolve()
@@ -255,7 +255,7 @@ struct ChatDemo: AsyncParsableCommand {
         }
         print("   chat list: \(newest.count) chats with their newest message in \(format(ContinuousClock.now - listing))")
         let paging = ContinuousClock.now
-        let page = try store.read { context in
+        let page = try await store.read { context in
             Message.query(context.ids(of: "c0", \Chat.$messages, page: .last(20)), in: context)
                 .with(\.$author).with(\.$attachment)
                 .resolve()

@@ -89,7 +89,7 @@ struct HandWrittenConformanceStoreTests {
 
         let reopened = try await harness.open(schema: schema)
         #expect(reopened.context.ids(of: Label.self) == ["m"])
-        #expect(try reopened.read { Label.query("m", in: $0).with(\.$owner).resolve()?.owner?.name } == "Bob")
+        #expect(try await reopened.read { Label.query("m", in: $0).with(\.$owner).resolve()?.owner?.name } == "Bob")
         #expect(reopened.context.sources(linkingTo: "1", through: \Label.$owner) == ["m"])
         #expect(reopened.context.sources(linkingTo: "2", through: \Label.$owner).isEmpty)
         try reopened.context.checkInvariants()

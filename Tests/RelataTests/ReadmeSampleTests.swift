@@ -38,7 +38,7 @@ struct ReadmeSampleTests {
         try await store.write { context in                 // one transaction; all or nothing
             try Chat(id: "1", users: .ids(["1", "2"])).save(to: &context)
         }
-        let chat = try store.read { context in                 // a snapshot: no lock held while you read
+        let chat = try await store.read { context in                 // a snapshot: no lock held while you read
             Chat.query("1", in: context).with(\.$users).resolve()
         }
         try await store.set(\Chat.$users, of: "1", to: .appending(ids: ["3"]))   // background set

@@ -148,7 +148,7 @@ enum LargeStorePostgresW2 {
             var start = ContinuousClock.now
             let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema))
             let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
-            _ = try! store.read { $0.entity(Chat.self, id: "c0") != nil }
+            _ = try! await store.read { $0.entity(Chat.self, id: "c0") != nil }
             say("open", ContinuousClock.now - start)
             LargeStoreW2.say("rss-before", before)
             LargeStoreW2.say("rss-open", residentBytes())
@@ -156,7 +156,7 @@ enum LargeStorePostgresW2 {
             LargeStoreW2.say("statements-open", statements)
             for (name, range) in [("cold", first), ("other", second)] {
                 start = ContinuousClock.now
-                let resolved = try! store.read { RelataW1.resolve($0, chats: range) }
+                let resolved = try! await store.read { RelataW1.resolve($0, chats: range) }
                 say(name, ContinuousClock.now - start)
                 LargeStoreW2.say("statements-\(name)", backend.statementCount - statements)
                 statements = backend.statementCount
@@ -197,7 +197,7 @@ enum LargeStorePostgresW2 {
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
-            LargeStoreW2.say("left", try! store.read { $0.count(of: Message.self) })
+            LargeStoreW2.say("left", try! await store.read { $0.count(of: Message.self) })
             try await store.close()
         case "w2-pg-baseline-delete":
             let connection = try await PostgresBaselineW1.connect(url)

@@ -258,7 +258,7 @@ enum LargeStoreW2 {
             let before = residentBytes()
             let start = ContinuousClock.now
             let (backend, store) = try await openStore(path)
-            _ = try! store.read { $0.entity(Chat.self, id: "c0") != nil }
+            _ = try! await store.read { $0.entity(Chat.self, id: "c0") != nil }
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in try! store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
         case "w2-overlay-read":
@@ -332,7 +332,7 @@ enum LargeStoreW2 {
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
-            say("left", try! store.read { $0.count(of: Message.self) })
+            say("left", try! await store.read { $0.count(of: Message.self) })
             try await store.close()
         case "w2-grdb-delete":
             let queue = try DatabaseQueue(path: path)

@@ -1,5 +1,6 @@
 /// One-call reads and writes: SQLiteModel's background get and set, in Swift concurrency. Reads run
-/// off the caller's actor on a snapshot; writes are ordinary ``Store/write(_:)`` transactions.
+/// on a snapshot on the store's reader threads (never blocking Swift's cooperative pool, see
+/// ``Store/read(_:)-((Context)throws->T)``); writes are ordinary ``Store/write(_:)`` transactions.
 extension Store {
     /// Saves `entity` (and the related entities it carries) in one write.
     ///
@@ -15,7 +16,7 @@ extension Store {
 
     /// The stored entity, normalized (relations `.none`), or `nil`.
     public nonisolated func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) async -> Entity? {
-        context.entity(type, id: id)
+        await offPool { self.context.entity(type, id: id) }
     }
 
     /// The entities a to-many relation of `id` links to, in order (background get).
@@ -26,16 +27,24 @@ extension Store {
     public nonisolated func get<Source: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, Relations.ToMany, K>>, of id: Source.ID
     ) async -> [Target] {
-        let context = context
-        return context.ids(of: id, keyPath).compactMap { context.entity(Target.self, id: $0) }
+        // A key path is immutable; it is not marked Sendable only because its root type may not be.
+        nonisolated(unsafe) let keyPath = keyPath
+        return await offPool {
+            let context = self.context
+            return context.ids(of: id, keyPath).compactMap { context.entity(Target.self, id: $0) }
+        }
     }
 
     /// The entity a to-one relation of `id` links to, if it is stored (background get).
     public nonisolated func get<Source: EntityModelProtocol, Target, D, K>(
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, Relations.ToOne, K>>, of id: Source.ID
     ) async -> Target? {
-        let context = context
-        return context.ids(of: id, keyPath).first.flatMap { context.entity(Target.self, id: $0) }
+        // A key path is immutable; it is not marked Sendable only because its root type may not be.
+        nonisolated(unsafe) let keyPath = keyPath
+        return await offPool {
+            let context = self.context
+            return context.ids(of: id, keyPath).first.flatMap { context.entity(Target.self, id: $0) }
+        }
     }
 
     /// Saves one relation value of the entity `id` in one write (background set): `.ids`,

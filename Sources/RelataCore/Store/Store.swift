@@ -8,7 +8,7 @@ import Foundation
 /// try await store.write { context in
 ///     try chat.save(to: &context)
 /// }
-/// let messages = store.read { context in
+/// let messages = try await store.read { context in
 ///     Chat.query("1", in: context).related(\.$messages).resolve()
 /// }
 /// ```
@@ -47,6 +47,9 @@ public final class Store: Sendable {
     let writer: StoreWriter
     /// Follows the commits of other stores in the background.
     private let follower: StoreFollower?
+    /// Where `async` reads run: threads of Dispatch's, which may block on storage, never Swift's
+    /// cooperative pool (see ``read(_:)-((Context)throws->T)``).
+    let readers = DispatchQueue(label: "Relata.Store.reads", qos: .userInitiated, attributes: .concurrent)
 
     /// Opens a store on `backend`. Nothing is loaded: the store reads the log's newest sequence
     /// (and, from the storage's catalog, what the schema does not know: ``ignoredRecords``), and
@@ -143,7 +146,9 @@ public final class Store: Sendable {
         writer.published.snapshot
     }
 
-    /// Runs `body` on a new context (see ``context``). No lock is held while it runs.
+    /// Runs `body` on a new context (see ``context``), on the calling thread. No lock is held while
+    /// it runs. In an `async` function, `try await store.read { … }` runs it on a reader thread
+    /// of the store's instead (see ``read(_:)-((Context)throws->T)``).
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or the first read of `body` that storage could not answer

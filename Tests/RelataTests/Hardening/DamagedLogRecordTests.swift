@@ -82,11 +82,11 @@ struct DamagedLogRecordTests {
             try await follower.write { context in _ = context.entity(Message.self, id: "m1") }
         }
         try await follower.write { try ChatExample.Chat(id: "d").save(to: &$0) }
-        #expect(try follower.read { $0.entity(ChatExample.Chat.self, id: "c") } != nil, "other rows read")
+        #expect(try await follower.read { $0.entity(ChatExample.Chat.self, id: "c") } != nil, "other rows read")
         // The other program writes the row well-formed again: the follower reads it.
         try await Self.commitPayload(good, queue, table: table)
         try await waitUntil(seconds: 10) { (try? follower.read { $0.entity(Message.self, id: "m1") })?.text == "t" }
-        #expect(try follower.read { $0.entity(Message.self, id: "m1") }?.text == "t")
+        #expect(try await follower.read { $0.entity(Message.self, id: "m1") }?.text == "t")
         try await writer.close()
         try await follower.close()
     }

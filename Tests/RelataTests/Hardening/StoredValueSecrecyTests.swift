@@ -33,7 +33,7 @@ struct StoredValueSecrecyTests {
         let store = try await Store(path: path, entities: Bookmark.self)
         defer { Task { try await store.close() } }
         do {
-            _ = try store.read { $0.entity(Bookmark.self, id: "b1") }
+            _ = try await store.read { $0.entity(Bookmark.self, id: "b1") }
             Issue.record("the row was read")
         } catch let error as RelataError {
             #expect(error.code == .undecodableRecord && error.id == "b1" && error.entityType == "Tests.Bookmark")

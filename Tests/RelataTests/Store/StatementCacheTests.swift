@@ -28,12 +28,12 @@ struct StatementCacheTests {
         let writer = try await Store(backend: SQLiteBackend(path: path), schema: schema, followInterval: nil, cacheLimit: 0)
         try await writer.write { try Sheet(id: "a", title: "A").save(to: &$0) }
         // The reader prepares and keeps `SELECT *` of the sheets' table, without a folder column.
-        #expect(try reader.read { $0.entity(Sheet.self, id: "a")?.title } == "A")
-        #expect(try reader.read { Sheet.query("a", in: $0).with(\.$folder).resolve()?.folder } == nil)
+        #expect(try await reader.read { $0.entity(Sheet.self, id: "a")?.title } == "A")
+        #expect(try await reader.read { Sheet.query("a", in: $0).with(\.$folder).resolve()?.folder } == nil)
         // The writer links a sheet to a folder for the first time: the table gains the column.
         try await writer.write { try Sheet(id: "b", title: "B", folder: .relation(Folder(id: "f"))).save(to: &$0) }
-        #expect(try reader.read { Sheet.query("b", in: $0).with(\.$folder).resolve()?.folder?.id } == "f")
-        #expect(try reader.read { $0.entity(Sheet.self, id: "a")?.title } == "A")
+        #expect(try await reader.read { Sheet.query("b", in: $0).with(\.$folder).resolve()?.folder?.id } == "f")
+        #expect(try await reader.read { $0.entity(Sheet.self, id: "a")?.title } == "A")
         try await reader.close()
         try await writer.close()
     }
@@ -48,11 +48,11 @@ struct StatementCacheTests {
         try await writer.write { try Sheet(id: "a", title: "A").save(to: &$0) }
         // The reader prepares and keeps the statement that reads sheets by id; it finds no row,
         // so the statement's columns are never looked at.
-        #expect(try reader.read { $0.entity(Sheet.self, id: "z") } == nil)
+        #expect(try await reader.read { $0.entity(Sheet.self, id: "z") } == nil)
         try await writer.write { try Sheet(id: "a", title: "A", folder: .relation(Folder(id: "f"))).save(to: &$0) }
         // SQLite prepares the kept statement again at its first step; the columns of its first
         // row are those it has now, not the ones counted when the rows were asked for.
-        #expect(try reader.read { Sheet.query("a", in: $0).with(\.$folder).resolve()?.folder?.id } == "f")
+        #expect(try await reader.read { Sheet.query("a", in: $0).with(\.$folder).resolve()?.folder?.id } == "f")
         try await reader.close()
         try await writer.close()
     }

@@ -27,10 +27,10 @@ struct StatementCountTests {
         _ = try backend.read { try $0.changes(since: 0) }
         let read = backend.statementCount
         #expect(read > written)
-        #expect(try store.read { $0.entity(Message.self, id: "m") } != nil)
+        #expect(try await store.read { $0.entity(Message.self, id: "m") } != nil)
         let first = backend.statementCount
         #expect(first > read, "the first read of a row reads storage")
-        #expect(try store.read { $0.entity(Message.self, id: "m") } != nil)
+        #expect(try await store.read { $0.entity(Message.self, id: "m") } != nil)
         #expect(backend.statementCount == first, "a row read once answers from the store's cache, without a statement")
         try await store.close()
     }

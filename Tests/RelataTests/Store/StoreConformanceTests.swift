@@ -40,7 +40,7 @@ struct StoreConformanceTests {
         let reopened = try await harness.open()
         #expect(Self.dumped(reopened.context) == written)
         #expect(ids(reopened.context, "c", \Chat.$messages) == ["m3", "m1", "m2"])
-        let chat = try reopened.read { Chat.query("c", in: $0).with(\.$messages) { $0.with(\.$attachment) }.resolve() }
+        let chat = try await reopened.read { Chat.query("c", in: $0).with(\.$messages) { $0.with(\.$attachment) }.resolve() }
         #expect(chat?.messages?.first { $0.id == "m1" }?.attachment?.id == "a1")
         try reopened.context.checkInvariants()
     }

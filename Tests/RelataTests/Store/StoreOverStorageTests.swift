@@ -115,13 +115,13 @@ struct StoreOverStorageTests {
         let backend = try SQLiteBackend(path: harness.path)
         let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil)
         let other = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil)
-        func resolve(_ context: Context) -> [[String]] {
+        @Sendable func resolve(_ context: Context) -> [[String]] {
             Chat.query((0..<5).map { "c\($0)" }, in: context).with(\.$messages).resolve().map { $0.messages?.map(\.text) ?? [] }
         }
-        let first = try store.read { resolve($0) }
+        let first = try await store.read { resolve($0) }
         #expect(first.count == 5 && first.allSatisfy { $0.count == 5 })
         let before = backend.statementCount
-        #expect(try store.read { resolve($0) } == first)
+        #expect(try await store.read { resolve($0) } == first)
         #expect(backend.statementCount == before, "a new context, every row from the cache")
         // Another store changes a message and a chat's list; this store learns it on refresh.
         try await other.write { context in
@@ -129,12 +129,12 @@ struct StoreOverStorageTests {
             try Message(id: "m2-new", text: "new", author: .id("u2"), chat: .id("c2")).save(to: &context)
         }
         try await store.refresh()
-        let after = try store.read { resolve($0) }
+        let after = try await store.read { resolve($0) }
         #expect(after[2] == ["t0", "edited", "t2", "t3", "t4", "new"], "the changed rows were evicted and read again")
         #expect(after[0] == first[0] && after[4] == first[4])
         // Its own write evicts too.
         try await store.write { try Message(id: "m3-0", text: "mine", author: .id("u3"), chat: .id("c3")).save(to: &$0) }
-        #expect(try store.read { resolve($0) }[3].first == "mine")
+        #expect(try await store.read { resolve($0) }[3].first == "mine")
         try await store.close()
         try await other.close()
     }
@@ -145,7 +145,7 @@ struct StoreOverStorageTests {
         defer { harness.remove() }
         let limit = 20_000
         let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, followInterval: nil, cacheLimit: limit)
-        let texts = try store.read { context in (0..<200).flatMap { context.ids(of: "c\($0)", \Chat.$messages) } }
+        let texts = try await store.read { context in (0..<200).flatMap { context.ids(of: "c\($0)", \Chat.$messages) } }
         #expect(texts.count == 1_000)
         let cache = try #require(store.writer.cache)
         #expect(cache.bytes > 0 && cache.bytes <= limit, "\(cache.bytes) bytes")

@@ -188,7 +188,7 @@ struct StoreIncompleteDataTests {
         try context.checkInvariants()
         // The author arrives later: the link is simply there.
         try await reopened.save(User(id: "u9", name: "Nine"))
-        let message = try reopened.read { Message.query("m", in: $0).with(\.$author).resolve() }
+        let message = try await reopened.read { Message.query("m", in: $0).with(\.$author).resolve() }
         #expect(message?.author?.name == "Nine")
     }
 }
