@@ -49,9 +49,6 @@ public final class SQLiteBackend: StorageBackend {
     /// A diagnostic for benchmarks and tests: how many statements a read or a write needed.
     public var statementCount: Int { statements.count }
 
-    /// How many rows this backend's reads have returned since it opened: a diagnostic for tests
-    /// (a page of a list reads the page, not the list) and benchmarks.
-    package var rowsReadCount: Int { rowsRead.count }
     /// Counted by ``SQLiteTransaction``'s reads, one per row.
     package let rowsRead = StatementTally()
 
