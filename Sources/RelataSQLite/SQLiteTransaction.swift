@@ -166,6 +166,11 @@ struct SQLiteTransaction: StorageTransaction {
         // primary-key probe each.
         for (type, keys) in keys.groupedInOrder(by: \.type) {
             guard let table = try tables.entityTable(of: type) else { continue }
+            if keys.count == 1 {
+                // One id (a write's probe of the entity it saves): no JSON array to build and parse.
+                try entityRows("SELECT * FROM \(table) WHERE id = ?", arguments: [keys[0].id], type: type, table: table) { records.append($0) }
+                continue
+            }
             try entityRows(
                 "SELECT e.* FROM json_each(?) AS k CROSS JOIN \(table) e ON e.id = k.value", arguments: [try Self.json(keys.map(\.id))], type: type, table: table
             ) { records.append($0) }

@@ -48,13 +48,14 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
     /// How the links of this relation are stored (see ``LinkRecord``).
     @inlinable var storedSide: StoredSide {
         guard let inverse else { return .own }
+        // One-to-many: the pair is stored on the to-one side, keyed by the "many" entity (a
+        // message, not its chat): the rows a write adds then sit together in storage instead of
+        // landing in every chat's range. (Decided first: no type name is needed, and a relation
+        // that is its own inverse has both sides alike.)
+        if key.toMany != inverse.toMany { return key.toMany ? .derived : .pair }
         let this = (String(describing: Source.self), key.nameString)
         let other = (String(describing: Target.self), inverse.nameString)
         if this == other { return .own }  // its own inverse: one row per link, each side
-        // One-to-many: the pair is stored on the to-one side, keyed by the "many" entity (a
-        // message, not its chat): the rows a write adds then sit together in storage instead of
-        // landing in every chat's range.
-        if key.toMany != inverse.toMany { return key.toMany ? .derived : .pair }
         return this < other ? .pair : .derived
     }
 }

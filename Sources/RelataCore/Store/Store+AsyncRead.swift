@@ -22,7 +22,7 @@ extension Store {
     public func read<T: Sendable>(_ body: @escaping @Sendable (Context) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
-            readers.async {
+            readers.run {
                 continuation.resume(with: Result { try self.read(body) })
             }
         }
@@ -32,7 +32,7 @@ extension Store {
     /// returns (see ``read(_:)-((Context)throws->T)``): for reads that do not throw.
     func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            readers.async { continuation.resume(returning: body()) }
+            readers.run { continuation.resume(returning: body()) }
         }
     }
 }

@@ -47,9 +47,9 @@ public final class Store: Sendable {
     let writer: StoreWriter
     /// Follows the commits of other stores in the background.
     private let follower: StoreFollower?
-    /// Where `async` reads run: threads of Dispatch's, which may block on storage, never Swift's
-    /// cooperative pool (see ``read(_:)-((Context)throws->T)``).
-    let readers = DispatchQueue(label: "Relata.Store.reads", qos: .userInitiated, attributes: .concurrent)
+    /// Where `async` reads run: threads that may block on storage, never Swift's cooperative pool
+    /// (see ``read(_:)-((Context)throws->T)``).
+    let readers = ReaderQueues(label: "Relata.Store.reads", width: 4)
 
     /// Opens a store on `backend`. Nothing is loaded: the store reads the log's newest sequence
     /// (and, from the storage's catalog, what the schema does not know: ``ignoredRecords``), and
