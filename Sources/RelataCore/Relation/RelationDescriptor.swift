@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Identifies one relation of an entity type: its position among the type's relations and its
 /// cardinality. Generated once per relation property by `@EntityModel`; never built from strings.
 @_documentation(visibility: private)
@@ -53,16 +55,36 @@ public struct RelationDescriptor<Source: EntityModelProtocol, Target: EntityMode
         // landing in every chat's range. (Decided first: no type name is needed, and a relation
         // that is its own inverse has both sides alike.)
         if key.toMany != inverse.toMany { return key.toMany ? .derived : .pair }
-        let this = (String(describing: Source.self), key.nameString)
-        let other = (String(describing: Target.self), inverse.nameString)
-        if this == other { return .own }  // its own inverse: one row per link, each side
-        return this < other ? .pair : .derived
+        return StoredSide.ofMutual(Source.self, key, Target.self, inverse)
     }
+}
+
+extension StoredSide {
+    /// The side of a relation whose two ends are both to-one or both to-many, decided by the
+    /// types' and relations' names (the same in every process), once per relation.
+    @usableFromInline
+    static func ofMutual(_ source: Any.Type, _ key: _AnyRelationKey, _ target: Any.Type, _ inverse: _AnyRelationKey) -> StoredSide {
+        let cacheKey = MutualKey(source: ObjectIdentifier(source), ordinal: key.ordinal)
+        if let known = mutualSides.withLock({ $0[cacheKey] }) { return known }
+        let this = (String(describing: source), key.nameString)
+        let other = (String(describing: target), inverse.nameString)
+        // Its own inverse: one row per link, each side.
+        let side: StoredSide = this == other ? .own : this < other ? .pair : .derived
+        mutualSides.withLock { $0[cacheKey] = side }
+        return side
+    }
+
+    private struct MutualKey: Hashable {
+        let source: ObjectIdentifier
+        let ordinal: Int
+    }
+
+    private static let mutualSides = Mutex<[MutualKey: StoredSide]>([:])
 }
 
 /// Which rows hold the links of a relation.
 @usableFromInline
-enum StoredSide {
+enum StoredSide: Sendable {
     /// One row per link: one-way relations, and relations that are their own inverse.
     case own
     /// One row per linked pair of a mutual relation, with both positions.

@@ -117,23 +117,26 @@ actor StoreWriter {
             let readAt = sequence
             return try base.reading(through: reader) {
                 var working = Context(over: base)
-                var before = Context(over: base)
                 let tracker = ChangeTracker()
                 working.beginTracking(tracker)
                 defer { tracker.end() }
                 let result = try body(&working)
+                // What storage held before the write, read as the delta needs it (made only now:
+                // installing a context's readers is a tenth of a point write).
+                var before: Context?
                 if !working.isTracked(by: tracker) {
                     // The closure assigned a whole context: both are compared in full.
-                    before = try Self.load(schema, from: transaction).0.context
+                    let whole = try Self.load(schema, from: transaction).0.context
                     working.holdEverything()
                     if let failure = working.storage.base?.failure { throw failure }
-                    working.markAllChanged(since: before, tracker: tracker)
+                    working.markAllChanged(since: whole, tracker: tracker)
+                    before = whole
                 }
                 let delta = working.trackedDelta(onEveryCore: true)
                 // A read of the transaction that failed would make the delta wrong: nothing is written.
                 if let failure = base.failure { throw failure }
                 guard !delta.isEmpty else { return result }
-                let rows = try delta.rows(after: working, before: before)
+                let rows = try delta.rows(after: working, before: before ?? Context(over: base))
                 if let failure = base.failure { throw failure }
                 let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
                 made = (delta, sequence)
