@@ -26,7 +26,7 @@ extension StoreConformance {
             // A store opens without reading rows: the read of the row fails, typed.
             let evolved = try await Store(backend: try storage(), schema: EntitySchema(ProjectV3.self))
             do {
-                _ = try evolved.read { $0.entity(ProjectV3.self, id: "x") }
+                _ = try await evolved.read { $0.entity(ProjectV3.self, id: "x") }
                 throw ConformanceFailure(description: "a project with no deadline decoded")
             } catch let error as RelataError {
                 try expect(error.code == .undecodableRecord, "undecodableRecord, not \(error.code)")
@@ -61,7 +61,7 @@ extension StoreConformance {
             let reopened = try await open(storage)
             defer { Task { try await reopened.close() } }
             do {
-                _ = try reopened.read { $0.entity(Bill.self, id: "c") }
+                _ = try await reopened.read { $0.entity(Bill.self, id: "c") }
                 throw ConformanceFailure(description: "a damaged row loaded")
             } catch let error as RelataError {
                 try expect(error.code == .undecodableRecord && error.id == "c", "undecodableRecord naming c: \(error)")

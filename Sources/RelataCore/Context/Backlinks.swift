@@ -25,6 +25,10 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     /// to what storage holds when the target is read (a write links a source without reading
     /// every other source of its target).
     @usableFromInline @exclusivity(unchecked) var pending: [Target.ID: (added: Set<Source.ID>, removed: Set<Source.ID>)] = [:]
+    /// In a Store write's context over storage: sources whose link was set without reading its
+    /// stored target (see `Context.linkWithoutReading`), dropped from whatever target storage
+    /// says they link to (``pending`` adds them back where they link now).
+    @usableFromInline @exclusivity(unchecked) var departed: Set<Source.ID> = []
 
     @usableFromInline var key: _AnyRelationKey { descriptor.key }
 
@@ -38,6 +42,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     func fault(_ target: Target.ID) {
         guard let faulter, !loaded.contains(target), let found = faulter.read([target]) else { return }
         var held = found[target] ?? []
+        if !departed.isEmpty { held.subtract(departed) }
         if let changes = pending.removeValue(forKey: target) {
             held.subtract(changes.removed)
             held.formUnion(changes.added)
@@ -92,6 +97,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         copy.faulter = faulter
         copy.loaded = loaded
         copy.pending = pending
+        copy.departed = departed
         return copy
     }
 

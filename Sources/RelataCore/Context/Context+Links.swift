@@ -106,6 +106,9 @@ extension Context {
             return
         }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
+        if table.faulter != nil, !table.loaded.contains(source), linkWithoutReading(d, table, source: source, to: target, inverseKey: inverseKey) {
+            return
+        }
         // One lookup: the old target comes back from the update.
         table.ensure(source)
         let previous = table.one.updateValue(target, forKey: source)

@@ -55,6 +55,10 @@ public struct Context: Sendable {
         @usableFromInline var base: ContextBase?
         /// The entities whose dynamic relationships a context over storage holds.
         var dynamicLoaded: Set<EntityReference> = []
+        /// In a Store write: for each relation whose to-one side was set without reading what
+        /// storage held (`Context.linkWithoutReading`), what reads it in one batch before the
+        /// write's delta; keyed by the source type and the relation's ordinal.
+        @usableFromInline var unreadLinks: [UnreadLinkKey: @Sendable (inout Context) -> Void] = [:]
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -68,6 +72,7 @@ public struct Context: Sendable {
             copy.dynamic = dynamic
             copy.base = base
             copy.dynamicLoaded = dynamicLoaded
+            copy.unreadLinks = unreadLinks
             return copy
         }
 

@@ -38,6 +38,17 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// with the stored list's last key (`nil`: the stored list is empty). Reading such a list
     /// reads the stored one and places the appended targets in it.
     @usableFromInline @exclusivity(unchecked) var storedTails: [SourceID: PositionKey?] = [:]
+    /// In a Store write's context over storage, for the to-many side of a relation whose to-one
+    /// side was set without reading it (see `Context.linkWithoutReading`): the targets whose
+    /// stored place in a list is void — they were linked elsewhere — dropped from every list read
+    /// from storage from then on; and, for each, the list it was appended to then (the one that
+    /// keeps its stored place if storage had it there already).
+    @usableFromInline @exclusivity(unchecked) var departed: Set<TargetID> = []
+    @usableFromInline @exclusivity(unchecked) var departedTo: [TargetID: SourceID] = [:]
+    /// For the to-one side of such a relation: the sources set without reading their stored
+    /// target, with the target set then; what storage held is read in one batch before the
+    /// write's delta (`Context.resolveUnreadLinks`).
+    @usableFromInline @exclusivity(unchecked) var unreadPrevious: [SourceID: TargetID] = [:]
 
     @usableFromInline override init() {}
 
@@ -55,7 +66,28 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         copy.faulter = faulter
         copy.loaded = loaded
         copy.storedTails = storedTails
+        copy.departed = departed
+        copy.departedTo = departedTo
+        copy.unreadPrevious = unreadPrevious
         return copy
+    }
+
+    /// Drops the targets that left their stored place (``departed``) from `stored`, the list of
+    /// `source` read from storage — except a target appended to this very list when it left
+    /// (storage had it here already): it keeps its stored place instead of the appended one.
+    @usableFromInline
+    func dropDeparted(from stored: inout OrderedLinks<TargetID>, of source: SourceID) {
+        for target in stored.targets where departed.contains(target) {
+            if departedTo[target] == source, !storedTails.isEmpty, storedTails.index(forKey: source) != nil,
+                many[source]?.remove(target) == true
+            {
+                if many[source]!.isEmpty { many[source] = nil }
+                departed.remove(target)
+                departedTo[target] = nil
+            } else {
+                _ = stored.remove(target)
+            }
+        }
     }
 
     /// Makes sure the links of `source` are here: read from the base the first time, in a
@@ -141,7 +173,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// counted by storage, not read.
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
-        if toMany, let count = faulter?.count, !isHeldInPart(source) { return count([source])?[source] ?? 0 }
+        if toMany, departed.isEmpty, let count = faulter?.count, !isHeldInPart(source) { return count([source])?[source] ?? 0 }
         ensure(source)
         return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
@@ -151,7 +183,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// otherwise the held list is sliced.
     @inlinable
     func targets(of source: SourceID, page: ListPage) -> [TargetID] {
-        if let read = faulter?.page, !isHeldInPart(source) { return read(source, page)?.map(\.target) ?? [] }
+        if departed.isEmpty, let read = faulter?.page, !isHeldInPart(source) { return read(source, page)?.map(\.target) ?? [] }
         ensure(source)
         return Array(page.slice(many[source]?.targets ?? []))
     }

@@ -29,15 +29,17 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
         guard let links = read(sources) else { return }
         for source in sources {
             table.one[source] = links.one[source]
+            var stored = links.many[source]
+            if !table.departed.isEmpty, stored != nil { table.dropDeparted(from: &stored!, of: source) }
             if !table.storedTails.isEmpty, table.storedTails.removeValue(forKey: source) != nil {
                 // Targets appended after the list before it was read: placed in it at their keys.
-                var list = links.many[source] ?? OrderedLinks()
+                var list = stored ?? OrderedLinks()
                 if let appended = table.many[source] {
                     for (target, key) in zip(appended.targets, appended.keys) { list.place(target, at: key) }
                 }
                 table.many[source] = list.isEmpty ? nil : list
             } else {
-                table.many[source] = links.many[source]
+                table.many[source] = stored
             }
             table.loaded.insert(source)
         }
@@ -80,6 +82,9 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @usableFromInline var count: () -> Int? = { nil }
+    /// The rows of a batch of ids, not decoded (their to-one links are what is wanted); `nil` on
+    /// failure.
+    @usableFromInline var rows: ([Entity.ID]) -> [EntityRecord]? = { _ in nil }
 
     @usableFromInline
     init(

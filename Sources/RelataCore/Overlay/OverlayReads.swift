@@ -56,6 +56,9 @@ enum OverlayReads {
                 }
             }
         )
+        faulter.rows = { ids in
+            base.read { reader in try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }) }
+        }
         faulter.count = { base.read { try $0.fetchEntityCount(of: type) } }
         return faulter
     }

@@ -121,6 +121,8 @@ actor StoreWriter {
                 working.beginTracking(tracker)
                 defer { tracker.end() }
                 let result = try body(&working)
+                // What the closure linked without reading, read in one batch per relation.
+                if working.isTracked(by: tracker) { working.resolveUnreadLinks() }
                 // What storage held before the write, read as the delta needs it (made only now:
                 // installing a context's readers is a tenth of a point write).
                 var before: Context?

@@ -1,0 +1,92 @@
+/// Names one relation of one entity type in `Context.Storage.unreadLinks`.
+@usableFromInline
+struct UnreadLinkKey: Hashable, Sendable {
+    @usableFromInline let source: ObjectIdentifier
+    @usableFromInline let ordinal: Int
+
+    @inlinable
+    init(source: ObjectIdentifier, ordinal: Int) {
+        self.source = source
+        self.ordinal = ordinal
+    }
+}
+
+/// Setting a to-one link in a Store write without reading the target storage had for it.
+///
+/// Linking a source to a new target removes it from its old target's list. In a context over
+/// storage that costs a read of the source's row first — one statement per entity saved, so a
+/// bulk write of new messages asked storage about each message alone (and, on PostgreSQL, paid a
+/// round trip for each). In a Store write the link is set without that read when nothing the
+/// context holds could show the old one: no list of the other side is held whole. The source then
+/// *departs* from whatever list storage has it in (every list of the other side read later drops
+/// it, unless it was appended to that very list here: then it keeps its stored place, as the
+/// read would have kept it), and before the write's delta the stored targets of all such sources
+/// are read in one batch per relation (`resolveUnreadLinks()`): the old lists are marked changed
+/// for observers, and a source set to the list it was already in keeps its place.
+extension Context {
+    /// Sets the to-one link of `source` through `d` to `target` without reading the stored one,
+    /// when that is safe (see above); `false` when the caller must read it.
+    @inlinable
+    mutating func linkWithoutReading<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ table: LinkTable<S.ID, T.ID>, source: S.ID, to target: T.ID, inverseKey: PositionKey?
+    ) -> Bool {
+        guard storage.isTracking, storage.recorder == nil, inverseKey == nil else { return false }
+        if let inverse = d.inverse {
+            guard inverse.toMany else { return false }
+            let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
+            guard other.faulter?.page != nil, other.loaded.isEmpty else { return false }
+            other.departed.insert(source)
+            other.departedTo[source] = target
+        } else {
+            let others = backlinks(d)
+            guard others.faulter != nil, others.loaded.isEmpty else { return false }
+            others.departed.insert(source)
+        }
+        table.one[source] = target
+        table.loaded.insert(source)
+        table.touch(source, target)
+        if d.inverse != nil {
+            table.unreadPrevious[source] = target
+            let key = UnreadLinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+            if storage.unreadLinks[key] == nil { storage.unreadLinks[key] = { $0.resolveUnreadLinks(d) } }
+        }
+        _ = addOtherSide(d, target: target, source: source)
+        return true
+    }
+
+    /// Reads, in one batch per relation, what storage held for the to-one links set without
+    /// reading it (see above): called before a Store write's delta is read.
+    mutating func resolveUnreadLinks() {
+        guard !storage.unreadLinks.isEmpty else { return }
+        let resolvers = storage.unreadLinks.values
+        storage.unreadLinks = [:]
+        for resolve in resolvers { resolve(&self) }
+    }
+
+    @inlinable
+    mutating func resolveUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) {
+        guard let inverse = d.inverse else { return }
+        let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
+        let unread = table.unreadPrevious
+        table.unreadPrevious = [:]
+        let entities = mutableTable(S.self)
+        guard !unread.isEmpty, let faulter = entities.faulter else { return }
+        let sources = Array(unread.keys)
+        guard let rows = faulter.rows(sources) else { return }
+        // The rows hold every to-one link of the sources: those not set here are held from now.
+        for fill in faulter.rowLinks { fill(entities, sources, rows) }
+        let name = d.name
+        let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
+        var stayed: [T.ID] = []
+        for row in rows {
+            guard let source = try? IDText.decode(row.id, as: S.ID.self), let appendedTo = unread[source],
+                let link = row.toOne.first(where: { $0.relation == name }), let stored = try? IDText.decode(link.target, as: T.ID.self)
+            else { continue }
+            // The old list changed (observers of it are told).
+            other.touch(stored, source)
+            // Set to the list it was in: read that list, where it keeps its stored place.
+            if stored == appendedTo, other.departedTo[source] == stored { stayed.append(stored) }
+        }
+        if !stayed.isEmpty { other.ensure(stayed) }
+    }
+}
