@@ -171,6 +171,49 @@ final class PostgresTransaction: StorageTransaction {
         return records
     }
 
+    func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            // Each source's last row, the order index walked backwards, in one round trip.
+            var query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT l.source, l.target, l.position, l.inverse FROM pg_catalog.unnest($1::text[]) AS k(source)
+                    CROSS JOIN LATERAL (SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE source = k.source
+                    ORDER BY position DESC NULLS LAST, target DESC LIMIT 1) l
+                    """
+            )
+            query.binds.append(Array(Set(keys.map(\.source))))
+            records += try execute(query).map { try Self.linkRecord(name[0], name[1], $0) }
+        }
+        return records
+    }
+
+    func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            let (type, relation) = (name[0], name[1])
+            let select: String
+            if let table = try tables.linkTable(of: type, relation: relation) {
+                select = """
+                    SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = k.target
+                    ORDER BY inverse DESC NULLS LAST, source DESC LIMIT 1
+                    """
+            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+                select = """
+                    SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = k.target
+                    ORDER BY \(column.inverse) DESC NULLS LAST, id DESC LIMIT 1
+                    """
+            } else {
+                continue
+            }
+            var query = PostgresQuery(unsafeSQL: "SELECT l.* FROM pg_catalog.unnest($1::text[]) AS k(target) CROSS JOIN LATERAL (\(select)) l")
+            query.binds.append(Array(Set(keys.map(\.target))))
+            records += try execute(query).map { try Self.linkRecord(type, relation, $0) }
+        }
+        return records
+    }
+
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {

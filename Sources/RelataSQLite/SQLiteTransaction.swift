@@ -243,6 +243,57 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            // Each source's last row, found by walking the order index backwards.
+            try each(
+                """
+                SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l
+                ON l.source = k.value AND l.target = (SELECT target FROM \(table) WHERE source = k.value ORDER BY position DESC, target DESC LIMIT 1)
+                """,
+                arguments: [try Self.json(Array(Set(keys.map(\.source))))], table: table
+            ) { records.append(try linkRecord(name[0], name[1], $0, $1)) }
+        }
+        return records
+    }
+
+    func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        var records: [LinkRecord] = []
+        for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            let (type, relation) = (name[0], name[1])
+            let ids = try Self.json(Array(Set(keys.map(\.target))))
+            if let table = try tables.linkTable(of: type, relation: relation) {
+                try each(
+                    """
+                    SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l
+                    ON l.target = k.value AND l.source = (SELECT source FROM \(table) WHERE target = k.value ORDER BY inverse DESC, source DESC LIMIT 1)
+                    """,
+                    arguments: [ids], table: table
+                ) { records.append(try linkRecord(type, relation, $0, $1)) }
+            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+                try each(
+                    """
+                    SELECT e.id, e.\(column.target), e.\(column.inverse) FROM json_each(?) AS k CROSS JOIN \(table) e
+                    ON e.id = (SELECT id FROM \(table) WHERE \(column.target) = k.value ORDER BY \(column.inverse) DESC, id DESC LIMIT 1)
+                    """,
+                    arguments: [ids], table: table
+                ) { row, place in
+                    let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+                    let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
+                    records.append(
+                        LinkRecord(
+                            type: type, relation: relation, source: source, target: try r.text(1, column.target),
+                            position: nil, inversePosition: try r.optionalText(2, column.inverse)
+                        )
+                    )
+                }
+            }
+        }
+        return records
+    }
+
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {

@@ -42,6 +42,10 @@ extension StoreConformance {
                     }
                 }
                 try expect(try reader.fetchLinks(of: absentSource, page: .last(3)).isEmpty, "no page of a source without links")
+                let lastLinks = try reader.fetchLastLinks(of: Array(sources) + [absentSource])
+                var expectedLast: [LinkRecord] = []
+                for source in sources { expectedLast += try reader.fetchLinks(of: [source]).suffix(1) }
+                try expect(Set(lastLinks) == Set(expectedLast) && lastLinks.count == expectedLast.count, "fetchLastLinks gives the last link of each source's list in one batch, none for a source without links")
                 let batch = Array(sources)
                 let grouped = try reader.fetchLinks(of: batch)
                 var seen: [LinkSourceKey] = []
@@ -100,6 +104,9 @@ extension StoreConformance {
                 let sourceCounts = try reader.fetchSourceCounts(of: Array(byTarget.keys) + [absentTarget])
                 try expect(sourceCounts == byTarget.mapValues(\.count), "fetchSourceCounts counts every target's sources, and leaves out a target without any")
                 try expect(try reader.fetchSources(of: absentTarget, page: .first(5)).isEmpty, "no page of a target without links")
+                let lastSources = try reader.fetchLastSources(of: Array(byTarget.keys) + [absentTarget])
+                let expectedLastSources = byTarget.values.compactMap { $0.sorted(by: LinkRecord.inverseOrder).last }
+                try expect(Set(lastSources) == Set(expectedLastSources) && lastSources.count == expectedLastSources.count, "fetchLastSources gives the last source of each target's list in one batch, none for a target without links")
                 try expect(try reader.fetchSources(of: []).isEmpty && reader.fetchSourceCounts(of: []).isEmpty, "an empty batch of targets fetches nothing")
                 let ends = Set(dynamicLinks.flatMap { [EntityKey(type: $0.sourceType, id: $0.source), EntityKey(type: $0.targetType, id: $0.target)] })
                 for end in ends {

@@ -130,6 +130,19 @@ struct CachingReader: StorageReader {
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
 
+    /// The tails of lists the cache holds come from it; the others from storage, in one batch.
+    func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        let hits = cache.links(sources, at: sequence) ?? [:]
+        let missing = Array(Set(sources.filter { hits[$0] == nil }))
+        return hits.values.compactMap(\.last) + (missing.isEmpty ? [] : try source().fetchLastLinks(of: missing))
+    }
+
+    func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        let hits = cache.sources(targets, at: sequence) ?? [:]
+        let missing = Array(Set(targets.filter { hits[$0] == nil }))
+        return hits.values.compactMap(\.last) + (missing.isEmpty ? [] : try source().fetchLastSources(of: missing))
+    }
+
     func fetchEntityCount(of type: String) throws -> Int { try source().fetchEntityCount(of: type) }
 
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] { try source().fetchDynamicLinks(links) }

@@ -61,6 +61,16 @@ struct SnapshotReader: StorageReader {
         return try reader.fetchEntities(of: type, after: id, limit: limit)
     }
 
+    func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
+        return try reader.fetchLastLinks(of: sources)
+    }
+
+    func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
+        return try reader.fetchLastSources(of: targets)
+    }
+
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
         return try reader.fetchLinkCounts(of: sources)

@@ -54,6 +54,17 @@ public protocol StorageReader {
     /// any is left out), counted on the index.
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int]
 
+    /// The last link of each of `sources`' lists (what ``fetchLinks(of:page:)`` gives for
+    /// `.last(1)`): what appending after each list needs, read by index in one statement per
+    /// relation; a source whose list is empty has none. The default implementation asks for each
+    /// source's page.
+    func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord]
+
+    /// The last link of each of `targets`' lists of sources (what ``fetchSources(of:page:)``
+    /// gives for `.last(1)`), read by index in one statement per relation. The default
+    /// implementation asks for each target's page.
+    func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord]
+
     /// Up to `limit` entity rows of `type` whose ids come after `id` (all of them when `nil`),
     /// in id order — the ids' UTF-8 bytes compared as unsigned bytes, on every backend — so that
     /// pages read one after another visit every row of the type once.
@@ -99,6 +110,14 @@ extension StorageReader {
 
     public func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         Array(page.slice(try fetchSources(of: [target])))
+    }
+
+    public func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+        try Set(sources).flatMap { try fetchLinks(of: $0, page: .last(1)) }
+    }
+
+    public func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+        try Set(targets).flatMap { try fetchSources(of: $0, page: .last(1)) }
     }
 
     /// The commits after `sequence`: the keys they touched and the rows stored under those keys
