@@ -24,8 +24,17 @@ extension Context {
                 table.place(source, in: target, at: key)
                 return key
             }
-            // `source` was not linked to `target` (the link was just made): appended unread.
-            return table.appendNew(source, to: target, using: &storage.generator)
+            // `source` was not linked to `target` (the link was just made): appended unread; in a
+            // Store write that records no ChangeSet, without reading the list's tail either.
+            let deferTail = storage.isTracking && storage.recorder == nil
+            let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
+            if deferTail, !table.provisional.isEmpty {
+                let name = UnreadLinkKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
+                if storage.provisionalTails[name] == nil {
+                    storage.provisionalTails[name] = { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).resolveProvisionalTails() }
+                }
+            }
+            return key
         }
         if let displaced = table.setOne(source, for: target) {
             // One-to-one or many-to-one: `target` left `displaced`, which loses its link to it.

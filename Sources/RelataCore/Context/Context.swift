@@ -59,6 +59,9 @@ public struct Context: Sendable {
         /// storage held (`Context.linkWithoutReading`), what reads it in one batch before the
         /// write's delta; keyed by the source type and the relation's ordinal.
         @usableFromInline var unreadLinks: [UnreadLinkKey: @Sendable (inout Context) -> Void] = [:]
+        /// In a Store write: for each to-many side appended to with provisional keys, what reads
+        /// its lists' tails in one batch before the write's delta (`LinkTable.appendNew`).
+        @usableFromInline var provisionalTails: [UnreadLinkKey: @Sendable (inout Context) -> Void] = [:]
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -73,6 +76,7 @@ public struct Context: Sendable {
             copy.base = base
             copy.dynamicLoaded = dynamicLoaded
             copy.unreadLinks = unreadLinks
+            copy.provisionalTails = provisionalTails
             return copy
         }
 

@@ -20,19 +20,28 @@ extension LinkTable {
     /// list grows without being read.
     ///
     /// - Returns: The new key.
+    ///
+    /// With `deferTail` (a Store write that records no ChangeSet), not even that: the targets get
+    /// provisional keys, placed after the stored list's tail when the list is read, or before the
+    /// write's delta after one read of every such list's tail (``resolveProvisionalTails()``).
     @inlinable
-    func appendNew(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+    func appendNew(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator, deferTail: Bool = false) -> PositionKey? {
         guard let faulter, faulter.page != nil, !loaded.contains(source) else { return append(target, to: source, using: &generator) }
-        return appendAfterStoredTail(target, to: source, using: &generator)
+        return appendAfterStoredTail(target, to: source, using: &generator, deferTail: deferTail && faulter.tails != nil)
     }
 
     @usableFromInline @inline(never)
-    func appendAfterStoredTail(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator) -> PositionKey? {
+    func appendAfterStoredTail(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator, deferTail: Bool = false) -> PositionKey? {
         let last: PositionKey?
         if let appended = many[source]?.keys.last {
             last = appended
         } else if let tail = storedTails[source] {
             last = tail
+        } else if deferTail {
+            // Provisional: as if the stored list were empty, until its tail is read.
+            provisional.insert(source)
+            storedTails.updateValue(nil, forKey: source)
+            last = nil
         } else {
             // The read failed (the base keeps the error): the list is read whole instead.
             guard let read = faulter?.page?(source, .last(1)) else { return append(target, to: source, using: &generator) }
@@ -155,5 +164,36 @@ extension LinkTable {
             for (target, _) in result.moved + result.added { touch(source, target) }
         }
         return result
+    }
+
+    /// Places the provisional targets of `source` (see ``appendNew(_:to:using:deferTail:)``) after
+    /// `tail`, the stored list's last key, in the order they were appended.
+    @usableFromInline
+    func placeProvisional(of source: SourceID, after tail: PositionKey?, into list: inout OrderedLinks<TargetID>) {
+        guard let appended = many[source] else { return }
+        var last = tail
+        for target in appended.targets {
+            let key = PositionKey.after(last, using: &rekeying)
+            list.place(target, at: key)
+            last = key
+        }
+    }
+
+    /// Reads the tails of the lists that got provisional keys, in one batch, and places their
+    /// appended targets after them.
+    @usableFromInline
+    func resolveProvisionalTails() {
+        guard !provisional.isEmpty, let tails = faulter?.tails else { return }
+        let sources = Array(provisional)
+        // A failed read is kept by the base, and fails the write.
+        guard let found = tails(sources) else { return }
+        for source in sources {
+            provisional.remove(source)
+            let tail = found[source]
+            storedTails.updateValue(tail, forKey: source)
+            var list = OrderedLinks<TargetID>()
+            placeProvisional(of: source, after: tail, into: &list)
+            many[source] = list.isEmpty ? nil : list
+        }
     }
 }

@@ -49,6 +49,11 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// target, with the target set then; what storage held is read in one batch before the
     /// write's delta (`Context.resolveUnreadLinks`).
     @usableFromInline @exclusivity(unchecked) var unreadPrevious: [SourceID: TargetID] = [:]
+    /// The sources whose appended targets have provisional keys: their stored list's tail is not
+    /// read yet (see ``appendNew(_:to:using:deferTail:)``).
+    @usableFromInline @exclusivity(unchecked) var provisional: Set<SourceID> = []
+    /// Jitter for the keys provisional targets get once their list's tail is known.
+    @usableFromInline @exclusivity(unchecked) var rekeying = JitterGenerator()
 
     @usableFromInline override init() {}
 
@@ -69,6 +74,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         copy.departed = departed
         copy.departedTo = departedTo
         copy.unreadPrevious = unreadPrevious
+        copy.provisional = provisional
         return copy
     }
 
@@ -192,7 +198,11 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// list it has not read (``appendNew(_:to:using:)``) is answered without reading the list.
     @inlinable
     func key(of target: TargetID, in source: SourceID) -> PositionKey? {
-        if !storedTails.isEmpty, storedTails.index(forKey: source) != nil, let key = many[source]?.key(of: target) { return key }
+        if !storedTails.isEmpty, storedTails.index(forKey: source) != nil, provisional.isEmpty || !provisional.contains(source),
+            let key = many[source]?.key(of: target)
+        {
+            return key
+        }
         return list(of: source)?.key(of: target)
     }
 

@@ -122,7 +122,7 @@ struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
             let table = context.mutableTable(S.self)
             table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(
                 read: OverlayReads.links(descriptor, base), page: OverlayReads.linkPage(descriptor, base),
-                count: OverlayReads.linkCount(descriptor, base)
+                count: OverlayReads.linkCount(descriptor, base), tails: OverlayReads.linkTails(descriptor, base)
             )
             if !descriptor.key.toMany, descriptor.storedSide != .derived {
                 // The entity rows hold these links: reading an entity reads its links too.

@@ -55,12 +55,19 @@ extension Context {
     }
 
     /// Reads, in one batch per relation, what storage held for the to-one links set without
-    /// reading it (see above): called before a Store write's delta is read.
+    /// reading it (see above), then the tails of the lists appended to with provisional keys:
+    /// called before a Store write's delta is read.
     mutating func resolveUnreadLinks() {
-        guard !storage.unreadLinks.isEmpty else { return }
-        let resolvers = storage.unreadLinks.values
-        storage.unreadLinks = [:]
-        for resolve in resolvers { resolve(&self) }
+        if !storage.unreadLinks.isEmpty {
+            let resolvers = storage.unreadLinks.values
+            storage.unreadLinks = [:]
+            for resolve in resolvers { resolve(&self) }
+        }
+        if !storage.provisionalTails.isEmpty {
+            let resolvers = storage.provisionalTails.values
+            storage.provisionalTails = [:]
+            for resolve in resolvers { resolve(&self) }
+        }
     }
 
     @inlinable

@@ -15,11 +15,20 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     /// counted without reading the links; its result `nil` when the read failed.
     @usableFromInline let count: (([SourceID]) -> [SourceID: Int]?)?
 
+    /// The last key of each of a batch of to-many sources' lists (a source with an empty list
+    /// left out), read in one batch; `nil` for a to-one side, and its result `nil` when the read
+    /// failed.
+    @usableFromInline let tails: (([SourceID]) -> [SourceID: PositionKey]?)?
+
     @usableFromInline
-    init(read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil, count: (([SourceID]) -> [SourceID: Int]?)? = nil) {
+    init(
+        read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil,
+        count: (([SourceID]) -> [SourceID: Int]?)? = nil, tails: (([SourceID]) -> [SourceID: PositionKey]?)? = nil
+    ) {
         self.read = read
         self.page = page
         self.count = count
+        self.tails = tails
     }
 
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
@@ -34,7 +43,10 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
             if !table.storedTails.isEmpty, table.storedTails.removeValue(forKey: source) != nil {
                 // Targets appended after the list before it was read: placed in it at their keys.
                 var list = stored ?? OrderedLinks()
-                if let appended = table.many[source] {
+                if !table.provisional.isEmpty, table.provisional.remove(source) != nil {
+                    // Appended with provisional keys: placed after the list just read.
+                    table.placeProvisional(of: source, after: list.keys.last, into: &list)
+                } else if let appended = table.many[source] {
                     for (target, key) in zip(appended.targets, appended.keys) { list.place(target, at: key) }
                 }
                 table.many[source] = list.isEmpty ? nil : list

@@ -185,6 +185,49 @@ enum OverlayReads {
         }
     }
 
+    /// The last key of each of a batch of sources' lists through `d`, a to-many side, read in
+    /// one batch (what appending after them needs); `nil` for a to-one side.
+    @inlinable
+    static func linkTails<S: EntityModelProtocol, T: EntityModelProtocol>(
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+    ) -> (([S.ID]) -> [S.ID: PositionKey]?)? {
+        guard d.key.toMany else { return nil }
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        func keyed(_ sources: [S.ID]) -> [String] {
+            sources.compactMap { id in try? IDText.encode(id, of: sourceType, relation: name) }
+        }
+        if d.storedSide == .derived, let inverse = d.inverse {
+            let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
+            return { sources in
+                base.read { reader in
+                    let records = try asking(sourceType, name) {
+                        try reader.fetchLastSources(of: keyed(sources).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) })
+                    }
+                    var tails: [S.ID: PositionKey] = [:]
+                    for record in records {
+                        guard let key = record.inversePosition.flatMap(PositionKey.init) else {
+                            throw positionless(sourceType, name, id: record.target, link: "from \"\(record.source)\"")
+                        }
+                        tails[try IDText.decode(record.target, as: S.ID.self)] = key
+                    }
+                    return tails
+                }
+            }
+        }
+        return { sources in
+            base.read { reader in
+                var tails: [S.ID: PositionKey] = [:]
+                for record in try reader.fetchLastLinks(of: keyed(sources).map { LinkSourceKey(type: sourceType, relation: name, source: $0) }) {
+                    guard let key = record.position.flatMap(PositionKey.init) else {
+                        throw positionless(sourceType, name, id: record.source, link: "to \"\(record.target)\"")
+                    }
+                    tails[try IDText.decode(record.source, as: S.ID.self)] = key
+                }
+                return tails
+            }
+        }
+    }
+
     /// The error for a stored list link without a valid position: of `type`'s `relation` of
     /// `id`, the link `from "x"` or `to "x"`.
     @usableFromInline
