@@ -286,6 +286,9 @@ public final class PostgresBackend: StorageBackend {
 
     /// Whether another process may have committed since the last call: a cheap hint for the
     /// store's follower, which reads the log when it says yes.
+    /// `true`: every read is a round trip to the server.
+    public var readsCostRoundTrips: Bool { true }
+
     public func hasNewCommits() throws -> Bool {
         // A notification is a hint; every 100th check asks the log anyway (notifications sent
         // while the listener was disconnected are lost).

@@ -25,8 +25,9 @@ extension Context {
                 return key
             }
             // `source` was not linked to `target` (the link was just made): appended unread; in a
-            // Store write that records no ChangeSet, without reading the list's tail either.
-            let deferTail = storage.isTracking && storage.recorder == nil
+            // Store write over a server that records no ChangeSet, without reading the list's
+            // tail either.
+            let deferTail = storage.base?.batchesTails == true && storage.isTracking && storage.recorder == nil
             let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
             if deferTail, !table.provisional.isEmpty {
                 let name = UnreadLinkKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)

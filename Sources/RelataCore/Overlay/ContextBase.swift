@@ -46,6 +46,9 @@ package final class ContextBase: Sendable {
     /// Whether an entity type of the schema can reach a `.deny` relation through cascades: only
     /// then can a dynamically owned entity make an erasure deny (see `hasDynamicDenyRisk`).
     @usableFromInline let schemaReachesDeny: Bool
+    /// Whether a Store write batches the reads of its lists' tails (see
+    /// ``StorageBackend/readsCostRoundTrips``).
+    @usableFromInline let batchesTails: Bool
 
     private static func reachesDeny(_ schema: EntitySchema) -> Bool {
         func reaches<Entity: EntityModelProtocol>(_ type: Entity.Type) -> Bool { DenyRules.reachable(from: type) }
@@ -59,6 +62,7 @@ package final class ContextBase: Sendable {
         self.schema = schema
         self.cache = cache
         schemaReachesDeny = Self.reachesDeny(schema)
+        batchesTails = backend.readsCostRoundTrips
         snapshot = Mutex(sequence.map { .at($0, SharedSnapshotChanges(SnapshotChanges(sequence: $0))) } ?? .newest)
     }
 
@@ -67,6 +71,7 @@ package final class ContextBase: Sendable {
         schema = other.schema
         cache = other.cache
         schemaReachesDeny = other.schemaReachesDeny
+        batchesTails = other.batchesTails
         let snapshot = other.snapshot.withLock { $0 }
         switch snapshot {
         case .at(let sequence, _): self.snapshot = Mutex(pinned ? snapshot : .unbound(floor: sequence))

@@ -7,6 +7,10 @@ import Synchronization
 /// Several stores opened on one `InMemoryBackend` share it like processes share a SQLite file:
 /// each is a replica that catches up under the write lock and follows the others' commits.
 public final class InMemoryBackend: StorageBackend {
+    /// `true`: the in-memory backend stands in for a server in tests, so that a Store write's
+    /// batched reads (see ``StorageBackend/readsCostRoundTrips``) are checked on it too.
+    public var readsCostRoundTrips: Bool { true }
+
     private struct Rows {
         var entities: [EntityKey: EntityRecord] = [:]
         var links: [LinkSourceKey: [String: LinkRecord]] = [:]

@@ -39,10 +39,19 @@ public protocol StorageBackend: Sendable {
 
     /// Releases the storage. The backend is not used afterwards.
     func close() throws
+
+    /// Whether each read statement costs a round trip to a server (PostgreSQL). A Store write
+    /// then reads what it can batch — the tails of the lists it appends to — in one statement per
+    /// relation before its delta, instead of one statement per list as it goes; in-process
+    /// storage (SQLite) answers those small reads faster than a batch and the re-keying it needs.
+    /// `false` by default.
+    var readsCostRoundTrips: Bool { get }
 }
 
 extension StorageBackend {
     public func hasNewCommits() throws -> Bool { true }
+
+    public var readsCostRoundTrips: Bool { false }
 
     /// Streams every stored row in one read transaction (see ``StorageReader/load(entities:links:dynamicLinks:)``).
     ///
