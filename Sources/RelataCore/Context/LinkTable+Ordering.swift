@@ -171,9 +171,11 @@ extension LinkTable {
     @usableFromInline
     func placeProvisional(of source: SourceID, after tail: PositionKey?, into list: inout OrderedLinks<TargetID>) {
         guard let appended = many[source] else { return }
+        var generator = rekeying ?? JitterGenerator()
+        defer { rekeying = generator }
         var last = tail
         for target in appended.targets {
-            let key = PositionKey.after(last, using: &rekeying)
+            let key = PositionKey.after(last, using: &generator)
             list.place(target, at: key)
             last = key
         }

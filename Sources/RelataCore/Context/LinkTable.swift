@@ -52,8 +52,9 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The sources whose appended targets have provisional keys: their stored list's tail is not
     /// read yet (see ``appendNew(_:to:using:deferTail:)``).
     @usableFromInline @exclusivity(unchecked) var provisional: Set<SourceID> = []
-    /// Jitter for the keys provisional targets get once their list's tail is known.
-    @usableFromInline @exclusivity(unchecked) var rekeying = JitterGenerator()
+    /// Jitter for the keys provisional targets get once their list's tail is known (made on
+    /// first use: seeding one costs a system call, and a context makes a table per relation).
+    @usableFromInline @exclusivity(unchecked) var rekeying: JitterGenerator?
 
     @usableFromInline override init() {}
 
