@@ -70,7 +70,7 @@ struct AsyncReadTests {
         try await store.write { try User(id: "u", name: "Ada").save(to: &$0) }
         gate.close()
         // Opens the gate if nothing else could (the pool blocked): the test then fails, not hangs.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { gate.open(by: "watchdog") }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { gate.open(by: "watchdog") }
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
         let names = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<count {
@@ -80,8 +80,9 @@ struct AsyncReadTests {
                         : await store.entity(User.self, id: "u")?.name
                 }
             }
-            // This task runs on the cooperative pool while the reads wait for storage.
-            let deadline = ContinuousClock.now + .seconds(2)
+            // This task runs on the cooperative pool while the reads wait for storage. (The reads'
+            // tasks start on that pool too: under the whole suite's load they may take seconds.)
+            let deadline = ContinuousClock.now + .seconds(30)
             while gate.waiting < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
             #expect(gate.waiting >= 2, "the reads reached storage")
             gate.open(by: "test")
