@@ -114,6 +114,17 @@ struct SQLiteTransaction: StorageTransaction {
         )
     }
 
+    /// The to-one link of `SELECT id, <target column>, <inverse column>` from `type`'s entity
+    /// rows, named by its source once the source is read.
+    func toOneLinkRecord(_ type: String, _ relation: String, _ column: TableCatalog.Column, _ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
+        let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+        let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
+        return LinkRecord(
+            type: type, relation: relation, source: source, target: try r.text(1, column.target),
+            position: nil, inversePosition: try r.optionalText(2, column.inverse)
+        )
+    }
+
     /// The dynamic link row of `SELECT` ``dynamicLinkColumns``.
     func dynamicLinkRecord(_ row: Row, _ place: @escaping () -> String) throws -> DynamicLinkRecord {
         let r = CheckedRow(row: row, place: place, path: backend.path)
@@ -214,14 +225,7 @@ struct SQLiteTransaction: StorageTransaction {
         return try rows(
             "SELECT id, \(column.target), \(column.inverse) FROM \(table) WHERE \(column.target) = ?", key: target.target,
             order: [column.inverse, "id"], page: page, table: table
-        ) { row, place in
-            let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
-            let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
-            return LinkRecord(
-                type: type, relation: relation, source: source, target: try r.text(1, column.target), position: nil,
-                inversePosition: try r.optionalText(2, column.inverse)
-            )
-        }
+        ) { try toOneLinkRecord(type, relation, column, $0, $1) }
     }
 
     /// The rows `select` gives for `key` (its one `?`) in `page` of them, ordered by `order`
@@ -279,16 +283,7 @@ struct SQLiteTransaction: StorageTransaction {
                     ON e.id = (SELECT id FROM \(table) WHERE \(column.target) = k.value ORDER BY \(column.inverse) DESC, id DESC LIMIT 1)
                     """,
                     arguments: [ids], table: table
-                ) { row, place in
-                    let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
-                    let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
-                    records.append(
-                        LinkRecord(
-                            type: type, relation: relation, source: source, target: try r.text(1, column.target),
-                            position: nil, inversePosition: try r.optionalText(2, column.inverse)
-                        )
-                    )
-                }
+                ) { records.append(try toOneLinkRecord(type, relation, column, $0, $1)) }
             }
         }
         return records
@@ -312,16 +307,7 @@ struct SQLiteTransaction: StorageTransaction {
                     ORDER BY k.key, e.\(column.inverse), e.id
                     """,
                     arguments: [ids], table: table
-                ) { row, place in
-                    let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
-                    let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
-                    records.append(
-                        LinkRecord(
-                            type: type, relation: relation, source: source, target: try r.text(1, column.target),
-                            position: nil, inversePosition: try r.optionalText(2, column.inverse)
-                        )
-                    )
-                }
+                ) { records.append(try toOneLinkRecord(type, relation, column, $0, $1)) }
             }
         }
         return records

@@ -30,7 +30,7 @@ extension Context {
             let deferTail = storage.base?.batchesTails == true && storage.isTracking && storage.recorder == nil
             let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
             if deferTail, !table.provisional.isEmpty {
-                let name = UnreadLinkKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
+                let name = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
                 if storage.provisionalTails[name] == nil {
                     storage.provisionalTails[name] = { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).resolveProvisionalTails() }
                 }
@@ -61,7 +61,7 @@ extension Context {
         _ d: RelationDescriptor<S, T>
     ) -> Backlinks<S, T> {
         let table = mutableTable(T.self)
-        let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+        let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         if let existing = table.backlinks[key] {
             return unsafeDowncast(existing, to: Backlinks<S, T>.self)
         }

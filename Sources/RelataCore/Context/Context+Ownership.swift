@@ -38,7 +38,7 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
             owners = context.table(T.self)?.existingLinkTable(inverse, S.ID.self)?
                 .targets(of: target, toMany: inverse.toMany) ?? []
         } else {
-            let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: descriptor.key.ordinal)
+            let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: descriptor.key.ordinal)
             if let backlinks = context.table(T.self)?.backlinks[key] {
                 owners = Array(unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target) ?? [])
             }

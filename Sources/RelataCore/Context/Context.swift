@@ -58,10 +58,10 @@ public struct Context: Sendable {
         /// In a Store write: for each relation whose to-one side was set without reading what
         /// storage held (`Context.linkWithoutReading`), what reads it in one batch before the
         /// write's delta; keyed by the source type and the relation's ordinal.
-        @usableFromInline var unreadLinks: [UnreadLinkKey: @Sendable (inout Context) -> Void] = [:]
+        @usableFromInline var unreadLinks: [RelationKey: @Sendable (inout Context) -> Void] = [:]
         /// In a Store write: for each to-many side appended to with provisional keys, what reads
         /// its lists' tails in one batch before the write's delta (`LinkTable.appendNew`).
-        @usableFromInline var provisionalTails: [UnreadLinkKey: @Sendable (inout Context) -> Void] = [:]
+        @usableFromInline var provisionalTails: [RelationKey: @Sendable (inout Context) -> Void] = [:]
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline

@@ -45,7 +45,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// Link tables by relation ordinal (`LinkTable<Entity.ID, Target.ID>`), created on first use.
     @usableFromInline @exclusivity(unchecked) var links: ContiguousArray<AnyLinkTable?> = []
     /// Sources of one-way relations of other types that point to entities of this type.
-    @usableFromInline @exclusivity(unchecked) var backlinks: [BacklinkKey: AnyBacklinks] = [:]
+    @usableFromInline @exclusivity(unchecked) var backlinks: [RelationKey: AnyBacklinks] = [:]
     /// The ids whose entity was stored or erased since tracking began, or `nil` when not tracking.
     @usableFromInline @exclusivity(unchecked) var dirty: Set<Entity.ID>?
     /// How many ids the last tracked write marked: the next one starts with room for as many (a
@@ -245,18 +245,5 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for backlinks in backlinks.values {
             try backlinks.checkInvariants(in: context)
         }
-    }
-}
-
-/// Names a one-way relation of another type, as seen from its target's table.
-@usableFromInline
-struct BacklinkKey: Hashable, Sendable {
-    @usableFromInline let source: ObjectIdentifier
-    @usableFromInline let ordinal: Int
-
-    @inlinable
-    init(source: ObjectIdentifier, ordinal: Int) {
-        self.source = source
-        self.ordinal = ordinal
     }
 }

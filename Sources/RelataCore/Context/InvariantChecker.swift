@@ -70,7 +70,7 @@ struct InvariantChecker<Entity: EntityModelProtocol>: _RelationVisitor {
         if let inverse = d.inverse {
             return table.existingLinkTable(inverse, S.ID.self)?.contains(source, in: target, toMany: inverse.toMany) ?? false
         }
-        let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+        let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         guard let backlinks = table.backlinks[key] else { return false }
         return unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target)?.contains(source) ?? false
     }

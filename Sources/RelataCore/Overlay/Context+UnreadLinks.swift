@@ -1,16 +1,3 @@
-/// Names one relation of one entity type in `Context.Storage.unreadLinks`.
-@usableFromInline
-struct UnreadLinkKey: Hashable, Sendable {
-    @usableFromInline let source: ObjectIdentifier
-    @usableFromInline let ordinal: Int
-
-    @inlinable
-    init(source: ObjectIdentifier, ordinal: Int) {
-        self.source = source
-        self.ordinal = ordinal
-    }
-}
-
 /// Setting a to-one link in a Store write without reading the target storage had for it.
 ///
 /// Linking a source to a new target removes it from its old target's list. In a context over
@@ -47,7 +34,7 @@ extension Context {
         table.touch(source, target)
         if d.inverse != nil {
             table.unreadPrevious[source] = target
-            let key = UnreadLinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+            let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
             if storage.unreadLinks[key] == nil { storage.unreadLinks[key] = { $0.resolveUnreadLinks(d) } }
         }
         _ = addOtherSide(d, target: target, source: source)

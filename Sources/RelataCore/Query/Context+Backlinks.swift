@@ -52,7 +52,7 @@ extension Context {
     }
 
     func backlinkIndex<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> Backlinks<S, T>? {
-        let key = BacklinkKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
+        let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         return table(T.self)?.backlinks[key].map { unsafeDowncast($0, to: Backlinks<S, T>.self) }
     }
 }
