@@ -65,7 +65,7 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         /// A context taken from a ``Store`` was asked for rows it had not read yet, and commits
         /// made after its snapshot changed them: it cannot answer as of its snapshot, and never
         /// answers with rows of a later one. Take a new context (``Store/context``, or read in
-        /// ``Store/read(_:)``) to see the newer state.
+        /// ``Store/read(_:)-7uh7i``) to see the newer state.
         public static let staleSnapshot = Code("staleSnapshot")
     }
 

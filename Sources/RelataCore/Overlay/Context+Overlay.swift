@@ -30,7 +30,7 @@ extension Context {
     /// snapshot (``RelataError/Code/staleSnapshot``). That read answered as if the row were absent.
     ///
     /// `nil` in a context that reads nothing from storage (a plain `Context()`), and while every
-    /// read succeeded. ``Store/read(_:)`` throws it; a write whose closure read it fails with it.
+    /// read succeeded. ``Store/read(_:)-7uh7i`` throws it; a write whose closure read it fails with it.
     public var storageFailure: (any Error)? { storage.base?.failure }
 
     /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of

@@ -7,7 +7,7 @@ extension Store {
     /// pool, as GRDB's `try await dbPool.read { … }` does. No lock is held while it runs.
     ///
     /// In an `async` function, `try await store.read { … }` calls this one; the synchronous
-    /// ``read(_:)-(((Context)throws->T))`` runs `body` on the calling thread.
+    /// ``read(_:)-7uh7i`` runs `body` on the calling thread.
     ///
     /// ```swift
     /// let latest = try await store.read { context in
@@ -29,7 +29,7 @@ extension Store {
     }
 
     /// Runs `body` on one of the store's reader threads and suspends the caller until it
-    /// returns (see ``read(_:)-((Context)throws->T)``): for reads that do not throw.
+    /// returns (see ``read(_:)-s1ly``): for reads that do not throw.
     func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             readers.run { continuation.resume(returning: body()) }

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// - **Storage is the truth; a store is a window on it.** Opening reads no rows (the change
 ///   log's newest sequence, and the storage's catalog), so it takes milliseconds whatever the
-///   size. Each context the store hands out (``context``, ``read(_:)``) holds nothing at first and
+///   size. Each context the store hands out (``context``, ``read(_:)-7uh7i``) holds nothing at first and
 ///   reads what it is asked about — an entity by id, a chat's messages, the sources of a link —
 ///   in batches, one read transaction per query level; memory follows what is touched. Rows read
 ///   once are shared by the store's later contexts through a cache bounded in bytes
@@ -24,7 +24,7 @@ import Foundation
 ///   first reads. A read of a row that a later commit changed, in a context that had already read
 ///   as of an earlier one, is refused rather than mixed with the newer state
 ///   (``RelataError/Code/staleSnapshot``); a read storage cannot answer (a row that does not
-///   decode) answers as absent. Either is kept in ``Context/storageFailure``, and ``read(_:)``
+///   decode) answers as absent. Either is kept in ``Context/storageFailure``, and ``read(_:)-7uh7i``
 ///   throws it.
 /// - **Writes** run one at a time, in call order, on the store's writer queue (a thread of its
 ///   own, as in GRDB). Each takes the storage's write lock and runs its closure on a context that
@@ -48,7 +48,7 @@ public final class Store: Sendable {
     /// Follows the commits of other stores in the background.
     private let follower: StoreFollower?
     /// Where `async` reads run: threads that may block on storage, never Swift's cooperative pool
-    /// (see ``read(_:)-((Context)throws->T)``).
+    /// (see ``read(_:)-s1ly``).
     let readers = ReaderQueues(label: "Relata.Store.reads", width: 4)
 
     /// Opens a store on `backend`. Nothing is loaded: the store reads the log's newest sequence
@@ -148,7 +148,7 @@ public final class Store: Sendable {
 
     /// Runs `body` on a new context (see ``context``), on the calling thread. No lock is held while
     /// it runs. In an `async` function, `try await store.read { … }` runs it on a reader thread
-    /// of the store's instead (see ``read(_:)-((Context)throws->T)``).
+    /// of the store's instead (see ``read(_:)-s1ly``).
     ///
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or the first read of `body` that storage could not answer
