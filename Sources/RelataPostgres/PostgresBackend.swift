@@ -74,8 +74,9 @@ public final class PostgresBackend: StorageBackend {
     private let ticks = Atomic<Int>(0)
     let statements = StatementTally()
 
-    /// How many statements this backend has sent since it opened; each is one round trip to
-    /// the server (the statements that set up a connection are not counted).
+    /// How many statements this backend has sent and waited for since it opened; each is one
+    /// round trip to the server (the statements that set up a connection are not counted, nor
+    /// the `COMMIT` ending a read, which is sent without waiting for its answer).
     ///
     /// A diagnostic for benchmarks and tests: how many round trips a read or a write needed.
     public var statementCount: Int { statements.count }
@@ -252,7 +253,13 @@ public final class PostgresBackend: StorageBackend {
             throw transaction.passedOn(error, doing: lock ? "write" : "read")
         }
         do {
-            try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
+            if lock {
+                try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
+            } else {
+                // A read-only transaction's end answers nothing the read needs: sent without
+                // waiting (the connection's next query queues behind it).
+                transaction.send(PostgresQuery(unsafeSQL: "COMMIT"))
+            }
         } catch {
             throw transaction.mapped(error, doing: "commit")
         }

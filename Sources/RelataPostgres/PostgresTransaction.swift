@@ -29,6 +29,13 @@ final class PostgresTransaction: StorageTransaction {
         return try connection.query(query, logger: backend.logger).answer(from: connection).rows
     }
 
+    /// Sends `query` without waiting for its answer (nor counting it as a round trip): for a
+    /// statement whose outcome the caller does not need, such as the end of a read-only
+    /// transaction.
+    func send(_ query: PostgresQuery) {
+        _ = connection.query(query, logger: backend.logger)
+    }
+
     func mapped(_ error: any Error, doing action: String) -> RelataError {
         PostgresBackend.map(error, place: backend.place, doing: action)
     }
@@ -110,7 +117,7 @@ final class PostgresTransaction: StorageTransaction {
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             var query = PostgresQuery(
                 unsafeSQL: """
                     SELECT l.source, l.target, l.position, l.inverse FROM \(schema.qualified(table)) l
@@ -125,7 +132,7 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
-        guard let table = try tables.linkTable(of: source.type, relation: source.relation) else { return [] }
+        guard case .links(let table)? = try tables.relationTable(of: source.type, relation: source.relation) else { return [] }
         // The order index (source, position NULLS FIRST, target), walked from either end.
         return try rows(
             "SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE source = $1", key: source.source,
@@ -135,19 +142,22 @@ final class PostgresTransaction: StorageTransaction {
 
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         let (type, relation) = (target.type, target.relation)
-        if let table = try tables.linkTable(of: type, relation: relation) {
+        switch try tables.relationTable(of: type, relation: relation) {
+        case .links(let table):
             // The target index (target, inverse NULLS FIRST, source).
             return try rows(
                 "SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = $1", key: target.target,
                 order: ["inverse", "source"], page: page, type: type, relation: relation
             )
-        }
-        guard let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) else { return [] }
-        // The to-one column's index (target, inverse NULLS FIRST, id).
-        return try rows(
+        case .column(let column, let table):
+            // The to-one column's index (target, inverse NULLS FIRST, id).
+            return try rows(
             "SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = $1", key: target.target,
-            order: [column.inverse, "id"], page: page, type: type, relation: relation
-        )
+                order: [column.inverse, "id"], page: page, type: type, relation: relation
+            )
+        case nil:
+            return []
+        }
     }
 
     /// The link rows `select` gives for `key` (its `$1`) in `page` of them, ordered by `order`:
@@ -174,7 +184,7 @@ final class PostgresTransaction: StorageTransaction {
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             // Each source's last row, the order index walked backwards, in one round trip.
             var query = PostgresQuery(
                 unsafeSQL: """
@@ -194,17 +204,18 @@ final class PostgresTransaction: StorageTransaction {
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             let select: String
-            if let table = try tables.linkTable(of: type, relation: relation) {
+            switch try tables.relationTable(of: type, relation: relation) {
+            case .links(let table):
                 select = """
                     SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = k.target
                     ORDER BY inverse DESC NULLS LAST, source DESC LIMIT 1
                     """
-            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+            case .column(let column, let table):
                 select = """
                     SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = k.target
                     ORDER BY \(column.inverse) DESC NULLS LAST, id DESC LIMIT 1
                     """
-            } else {
+            case nil:
                 continue
             }
             var query = PostgresQuery(unsafeSQL: "SELECT l.* FROM pg_catalog.unnest($1::text[]) AS k(target) CROSS JOIN LATERAL (\(select)) l")
@@ -219,7 +230,8 @@ final class PostgresTransaction: StorageTransaction {
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             var query: PostgresQuery
-            if let table = try tables.linkTable(of: type, relation: relation) {
+            switch try tables.relationTable(of: type, relation: relation) {
+            case .links(let table):
                 query = PostgresQuery(
                     unsafeSQL: """
                         SELECT l.source, l.target, l.position, l.inverse FROM \(schema.qualified(table)) l
@@ -227,7 +239,7 @@ final class PostgresTransaction: StorageTransaction {
                         ORDER BY k.n, l.inverse NULLS FIRST, l.source
                         """
                 )
-            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+            case .column(let column, let table):
                 query = PostgresQuery(
                     unsafeSQL: """
                         SELECT e.id, e.\(column.target), NULL::text, e.\(column.inverse) FROM \(schema.qualified(table)) e
@@ -235,7 +247,7 @@ final class PostgresTransaction: StorageTransaction {
                         ORDER BY k.n, e.\(column.inverse) NULLS FIRST, e.id
                         """
                 )
-            } else {
+            case nil:
                 continue
             }
             query.binds.append(keys.map(\.target))
@@ -258,7 +270,7 @@ final class PostgresTransaction: StorageTransaction {
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         var counts: [LinkSourceKey: Int] = [:]
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             try count(in: schema.qualified(table), column: "source", keys.map(\.source)) { counts[keys[$0], default: 0] += $1 }
         }
         return counts
@@ -267,10 +279,13 @@ final class PostgresTransaction: StorageTransaction {
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
         var counts: [LinkTargetKey: Int] = [:]
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            if let table = try tables.linkTable(of: name[0], relation: name[1]) {
+            switch try tables.relationTable(of: name[0], relation: name[1]) {
+            case .links(let table):
                 try count(in: schema.qualified(table), column: "target", keys.map(\.target)) { counts[keys[$0], default: 0] += $1 }
-            } else if let column = try tables.toOneColumn(of: name[0], relation: name[1]), let table = try tables.entityTable(of: name[0]) {
+            case .column(let column, let table):
                 try count(in: schema.qualified(table), column: column.target, keys.map(\.target)) { counts[keys[$0], default: 0] += $1 }
+            case nil:
+                break
             }
         }
         return counts
@@ -362,12 +377,17 @@ final class PostgresTransaction: StorageTransaction {
     /// is never missed).
     func entityRows(_ query: PostgresQuery, type: String) throws -> [EntityRecord] {
         var layout: EntityRowLayout?
-        return try execute(query).map { row in
-            let cells = row.makeRandomAccess()
-            if layout == nil { layout = try EntityRowLayout(type: type, columnNames: cells.map(\.columnName), tables: tables) }
-            let toOne = try layout!.links { try cells[$0].decode(String?.self) }
-            return EntityRecord(type: type, id: try cells[0].decode(String.self), payload: Data(buffer: try cells[1].decode(ByteBuffer.self)), toOne: toOne)
-        }
+        return try execute(query).map { row in try entityRecord(row.makeRandomAccess(), from: 0, type: type, layout: &layout) }
+    }
+
+    /// The entity row of `type` in `cells` from column `offset` on (`id`, `payload`, then the
+    /// to-one columns of `SELECT *`); `layout` is worked out from the first row and kept.
+    func entityRecord(_ cells: PostgresRandomAccessRow, from offset: Int, type: String, layout: inout EntityRowLayout?) throws -> EntityRecord {
+        if layout == nil { layout = try EntityRowLayout(type: type, columnNames: cells.dropFirst(offset).map(\.columnName), tables: tables) }
+        let toOne = try layout!.links { try cells[offset + $0].decode(String?.self) }
+        return EntityRecord(
+            type: type, id: try cells[offset].decode(String.self), payload: Data(buffer: try cells[offset + 1].decode(ByteBuffer.self)), toOne: toOne
+        )
     }
 
     /// The link row of `SELECT` ``linkColumns``.

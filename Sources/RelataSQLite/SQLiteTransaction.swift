@@ -192,7 +192,7 @@ struct SQLiteTransaction: StorageTransaction {
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             // The order index (source, position, target) gives each source's rows in order.
             try each(
                 "SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value ORDER BY k.key, l.position, l.target",
@@ -203,7 +203,7 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
-        guard let table = try tables.linkTable(of: source.type, relation: source.relation) else { return [] }
+        guard case .links(let table)? = try tables.relationTable(of: source.type, relation: source.relation) else { return [] }
         // The order index (source, position, target), walked from whichever end the page is at.
         return try rows(
             "SELECT source, target, position, inverse FROM \(table) WHERE source = ?", key: source.source,
@@ -213,19 +213,22 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         let (type, relation) = (target.type, target.relation)
-        if let table = try tables.linkTable(of: type, relation: relation) {
+        switch try tables.relationTable(of: type, relation: relation) {
+        case .links(let table):
             // The target index (target, inverse, source).
             return try rows(
                 "SELECT source, target, position, inverse FROM \(table) WHERE target = ?", key: target.target,
                 order: ["inverse", "source"], page: page, table: table
             ) { try linkRecord(type, relation, $0, $1) }
+        case .column(let column, let table):
+            // The to-one column's index (target, inverse, id).
+            return try rows(
+                "SELECT id, \(column.target), \(column.inverse) FROM \(table) WHERE \(column.target) = ?", key: target.target,
+                order: [column.inverse, "id"], page: page, table: table
+            ) { try toOneLinkRecord(type, relation, column, $0, $1) }
+        case nil:
+            return []
         }
-        guard let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) else { return [] }
-        // The to-one column's index (target, inverse, id).
-        return try rows(
-            "SELECT id, \(column.target), \(column.inverse) FROM \(table) WHERE \(column.target) = ?", key: target.target,
-            order: [column.inverse, "id"], page: page, table: table
-        ) { try toOneLinkRecord(type, relation, column, $0, $1) }
     }
 
     /// The rows `select` gives for `key` (its one `?`) in `page` of them, ordered by `order`
@@ -250,7 +253,7 @@ struct SQLiteTransaction: StorageTransaction {
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             // Each source's last row, found by walking the order index backwards.
             try each(
                 """
@@ -268,7 +271,8 @@ struct SQLiteTransaction: StorageTransaction {
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             let ids = try Self.json(Array(Set(keys.map(\.target))))
-            if let table = try tables.linkTable(of: type, relation: relation) {
+            switch try tables.relationTable(of: type, relation: relation) {
+            case .links(let table):
                 try each(
                     """
                     SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l
@@ -276,7 +280,7 @@ struct SQLiteTransaction: StorageTransaction {
                     """,
                     arguments: [ids], table: table
                 ) { records.append(try linkRecord(type, relation, $0, $1)) }
-            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+            case .column(let column, let table):
                 try each(
                     """
                     SELECT e.id, e.\(column.target), e.\(column.inverse) FROM json_each(?) AS k CROSS JOIN \(table) e
@@ -284,6 +288,8 @@ struct SQLiteTransaction: StorageTransaction {
                     """,
                     arguments: [ids], table: table
                 ) { records.append(try toOneLinkRecord(type, relation, column, $0, $1)) }
+            case nil:
+                break
             }
         }
         return records
@@ -294,13 +300,14 @@ struct SQLiteTransaction: StorageTransaction {
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
             let ids = try Self.json(keys.map(\.target))
-            if let table = try tables.linkTable(of: type, relation: relation) {
+            switch try tables.relationTable(of: type, relation: relation) {
+            case .links(let table):
                 // The target index (target, inverse, source): each target's sources in order.
                 try each(
                     "SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l ON l.target = k.value ORDER BY k.key, l.inverse, l.source",
                     arguments: [ids], table: table
                 ) { records.append(try linkRecord(type, relation, $0, $1)) }
-            } else if let column = try tables.toOneColumn(of: type, relation: relation), let table = try tables.entityTable(of: type) {
+            case .column(let column, let table):
                 try each(
                     """
                     SELECT e.id, e.\(column.target), e.\(column.inverse) FROM json_each(?) AS k CROSS JOIN \(table) e ON e.\(column.target) = k.value
@@ -308,6 +315,8 @@ struct SQLiteTransaction: StorageTransaction {
                     """,
                     arguments: [ids], table: table
                 ) { records.append(try toOneLinkRecord(type, relation, column, $0, $1)) }
+            case nil:
+                break
             }
         }
         return records
@@ -326,7 +335,7 @@ struct SQLiteTransaction: StorageTransaction {
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] {
         var counts: [LinkSourceKey: Int] = [:]
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
+            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
             // A range of the primary key per source: counted in the index, rows never read.
             try count("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value GROUP BY k.key", keys.map(\.source), table) { index, n in
                 counts[keys[index], default: 0] += n
@@ -339,11 +348,12 @@ struct SQLiteTransaction: StorageTransaction {
         var counts: [LinkTargetKey: Int] = [:]
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let sql: String, table: String
-            if let links = try tables.linkTable(of: name[0], relation: name[1]) {
+            switch try tables.relationTable(of: name[0], relation: name[1]) {
+            case .links(let links):
                 (sql, table) = ("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(links) l ON l.target = k.value GROUP BY k.key", links)
-            } else if let column = try tables.toOneColumn(of: name[0], relation: name[1]), let entities = try tables.entityTable(of: name[0]) {
+            case .column(let column, let entities):
                 (sql, table) = ("SELECT k.key, count(*) FROM json_each(?) AS k CROSS JOIN \(entities) e ON e.\(column.target) = k.value GROUP BY k.key", entities)
-            } else {
+            case nil:
                 continue
             }
             try count(sql, keys.map(\.target), table) { index, n in counts[keys[index], default: 0] += n }

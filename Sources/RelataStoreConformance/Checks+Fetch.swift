@@ -108,6 +108,24 @@ extension StoreConformance {
                 let expectedLastSources = byTarget.values.compactMap { $0.sorted(by: LinkRecord.inverseOrder).last }
                 try expect(Set(lastSources) == Set(expectedLastSources) && lastSources.count == expectedLastSources.count, "fetchLastSources gives the last source of each target's list in one batch, none for a target without links")
                 try expect(try reader.fetchSources(of: []).isEmpty && reader.fetchSourceCounts(of: []).isEmpty, "an empty batch of targets fetches nothing")
+                // Links with the rows at their other end: what the plain fetches give, in one batch.
+                func rows(_ type: String, _ ids: [String]) -> Set<EntityRecord> {
+                    Set(entities.filter { $0.type == type && ids.contains($0.id) })
+                }
+                let targetKeys = Array(byTarget.keys) + [absentTarget]
+                let withSources = try reader.fetchSourcesAndRows(of: targetKeys)
+                try expect(withSources.links == (try reader.fetchSources(of: targetKeys)), "fetchSourcesAndRows returns the links fetchSources returns, in its order")
+                var expectedSourceRows = Set<EntityRecord>()
+                for (target, found) in byTarget { expectedSourceRows.formUnion(rows(target.type, found.map(\.source))) }
+                try expect(Set(withSources.entities) == expectedSourceRows && withSources.entities.count == expectedSourceRows.count, "fetchSourcesAndRows returns each source's stored row once")
+                let linkSources = Array(sources) + [absentSource]
+                for type in Set(entities.map(\.type)) {
+                    let withTargets = try reader.fetchLinksAndRows(of: linkSources, targetType: type)
+                    try expect(withTargets.links == (try reader.fetchLinks(of: linkSources)), "fetchLinksAndRows returns the links fetchLinks returns, in its order")
+                    let expectedRows = rows(type, links.map(\.target))
+                    try expect(Set(withTargets.entities) == expectedRows && withTargets.entities.count == expectedRows.count, "fetchLinksAndRows returns each target's stored row of \(type) once")
+                }
+                try expect(try reader.fetchSourcesAndRows(of: []) == LinkedRows(links: [], entities: []), "an empty batch of targets fetches no rows")
                 let ends = Set(dynamicLinks.flatMap { [EntityKey(type: $0.sourceType, id: $0.source), EntityKey(type: $0.targetType, id: $0.target)] })
                 for end in ends {
                     let touching = try reader.fetchDynamicLinks(of: [end])

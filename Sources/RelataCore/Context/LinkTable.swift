@@ -110,12 +110,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         if let faulter, !loaded.contains(source) { faulter.load([source], into: self) }
     }
 
-    /// Reads the links of those of `sources` not held yet, in one batch.
+    /// Reads the links of those of `sources` not held yet, in one batch; `withTargets`: the
+    /// targets' entity rows too, in the same statement where storage can (a query about to
+    /// resolve them).
     @inlinable
-    func ensure(_ sources: some Collection<SourceID>) {
+    func ensure(_ sources: some Collection<SourceID>, withTargets: Bool = false) {
         guard let faulter else { return }
         let missing = sources.filter { !loaded.contains($0) }
-        if !missing.isEmpty { faulter.load(missing, into: self) }
+        if !missing.isEmpty { faulter.load(missing, into: self, withTargets: withTargets) }
     }
 
     /// The to-one target of `source`.

@@ -72,6 +72,52 @@ struct CachingReader: StorageReader {
         )
     }
 
+    func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows {
+        try linked(
+            targets, hits: cache.sources(targets, at: sequence) ?? [:], fetch: { try source().fetchSourcesAndRows(of: $0) },
+            key: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) }, end: { EntityKey(type: $0.type, id: $0.source) },
+            keep: { cache.insert(sources: $0, at: sequence) }
+        )
+    }
+
+    func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows {
+        try linked(
+            sources, hits: cache.links(sources, at: sequence) ?? [:], fetch: { try source().fetchLinksAndRows(of: $0, targetType: targetType) },
+            key: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }, end: { EntityKey(type: targetType, id: $0.target) },
+            keep: { cache.insert(links: $0, at: sequence) }
+        )
+    }
+
+    /// The link rows of each of `keys` as ``lists(_:hits:fetch:key:keep:)`` reads them, with
+    /// the entity rows at their `end`: those of the lists fetched come with them (and are kept,
+    /// an end without a row as absent), those of the lists the cache held from the cache when
+    /// it holds them (the others are fetched when asked for).
+    private func linked<Key: Hashable>(
+        _ keys: [Key], hits: [Key: [LinkRecord]], fetch: ([Key]) throws -> LinkedRows, key: (LinkRecord) -> Key,
+        end: (LinkRecord) -> EntityKey, keep: ([Key: [LinkRecord]]) -> Void
+    ) throws -> LinkedRows {
+        let missing = Array(Set(keys.filter { hits[$0] == nil }))
+        var rows = hits
+        var entities: [EntityRecord] = []
+        if !missing.isEmpty {
+            let found = try fetch(missing)
+            var read: [Key: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
+            var ends: [EntityKey: EntityRecord?] = [:]
+            for record in found.links {
+                read[key(record), default: []].append(record)
+                ends[end(record)] = .some(nil)
+            }
+            for record in found.entities { ends[EntityKey(type: record.type, id: record.id)] = record }
+            keep(read)
+            cache.insert(entities: ends, at: sequence)
+            rows.merge(read) { old, _ in old }
+            entities = found.entities
+        }
+        let held = Array(Set(hits.values.flatMap { $0.map(end) }))
+        if !held.isEmpty, let cached = cache.entities(held, at: sequence) { entities += cached.values.compactMap { $0 } }
+        return LinkedRows(links: Self.inOrder(keys, rows), entities: entities)
+    }
+
     /// The link rows of each of `keys` (a source's, or a target's): `hits` from the cache, the
     /// others fetched in one batch, grouped by `key` and kept; in the order of `keys`.
     private func lists<Key: Hashable>(

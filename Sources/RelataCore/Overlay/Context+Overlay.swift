@@ -121,7 +121,8 @@ struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
         steps.append { context in
             let table = context.mutableTable(S.self)
             table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(
-                read: OverlayReads.links(descriptor, base), page: OverlayReads.linkPage(descriptor, base),
+                read: OverlayReads.links(descriptor, base, withTargets: false)!, readWithTargets: OverlayReads.links(descriptor, base, withTargets: true),
+                page: OverlayReads.linkPage(descriptor, base),
                 count: OverlayReads.linkCount(descriptor, base), tails: OverlayReads.linkTails(descriptor, base)
             )
             if !descriptor.key.toMany, descriptor.storedSide != .derived {

@@ -167,7 +167,7 @@ package final class ContextBase: Sendable {
     /// holds open, such as a store's write transaction (which holds the write lock, so it reads
     /// the newest state and nothing is validated).
     package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
-        try Self.$current.withValue(ReaderBox(base: self, reader: reader)) { try body() }
+        try Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { try body() }
     }
 
     /// Runs `body` with every read of this base going through one read transaction that reads
@@ -182,7 +182,7 @@ package final class ContextBase: Sendable {
                 if let bound = bind(to: bounds.last), bound.sequence != bounds.last { return }
                 var reader: any StorageReader = reader
                 if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
-                Self.$current.withValue(ReaderBox(base: self, reader: reader)) { body() }
+                Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { body() }
                 ran = true
             }
         } catch {
@@ -251,7 +251,7 @@ package final class ContextBase: Sendable {
         do {
             try backend.read { reader in
                 let reader = try layered(reader)
-                Self.$current.withValue(ReaderBox(base: self, reader: reader)) { result = body() }
+                Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { result = body() }
             }
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }

@@ -7,6 +7,11 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     @usableFromInline typealias Load = ([SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])?
 
     @usableFromInline let read: Load
+    /// Reads what ``read`` reads, with the targets' entity rows in the same statement (kept by
+    /// the read transaction for the fetch of the targets that follows: see `StashingReader`);
+    /// `nil` where the targets' rows cannot come with the links (a to-one side stored in the
+    /// sources' rows).
+    @usableFromInline let readWithTargets: Load?
     /// The targets of one to-many source in a page of its list, with their keys, read by index
     /// without the rest of the list; `nil` for a to-one side, and its result `nil` when the read
     /// failed.
@@ -22,20 +27,22 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
 
     @usableFromInline
     init(
-        read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil,
+        read: @escaping Load, readWithTargets: Load? = nil, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil,
         count: (([SourceID]) -> [SourceID: Int]?)? = nil, tails: (([SourceID]) -> [SourceID: PositionKey]?)? = nil
     ) {
         self.read = read
+        self.readWithTargets = readWithTargets
         self.page = page
         self.count = count
         self.tails = tails
     }
 
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
-    /// does not hold whole are asked for) and notes them as held.
+    /// does not hold whole are asked for) and notes them as held; `withTargets`: the targets'
+    /// rows are read in the same statement where the side can (``readWithTargets``).
     @inlinable
-    func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>) {
-        guard let links = read(sources) else { return }
+    func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
+        guard let links = (withTargets ? readWithTargets ?? read : read)(sources) else { return }
         for source in sources {
             table.one[source] = links.one[source]
             var stored = links.many[source]

@@ -66,19 +66,24 @@ enum OverlayReads {
     /// The links of sources through one side of `d`: from the rows that side stores (its
     /// entity rows' to-one column, or its link rows), or, for the side whose pairs the other side
     /// stores, the sources of the other side's links to it, in their order.
+    ///
+    /// `withTargets`: the read also fetches the targets' entity rows in the same statement (the
+    /// read transaction keeps them for the fetch of the targets); `nil` for a to-one side whose
+    /// links are in its own rows, where they cannot come together.
     @inlinable
     static func links<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase
-    ) -> LinkFaulter<S.ID, T.ID>.Load {
-        let sourceType = EntitySchema.storageName(of: S.self), name = d.name
+        _ d: RelationDescriptor<S, T>, _ base: ContextBase, withTargets: Bool
+    ) -> LinkFaulter<S.ID, T.ID>.Load? {
+        let sourceType = EntitySchema.storageName(of: S.self), name = d.name, targetType = EntitySchema.storageName(of: T.self)
         // An id a store cannot keep (NUL, too long) has no row: it is not asked for.
         func text(_ id: S.ID) -> String? { try? IDText.encode(id, of: sourceType, relation: name) }
         if d.storedSide == .derived, let inverse = d.inverse {
-            let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
+            let inverseName = inverse.nameString
             return { sources in
                 base.read { reader in
+                    let keys = sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } }
                     let records = try asking(sourceType, name) {
-                        try reader.fetchSources(of: sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } })
+                        withTargets ? try reader.fetchSourcesAndRows(of: keys).links : try reader.fetchSources(of: keys)
                     }
                     var one: [S.ID: T.ID] = [:]
                     var lists = ListBuilder<S.ID, T.ID>()
@@ -98,6 +103,7 @@ enum OverlayReads {
             }
         }
         if !d.key.toMany {
+            if withTargets { return nil }
             return { sources in
                 base.read { reader in
                     var one: [S.ID: T.ID] = [:]
@@ -112,7 +118,9 @@ enum OverlayReads {
         return { sources in
             base.read { reader in
                 var lists = ListBuilder<S.ID, T.ID>()
-                for record in try reader.fetchLinks(of: sources.compactMap { id in text(id).map { LinkSourceKey(type: sourceType, relation: name, source: $0) } }) {
+                let keys = sources.compactMap { id in text(id).map { LinkSourceKey(type: sourceType, relation: name, source: $0) } }
+                let records = withTargets ? try reader.fetchLinksAndRows(of: keys, targetType: targetType).links : try reader.fetchLinks(of: keys)
+                for record in records {
                     guard let position = record.position.flatMap(PositionKey.init) else {
                         throw positionless(sourceType, name, id: record.source, link: "to \"\(record.target)\"")
                     }

@@ -51,6 +51,25 @@ struct SnapshotReader: StorageReader {
         return try reader.fetchSources(of: target, page: page)
     }
 
+    func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows {
+        try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
+        return unchangedRows(try reader.fetchSourcesAndRows(of: targets))
+    }
+
+    func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows {
+        try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
+        return unchangedRows(try reader.fetchLinksAndRows(of: sources, targetType: targetType))
+    }
+
+    /// `found` without the rows of entities changed since the snapshot: fetching one of those
+    /// by itself then refuses it, as any other read of it does.
+    private func unchangedRows(_ found: LinkedRows) -> LinkedRows {
+        guard !changes.entities.isEmpty else { return found }
+        var found = found
+        found.entities.removeAll { changes.entities.contains(EntityKey(type: $0.type, id: $0.id)) }
+        return found
+    }
+
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
         try check(targets, in: changes.linkTargets) { stale($0.type, $0.target, relation: $0.relation) }
         return try reader.fetchSourceCounts(of: targets)

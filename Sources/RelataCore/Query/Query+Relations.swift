@@ -126,7 +126,7 @@ enum RelationResolver {
             write(&entity, Relation(state: .entities(resolved, fragment: false, appending: appending)))
         } prefetch: { ids in
             guard let links else { return }
-            links.ensure(ids)
+            links.ensure(ids, withTargets: targets != nil)
             let present = ids.flatMap { links.many[$0]?.targets ?? [] }
             targets?.ensure(present)
             for modifier in nested { modifier.prefetch(present) }
@@ -161,7 +161,7 @@ enum RelationResolver {
             write(&entity, Relation(state: .entities([target], fragment: false, appending: false)))
         } prefetch: { ids in
             guard let links else { return }
-            links.ensure(ids)
+            links.ensure(ids, withTargets: targets != nil)
             let present = ids.compactMap { links.one[$0] }
             targets?.ensure(present)
             for modifier in nested { modifier.prefetch(present) }

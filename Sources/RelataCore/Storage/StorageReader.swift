@@ -50,6 +50,16 @@ public protocol StorageReader {
     /// default implementation reads them all and slices them.
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord]
 
+    /// What ``fetchSources(of:)`` returns, with the entity rows of the links' sources (of each
+    /// key's `type`): a query resolving the entities of a relation reads both in one statement.
+    /// The default implementation fetches the links, then the rows.
+    func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows
+
+    /// What ``fetchLinks(of:)`` returns, with the entity rows of the links' targets, of
+    /// `targetType`: a query resolving the entities of a relation reads both in one statement.
+    /// The default implementation fetches the links, then the rows.
+    func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows
+
     /// How many links ``fetchSources(of:)`` would return for each of `targets` (a target without
     /// any is left out), counted on the index.
     func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int]
@@ -110,6 +120,22 @@ extension StorageReader {
 
     public func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         Array(page.slice(try fetchSources(of: [target])))
+    }
+
+    public func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows {
+        let links = try fetchSources(of: targets)
+        return LinkedRows(links: links, entities: try rows(of: links.map { EntityKey(type: $0.type, id: $0.source) }))
+    }
+
+    public func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows {
+        let links = try fetchLinks(of: sources)
+        return LinkedRows(links: links, entities: try rows(of: links.map { EntityKey(type: targetType, id: $0.target) }))
+    }
+
+    /// The rows of `keys`, each asked for once (none asked for when there is no key).
+    private func rows(of keys: [EntityKey]) throws -> [EntityRecord] {
+        let unique = Array(Set(keys))
+        return unique.isEmpty ? [] : try fetchEntities(unique)
     }
 
     public func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {

@@ -125,6 +125,22 @@ package struct TableCatalog: Sendable, Equatable {
         linkTables[RelationName(type: type, relation: relation)].map(Self.linkTable)
     }
 
+    /// Where `type`'s `relation` is stored, if storage holds it: its link table (a to-many
+    /// relation) or a to-one column of `type`'s entity table.
+    package func relationTable(of type: String, relation: String) -> RelationTable? {
+        if let table = linkTable(of: type, relation: relation) { return .links(table) }
+        guard let column = toOneColumns(of: type).first(where: { $0.relation == relation }), let table = entityTable(of: type) else { return nil }
+        return .column(column, in: table)
+    }
+
+    /// Where a relation's links are stored (see ``relationTable(of:relation:)``).
+    package enum RelationTable: Equatable {
+        /// A link table of its own, one row per link.
+        case links(String)
+        /// A to-one column of the source's entity table.
+        case column(Column, in: String)
+    }
+
     /// The entries `changes` needs that the catalog lacks (numbers not assigned yet: `0`), in the
     /// order they must be made: an entity table before its columns.
     package func missing(for changes: StoreChanges) -> [Entry] {

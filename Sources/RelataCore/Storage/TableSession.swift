@@ -58,6 +58,14 @@ package final class TableSession {
         return catalog.toOneColumns(of: type).first { $0.relation == relation }
     }
 
+    /// Where `type`'s `relation` is stored, if storage holds it: the catalog is read again only
+    /// when it knows neither a link table nor a to-one column for it.
+    package func relationTable(of type: String, relation: String) throws -> TableCatalog.RelationTable? {
+        if let table = catalog.relationTable(of: type, relation: relation) { return table }
+        try refresh()
+        return catalog.relationTable(of: type, relation: relation)
+    }
+
     /// Makes the tables and columns `changes` writes to and storage lacks.
     package func prepare(for changes: StoreChanges) throws {
         guard !catalog.missing(for: changes).isEmpty else { return }
