@@ -67,7 +67,9 @@ public final class PostgresBackend: StorageBackend {
     /// The typed tables as last read or made by a committed write (see ``TableCatalog``): it only
     /// grows, so it is never wrong, only short of tables other processes made since, which a
     /// transaction reads when it meets their names.
-    private let catalog = Mutex(TableCatalog())
+    /// The tables storage holds, as last known, and the commit they are known current as of
+    /// (`nil`: not known; a write then reads them again).
+    private let catalog = Mutex<(catalog: TableCatalog, asOf: Int64?)>((TableCatalog(), nil))
     let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
@@ -233,12 +235,12 @@ public final class PostgresBackend: StorageBackend {
     private func run<T>(
         begin: String, lock: Bool, connection: () throws -> PostgresConnection, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
-        var transaction = PostgresTransaction(backend: self, connection: try connection(), catalog: catalog.withLock { $0 })
+        var transaction = self.transaction(on: try connection())
         do {
             try start(transaction, begin: begin, lock: lock)
         } catch {
             guard transaction.connection.isClosed else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
-            transaction = PostgresTransaction(backend: self, connection: try connection(), catalog: catalog.withLock { $0 })
+            transaction = self.transaction(on: try connection())
             do {
                 try start(transaction, begin: begin, lock: lock)
             } catch {
@@ -264,9 +266,21 @@ public final class PostgresBackend: StorageBackend {
             throw transaction.mapped(error, doing: "commit")
         }
         // Tables a write made are known once it committed (a rolled-back one made none).
-        let known = transaction.tables.catalog
-        catalog.withLock { if known.entries.count > $0.entries.count { $0 = known } }
+        let known = transaction.catalogAfter
+        catalog.withLock { current in
+            if let asOf = known.asOf, asOf >= current.asOf ?? 0 {
+                current = known
+            } else if known.catalog.entries.count > current.catalog.entries.count {
+                current = (known.catalog, nil)
+            }
+        }
         return result
+    }
+
+    /// A transaction on `connection`, from the tables as last known.
+    private func transaction(on connection: PostgresConnection) -> PostgresTransaction {
+        let known = catalog.withLock { $0 }
+        return PostgresTransaction(backend: self, connection: connection, catalog: known.catalog, asOf: known.asOf)
     }
 
     /// A timeout in PostgreSQL's milliseconds: at least 1 (0 would mean no limit), at most

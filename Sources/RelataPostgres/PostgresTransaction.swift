@@ -13,11 +13,30 @@ final class PostgresTransaction: StorageTransaction {
     var schema: PostgresSchema { backend.tables }
     /// The typed tables this transaction reads and writes.
     private(set) var tables: TableSession!
+    /// The last commit of the log as this transaction read it (its bounds), if it did.
+    private(set) var seenSequence: Int64?
+    /// The sequence of the commit this transaction made, once its log record is written.
+    private(set) var madeSequence: Int64?
+    /// Whether the catalog the transaction started from holds every table as of the commit it
+    /// sees: known when the backend's catalog was current as of ``seenSequence`` (tables are
+    /// made only by commits, each with a log record).
+    var catalogIsCurrent: Bool { catalogAsOf != nil && catalogAsOf == seenSequence }
+    private let catalogAsOf: Int64?
 
-    init(backend: PostgresBackend, connection: PostgresConnection, catalog: TableCatalog) {
+    init(backend: PostgresBackend, connection: PostgresConnection, catalog: TableCatalog, asOf: Int64?) {
         self.backend = backend
         self.connection = connection
+        catalogAsOf = asOf
         tables = backend.tables.session(catalog: catalog) { [unowned self] query in try self.execute(query) }
+    }
+
+    /// The catalog as this transaction leaves it, and the commit it is current as of (`nil`
+    /// when not known): after a commit this transaction made, the catalog it wrote with; else
+    /// a catalog read again here, as of what the transaction saw.
+    var catalogAfter: (catalog: TableCatalog, asOf: Int64?) {
+        if let madeSequence, tables.isFresh || catalogIsCurrent { return (tables.catalog, madeSequence) }
+        if tables.isFresh, let seenSequence, madeSequence == nil { return (tables.catalog, seenSequence) }
+        return (tables.catalog, nil)
     }
 
     /// Runs `query`, returning its rows.
@@ -86,6 +105,7 @@ final class PostgresTransaction: StorageTransaction {
         ).first
         guard let state else { return ChangeLogBounds(last: 0, pruned: 0) }
         let (last, pruned) = try state.decode((Int64, Int64).self)
+        seenSequence = last
         return ChangeLogBounds(last: last, pruned: pruned)
     }
 
@@ -413,7 +433,7 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        try PostgresRowWriter(schema: schema, tables: tables, execute: { try self.execute($0) }).write(changes)
+        try PostgresRowWriter(schema: schema, tables: tables, execute: { try self.execute($0) }).write(changes, catalogIsCurrent: catalogIsCurrent)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }
@@ -431,6 +451,7 @@ final class PostgresTransaction: StorageTransaction {
         guard let sequence = try execute(insert).first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
+        madeSequence = sequence
         let retention = backend.configuration.logRetention
         if retention.prunes(at: sequence) {
             // A prefix only (see LogRetention): up to the newest expired record, or by count.

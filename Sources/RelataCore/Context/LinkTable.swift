@@ -49,6 +49,16 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// target, with the target set then; what storage held is read in one batch before the
     /// write's delta (`Context.resolveUnreadLinks`).
     @usableFromInline @exclusivity(unchecked) var unreadPrevious: [SourceID: TargetID] = [:]
+    /// For a one-to-one relation set without reading storage (`Context.linkOneToOneWithoutReading`):
+    /// each target claimed here by a source — a link read from storage to a claimed target, from
+    /// another source, is void (that source was displaced).
+    @usableFromInline @exclusivity(unchecked) var claimed: [TargetID: SourceID] = [:]
+    /// The sources set so, with their target: what storage held for them is read in one batch
+    /// before the write's delta.
+    @usableFromInline @exclusivity(unchecked) var unreadOne: [SourceID: TargetID] = [:]
+    /// Whether a to-one entry was read from storage into this table (then a claim could not void
+    /// it in time: the one-to-one link is set by reading).
+    @usableFromInline @exclusivity(unchecked) var readStored = false
     /// The sources whose appended targets have provisional keys: their stored list's tail is not
     /// read yet (see ``appendNew(_:to:using:deferTail:)``).
     @usableFromInline @exclusivity(unchecked) var provisional: Set<SourceID> = []
@@ -75,8 +85,19 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         copy.departed = departed
         copy.departedTo = departedTo
         copy.unreadPrevious = unreadPrevious
+        copy.claimed = claimed
+        copy.unreadOne = unreadOne
+        copy.readStored = readStored
         copy.provisional = provisional
         return copy
+    }
+
+    /// The to-one target storage gave for `source`, unless another source claimed it here (see
+    /// ``claimed``).
+    @inlinable
+    func unclaimed(_ target: TargetID?, of source: SourceID) -> TargetID? {
+        guard !claimed.isEmpty, let target, let claimer = claimed[target], claimer != source else { return target }
+        return nil
     }
 
     /// Drops the targets that left their stored place (``departed``) from `stored`, the list of

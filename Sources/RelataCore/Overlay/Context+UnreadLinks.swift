@@ -18,8 +18,10 @@ extension Context {
         _ d: RelationDescriptor<S, T>, _ table: LinkTable<S.ID, T.ID>, source: S.ID, to target: T.ID, inverseKey: PositionKey?
     ) -> Bool {
         guard storage.isTracking, storage.recorder == nil, inverseKey == nil else { return false }
+        if let inverse = d.inverse, !inverse.toMany {
+            return linkOneToOneWithoutReading(d, table, source: source, to: target)
+        }
         if let inverse = d.inverse {
-            guard inverse.toMany else { return false }
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
             guard other.faulter?.page != nil, other.loaded.isEmpty else { return false }
             other.departed.insert(source)

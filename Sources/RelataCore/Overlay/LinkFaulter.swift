@@ -43,8 +43,9 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     @inlinable
     func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
         guard let links = (withTargets ? readWithTargets ?? read : read)(sources) else { return }
+        if !links.one.isEmpty { table.readStored = true }
         for source in sources {
-            table.one[source] = links.one[source]
+            table.one[source] = table.unclaimed(links.one[source], of: source)
             var stored = links.many[source]
             if !table.departed.isEmpty, stored != nil { table.dropDeparted(from: &stored!, of: source) }
             if !table.storedTails.isEmpty, table.storedTails.removeValue(forKey: source) != nil {

@@ -274,8 +274,9 @@ enum OverlayReads {
                     found[source] = target
                 }
             }
+            if !found.isEmpty { links.readStored = true }
             for source in sources where !links.loaded.contains(source) {
-                links.one[source] = found[source]
+                links.one[source] = links.unclaimed(found[source], of: source)
                 links.loaded.insert(source)
             }
         }

@@ -151,7 +151,11 @@ extension StorageReader {
     /// or holds a record that cannot be read, the result says ``CommittedChanges/needsReload``
     /// and carries no rows.
     public func changes(since sequence: Int64) throws -> CommittedChanges? {
-        let bounds = try logBounds()
+        try changes(since: sequence, bounds: try logBounds())
+    }
+
+    /// ``changes(since:)``, with the log's `bounds` read already in this transaction.
+    func changes(since sequence: Int64, bounds: ChangeLogBounds) throws -> CommittedChanges? {
         guard bounds.last > sequence else { return nil }
         guard sequence >= bounds.pruned else { return CommittedChanges.reload(at: bounds.last) }
         var changes = CommittedChanges(sequence: bounds.last)

@@ -8,7 +8,7 @@ package final class TableSession {
     private let read: () throws -> TableCatalog
     private let make: (TableCatalog.Entry, TableCatalog) throws -> Void
     /// Whether ``catalog`` was read from storage in this transaction.
-    private var isFresh = false
+    private(set) package var isFresh = false
     /// Whether this transaction made tables (the catalog then becomes the backend's only once
     /// the transaction commits).
     private(set) package var grew = false

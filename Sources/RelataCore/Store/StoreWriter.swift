@@ -160,15 +160,17 @@ actor StoreWriter {
     /// delta (read only when someone observes) holds the rows they touched as they are now; it
     /// reaches every query observer.
     func advance(reading reader: any StorageReader) throws {
-        try cache?.advance(reading: reader)
+        // The log's bounds, read once for the cache and the observers.
+        let bounds = try reader.logBounds()
+        try cache?.advance(reading: reader, bounds: bounds)
         guard observers.isObserved else {
-            let last = try reader.logBounds().last
+            let last = bounds.last
             guard last > sequence else { return }
             sequence = last
             publish(StoreCommit(sequence: last, kind: .remote, delta: StoreDelta()))
             return
         }
-        guard let committed = try reader.changes(since: sequence) else { return }
+        guard let committed = try reader.changes(since: sequence, bounds: bounds) else { return }
         var commit: StoreCommit
         if committed.needsReload {
             // Counted by the cache, which drops what it kept (`RowCache.reloads`).

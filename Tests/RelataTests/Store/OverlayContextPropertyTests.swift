@@ -50,8 +50,22 @@ struct OverlayContextPropertyTests {
         return text
     }
 
-    /// The operations of `changes` without their stamps, sorted: erasing an entity unlinks the
-    /// sources of its one-way relations in the order of a set, which two contexts need not share.
+    /// The two sides of each mutual relation of the chat models: (type, relation) of one side to
+    /// the other's.
+    static let inverses: [String: (type: String, relation: String)] = [
+        "User.chats": ("Chat", "users"), "Chat.users": ("User", "chats"),
+        "User.adminOf": ("Chat", "admins"), "Chat.admins": ("User", "adminOf"),
+        "Chat.messages": ("Message", "chat"), "Message.chat": ("Chat", "messages"),
+        "Message.attachment": ("Attachment", "message"), "Attachment.message": ("Message", "attachment"),
+        "Message.replies": ("Message", "replyTo"), "Message.replyTo": ("Message", "replies"),
+    ]
+
+    /// The operations of `changes` without their stamps, sorted: erasing entities unlinks the
+    /// sources of their one-way relations in the order of a set, which two contexts need not
+    /// share — and that order decides which side of a mutual link between two erased entities
+    /// records its unlink (the first erased). An unlink of a mutual relation is one change,
+    /// whichever side names it (merging either removes both sides): it is compared as named
+    /// from the side whose type and relation sort first.
     static func operations(_ changes: ChangeSet) -> [String] {
         guard let data = try? JSONEncoder().encode(changes),
             let operations = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
@@ -59,6 +73,12 @@ struct OverlayContextPropertyTests {
         return operations.map { operation in
             var operation = operation
             operation["stamp"] = nil
+            if operation["kind"] as? String == "unlink", let type = operation["entity"] as? String, let relation = operation["relation"] as? String,
+                let other = inverses["\(type).\(relation)"], "\(other.type).\(other.relation)" < "\(type).\(relation)"
+            {
+                (operation["source"], operation["target"]) = (operation["target"], operation["source"])
+                (operation["entity"], operation["relation"]) = (other.type, other.relation)
+            }
             return (try? JSONSerialization.data(withJSONObject: operation, options: .sortedKeys)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
         }.sorted()
     }

@@ -91,6 +91,26 @@ struct PostgresStoreTests {
         try await b.close()
     }
 
+    @Test("A write after another store added a column writes that column: a link the other store set there is removed")
+    func columnAddedByAnotherStore() async throws {
+        guard let url = Self.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: Self.schema())
+        let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+        let a = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        let b = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        // a knows the message table with its author and chat columns, as of its own commits.
+        try await a.write { try Message(id: "m1", text: "first", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await a.write { try Message(id: "m0", text: "zero", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        // b adds the replyTo column.
+        try await b.write { try Message(id: "m2", text: "reply", author: .id("u"), chat: .id("c"), replyTo: .id("m1")).save(to: &$0) }
+        try await a.write { try Message(id: "m2", text: "reply", author: .id("u"), chat: .id("c"), replyTo: .null).save(to: &$0) }
+        let whole = try loadedWhole(try await PostgresBackend.connect(url: url, configuration: configuration), schema: schema)
+        #expect(whole.ids(of: "m2", \Message.$replyTo).isEmpty, "a's write cleared the column b made")
+        #expect(whole.ids(of: "m1", \Message.$replies).isEmpty)
+        try await a.close()
+        try await b.close()
+    }
+
     @Test("Observation across instances: another store's commit arrives in commits as remote, and observers see it, without refresh")
     func observationAcrossStores() async throws {
         guard let url = Self.serverURL() else { return }
