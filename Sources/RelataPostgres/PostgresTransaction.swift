@@ -28,6 +28,7 @@ final class PostgresTransaction: StorageTransaction {
         self.connection = connection
         catalogAsOf = asOf
         tables = backend.tables.session(catalog: catalog) { [unowned self] query in try self.execute(query) }
+        tables.isKnownCurrent = { [unowned self] in self.catalogIsCurrent }
     }
 
     /// The catalog as this transaction leaves it, and the commit it is current as of (`nil`

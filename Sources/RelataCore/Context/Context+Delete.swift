@@ -59,6 +59,36 @@ extension Context {
     }
 }
 
+/// Prefetches, for entities about to be erased, what the erasure of the targets of their
+/// cascading relations reads (see `Context.prefetchErasure(of:ids:depth:)`).
+@usableFromInline
+struct CascadePrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
+    @usableFromInline let context: Context
+    @usableFromInline let ids: [Entity.ID]
+    @usableFromInline let depth: Int
+
+    @usableFromInline
+    init(context: Context, ids: [Entity.ID], depth: Int) {
+        self.context = context
+        self.ids = ids
+        self.depth = depth
+    }
+
+    @usableFromInline
+    mutating func visit<Source, Target, D, C, K>(
+        _ descriptor: RelationDescriptor<Source, Target>,
+        _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
+    ) throws {
+        guard descriptor.deleteRule == .cascade || descriptor.deleteRule == .cascadeOrphans,
+            let links = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self)
+        else { return }
+        let sources = checkedCast(ids, to: [Source.ID].self, in: descriptor.key.name)
+        var targets: [Target.ID] = []
+        for source in sources { targets += links.targets(of: source, toMany: descriptor.key.toMany) }
+        context.prefetchErasure(of: Target.self, ids: targets, depth: depth)
+    }
+}
+
 /// Removes the links of one entity relation by relation and collects the cascade.
 @usableFromInline
 struct LinkEraser<Entity: EntityModelProtocol>: _RelationVisitor {
@@ -132,14 +162,18 @@ extension Context {
 
     /// Before a cascade erases `ids` of `Entity` one at a time, in a context over storage: reads
     /// what erasing them reads — their rows (with their to-one links), the links of each of their
-    /// relations, their dynamic relationships — in one batch per kind, not one read per entity.
+    /// relations, their dynamic relationships — in one batch per kind, not one read per entity;
+    /// then, level by level, the same for the targets their cascading relations will erase (a
+    /// chat's messages, then the messages' attachments), up to `depth` levels.
     @usableFromInline
-    func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID]) {
-        guard storage.base != nil, ids.count > 1, let table = table(Entity.self) else { return }
+    func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID], depth: Int = 8) {
+        guard storage.base != nil, ids.count > 1, depth > 0, let table = table(Entity.self) else { return }
         table.ensure(ids)
         let sources = ids.map { AnyHashable($0) }
         for links in table.links { links?.ensureAll(sources) }
         ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
+        var next = CascadePrefetcher<Entity>(context: self, ids: ids, depth: depth - 1)
+        try? Entity._relataVisitRelations(&next)
     }
 
     /// Removes every link of the entity `id` without cascading (a replayed erasure).

@@ -94,10 +94,19 @@ extension EntityTable {
             }
         }
         for (id, entity) in touched?.entities ?? [] { add(id, entity) }
+        // The entities of sources touched through a link only, read in one batch.
+        if !reader.touchedSources.isEmpty { ensure(reader.touchedSources) }
         for id in reader.touchedSources { add(id, entity(id)) }
+        // What the links were before the write, for every source at once (a source each would
+        // be a read each).
+        if !reader.readBefore.isEmpty {
+            let sources = rows.map(\.id) + vanished
+            for read in reader.readBefore { read(sources) }
+        }
         if !vanished.isEmpty {
             // A row goes when neither its entity nor any to-one link is left, if it was stored.
             let old = before.table(Entity.self)
+            old?.ensure(vanished)
             var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
             try Entity._relataVisitRelations(&previous)
             for id in vanished where old?.entity(id) != nil || previous.hasLinks(id) {
@@ -257,6 +266,9 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// One per relation, given `before`: the targets whose sources a source's link changed (its
     /// old and new target, or its target when its place in the target's list moved).
     @usableFromInline var movedTargets: [@Sendable (Entity.ID) throws -> [LinkTargetKey]] = []
+    /// One per relation, given `before`: reads the old links of a batch of sources into
+    /// `before` at once (what ``movedTargets`` then looks up, source by source).
+    @usableFromInline var readBefore: [@Sendable ([Entity.ID]) -> Void] = []
 
     @inlinable
     init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = [], before: Context? = nil) {
@@ -320,6 +332,8 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                 }
             }
             if let moved = moved as? @Sendable (Entity.ID) throws -> [LinkTargetKey] { movedTargets.append(moved) }
+            let read: @Sendable ([S.ID]) -> Void = { sources in oldLinks?.ensure(sources) }
+            if let read = read as? @Sendable ([Entity.ID]) -> Void { readBefore.append(read) }
         }
         guard let links else { return }
         let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in

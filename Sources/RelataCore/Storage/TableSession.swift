@@ -25,6 +25,16 @@ package final class TableSession {
         self.make = make
     }
 
+    /// Whether the catalog is known to hold every table storage holds in this transaction (the
+    /// backend can tell it from the commit it last read the catalog at): a name missing from it
+    /// is then missing from storage, and is not looked for again.
+    package var isKnownCurrent: () -> Bool = { false }
+
+    /// Reads the catalog again for a name missing from it, unless it is known current.
+    private func refreshForMissingName() throws {
+        if !isKnownCurrent() { try refresh() }
+    }
+
     /// Reads the catalog from storage, once per transaction.
     package func refresh() throws {
         guard !isFresh else { return }
@@ -35,7 +45,7 @@ package final class TableSession {
     /// The table of `type`'s entities, if storage has one.
     package func entityTable(of type: String) throws -> String? {
         if let table = catalog.entityTable(of: type) { return table }
-        try refresh()
+        try refreshForMissingName()
         return catalog.entityTable(of: type)
     }
 
@@ -47,14 +57,14 @@ package final class TableSession {
     /// The link table of `type`'s to-many `relation`, if storage has one.
     package func linkTable(of type: String, relation: String) throws -> String? {
         if let table = catalog.linkTable(of: type, relation: relation) { return table }
-        try refresh()
+        try refreshForMissingName()
         return catalog.linkTable(of: type, relation: relation)
     }
 
     /// The to-one column of `type`'s `relation`, if storage has one.
     package func toOneColumn(of type: String, relation: String) throws -> TableCatalog.Column? {
         if let column = catalog.toOneColumns(of: type).first(where: { $0.relation == relation }) { return column }
-        try refresh()
+        try refreshForMissingName()
         return catalog.toOneColumns(of: type).first { $0.relation == relation }
     }
 
@@ -62,7 +72,7 @@ package final class TableSession {
     /// when it knows neither a link table nor a to-one column for it.
     package func relationTable(of type: String, relation: String) throws -> TableCatalog.RelationTable? {
         if let table = catalog.relationTable(of: type, relation: relation) { return table }
-        try refresh()
+        try refreshForMissingName()
         return catalog.relationTable(of: type, relation: relation)
     }
 

@@ -4,10 +4,12 @@ import Relata
 import Testing
 
 /// A cascade over storage reads what it erases in batches: deleting a chat reads its messages'
-/// rows and links in one batch per kind, not one read per message.
+/// rows and links in one batch per kind, then their attachments' the same way — not one read per
+/// message or attachment.
 @Suite("Store: cascades read in batches")
 struct CascadePrefetchTests {
-    /// Chat c0 with `messages` messages, each viewed by a user, and chat c1 with one.
+    /// Chat c0 with `messages` messages, each viewed by a user and with an attachment, and chat c1
+    /// with one.
     static func seeded(messages: Int) async throws -> StoreHarness {
         let harness = try StoreHarness(.sqlite)
         let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema)
@@ -15,6 +17,7 @@ struct CascadePrefetchTests {
             for c in 0..<2 { try Chat(id: "c\(c)", users: .ids(["u\(c)"])).save(to: &context) }
             for m in 0..<messages {
                 try Message(id: "m\(m)", text: "t", author: .id("u0"), chat: .id("c0"), viewedBy: .ids(["u1"])).save(to: &context)
+                try Attachment(id: "a\(m)", kind: .image(url: URL(string: "https://example.com/\(m)")!), message: .id("m\(m)")).save(to: &context)
             }
             try Message(id: "other", text: "t", author: .id("u1"), chat: .id("c1"), replyTo: .id("m0")).save(to: &context)
         }
@@ -22,7 +25,7 @@ struct CascadePrefetchTests {
         return harness
     }
 
-    @Test("Deleting a chat reads the same number of statements for 10 messages as for 300, and erases them all")
+    @Test("Deleting a chat reads the same number of statements for 10 messages as for 300, and erases them and their attachments")
     func cascadeReadsInBatches() async throws {
         var reads: [Int] = []
         for messages in [10, 300] {
@@ -38,6 +41,7 @@ struct CascadePrefetchTests {
             }
             reads.append(read)
             #expect(store.context.ids(of: Message.self) == ["other"])
+            #expect(store.context.ids(of: Attachment.self).isEmpty, "the cascade reached every attachment")
             #expect(store.context.ids(of: "other", \Message.$replyTo).isEmpty, "the link to an erased message is gone")
             #expect(store.context.sources(linkingTo: "u1", through: \Message.$viewedBy).isEmpty)
             try store.context.checkInvariants()
