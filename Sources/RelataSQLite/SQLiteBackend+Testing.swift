@@ -2,4 +2,8 @@ extension SQLiteBackend {
     /// How many rows this backend's reads have returned since it opened: a diagnostic for tests
     /// (a page of a list reads the page, not the list) and benchmarks.
     package var rowsReadCount: Int { rowsRead.count }
+
+    /// How many statements reading rows of the typed tables (entities, links, their counts and
+    /// tails) this backend has run since it opened: a diagnostic for tests.
+    package var rowReadCount: Int { rowReads.count }
 }

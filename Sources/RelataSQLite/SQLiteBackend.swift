@@ -51,6 +51,8 @@ public final class SQLiteBackend: StorageBackend {
 
     /// Counted by ``SQLiteTransaction``'s reads, one per row.
     package let rowsRead = StatementTally()
+    /// Counted by ``SQLiteTransaction``'s reads of rows, one per statement.
+    package let rowReads = StatementTally()
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///

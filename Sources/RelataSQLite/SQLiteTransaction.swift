@@ -53,6 +53,7 @@ struct SQLiteTransaction: StorageTransaction {
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
         _ body: (Row, @escaping () -> String) throws -> Void
     ) throws {
+        backend.rowReads.add()
         attempts: for attempt in 0..<2 {
             let statement = try db.cachedStatement(sql: sql)
             let rows = try Row.fetchCursor(statement, arguments: arguments)

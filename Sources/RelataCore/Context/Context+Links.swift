@@ -25,9 +25,13 @@ extension Context {
                 return key
             }
             // `source` was not linked to `target` (the link was just made): appended unread; in a
-            // Store write over a server that records no ChangeSet, without reading the list's
-            // tail either.
-            let deferTail = storage.base?.batchesTails == true && storage.isTracking && storage.recorder == nil
+            // Store write that records no ChangeSet, over a server (or, over SQLite, past the
+            // first `eagerTailReads` appends: a bulk write), without reading the list's tail either.
+            var deferTail = false
+            if storage.base != nil, storage.isTracking, storage.recorder == nil {
+                deferTail = storage.base!.batchesTails || storage.eagerTailReads >= Self.eagerTailReads
+                if !deferTail { storage.eagerTailReads += 1 }
+            }
             let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
             if deferTail, !table.provisional.isEmpty {
                 let name = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
@@ -43,6 +47,11 @@ extension Context {
         }
         return nil
     }
+
+    /// How many appends of a Store write over SQLite read their list's tail on the spot before
+    /// the rest are batched (a point write reads one tail; a bulk write reads them in one
+    /// statement per relation).
+    @usableFromInline static let eagerTailReads = 32
 
     /// Removes the side of the link that `target` holds for `source`.
     @inlinable

@@ -62,6 +62,10 @@ public struct Context: Sendable {
         /// In a Store write: for each to-many side appended to with provisional keys, what reads
         /// its lists' tails in one batch before the write's delta (`LinkTable.appendNew`).
         @usableFromInline var provisionalTails: [RelationKey: @Sendable (inout Context) -> Void] = [:]
+        /// In a Store write over storage whose reads are cheap (SQLite): how many links were
+        /// appended to stored lists reading each list's tail on the spot. Past
+        /// `Context.eagerTailReads` of them, the write is a bulk one and the rest are batched.
+        @usableFromInline var eagerTailReads = 0
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -77,6 +81,7 @@ public struct Context: Sendable {
             copy.dynamicLoaded = dynamicLoaded
             copy.unreadLinks = unreadLinks
             copy.provisionalTails = provisionalTails
+            copy.eagerTailReads = eagerTailReads
             return copy
         }
 

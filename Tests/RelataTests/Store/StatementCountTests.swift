@@ -35,6 +35,42 @@ struct StatementCountTests {
         try await store.close()
     }
 
+    @Test("SQLite: a bulk write appending to many stored lists reads their tails in batches, and each list keeps its stored order")
+    func bulkAppends() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tails-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let backend = try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: EntitySchema([ChatExample.Chat.self, Message.self]), followInterval: nil)
+        var counts: [Int] = []
+        for chats in [100, 400] {
+            let prefix = "n\(chats)-"
+            try await store.write { context in
+                for c in 0..<chats {
+                    try ChatExample.Chat(id: "\(prefix)c\(c)").save(to: &context)
+                    try Message(id: "\(prefix)old\(c)", text: "old", author: .id("u"), chat: .id("\(prefix)c\(c)")).save(to: &context)
+                }
+            }
+            let before = backend.rowReadCount
+            // One new message in each chat: each list's tail is needed to append after it.
+            try await store.write { context in
+                for c in 0..<chats {
+                    try Message(id: "\(prefix)new\(c)", text: "new", author: .id("u"), chat: .id("\(prefix)c\(c)")).save(to: &context)
+                }
+            }
+            counts.append(backend.rowReadCount - before)
+            let fresh = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema([ChatExample.Chat.self, Message.self]), followInterval: nil)
+            for c in [0, chats / 2, chats - 1] {
+                #expect(fresh.context.ids(of: "\(prefix)c\(c)", \ChatExample.Chat.$messages) == ["\(prefix)old\(c)", "\(prefix)new\(c)"])
+            }
+            try await fresh.close()
+        }
+        // The first appends read their tails one by one (a point write reads one), the rest in
+        // one statement per relation: 400 lists cost no more reads than 100.
+        #expect(counts[1] == counts[0], "statements reading rows in the bulk write: \(counts)")
+        #expect(counts[0] < 100, "fewer reads than lists: \(counts)")
+        try await store.close()
+    }
+
     @Test("PostgreSQL: every statement is one round trip, counted")
     func postgres() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
