@@ -89,9 +89,9 @@ struct CachingReader: StorageReader {
     }
 
     /// The link rows of each of `keys` as ``lists(_:hits:fetch:key:keep:)`` reads them, with
-    /// the entity rows at their `end`: those of the lists fetched come with them (and are kept,
-    /// an end without a row as absent), those of the lists the cache held from the cache when
-    /// it holds them (the others are fetched when asked for).
+    /// the entity rows at their `end` for the lists fetched (kept, an end without a row as
+    /// absent); the rows of the lists the cache held are fetched when asked for (from the cache,
+    /// most often).
     private func linked<Key: Hashable>(
         _ keys: [Key], hits: [Key: [LinkRecord]], fetch: ([Key]) throws -> LinkedRows, key: (LinkRecord) -> Key,
         end: (LinkRecord) -> EntityKey, keep: ([Key: [LinkRecord]]) -> Void
@@ -113,8 +113,6 @@ struct CachingReader: StorageReader {
             rows.merge(read) { old, _ in old }
             entities = found.entities
         }
-        let held = Array(Set(hits.values.flatMap { $0.map(end) }))
-        if !held.isEmpty, let cached = cache.entities(held, at: sequence) { entities += cached.values.compactMap { $0 } }
         return LinkedRows(links: Self.inOrder(keys, rows), entities: entities)
     }
 

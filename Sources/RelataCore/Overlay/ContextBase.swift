@@ -49,6 +49,10 @@ package final class ContextBase: Sendable {
     /// Whether a Store write batches the reads of its lists' tails (see
     /// ``StorageBackend/readsCostRoundTrips``).
     @usableFromInline let batchesTails: Bool
+    /// Whether a query reads a relation's links with their targets' rows in one statement (see
+    /// ``StorageReader/fetchSourcesAndRows(of:)``): where reads are round trips. Over SQLite two
+    /// statements cost less than the rows the context or the cache holds already, read again.
+    @usableFromInline let joinsLinkedRows: Bool
 
     private static func reachesDeny(_ schema: EntitySchema) -> Bool {
         func reaches<Entity: EntityModelProtocol>(_ type: Entity.Type) -> Bool { DenyRules.reachable(from: type) }
@@ -63,6 +67,7 @@ package final class ContextBase: Sendable {
         self.cache = cache
         schemaReachesDeny = Self.reachesDeny(schema)
         batchesTails = backend.readsCostRoundTrips
+        joinsLinkedRows = backend.readsCostRoundTrips
         snapshot = Mutex(sequence.map { .at($0, SharedSnapshotChanges(SnapshotChanges(sequence: $0))) } ?? .newest)
     }
 
@@ -72,6 +77,7 @@ package final class ContextBase: Sendable {
         cache = other.cache
         schemaReachesDeny = other.schemaReachesDeny
         batchesTails = other.batchesTails
+        joinsLinkedRows = other.joinsLinkedRows
         let snapshot = other.snapshot.withLock { $0 }
         switch snapshot {
         case .at(let sequence, _): self.snapshot = Mutex(pinned ? snapshot : .unbound(floor: sequence))

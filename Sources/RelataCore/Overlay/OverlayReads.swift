@@ -74,6 +74,7 @@ enum OverlayReads {
     static func links<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>, _ base: ContextBase, withTargets: Bool
     ) -> LinkFaulter<S.ID, T.ID>.Load? {
+        if withTargets, !base.joinsLinkedRows { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name, targetType = EntitySchema.storageName(of: T.self)
         // An id a store cannot keep (NUL, too long) has no row: it is not asked for.
         func text(_ id: S.ID) -> String? { try? IDText.encode(id, of: sourceType, relation: name) }
