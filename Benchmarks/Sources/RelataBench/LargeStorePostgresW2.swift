@@ -101,7 +101,8 @@ enum LargeStorePostgresW2 {
         return (relataTime, baselineTime)
     }
 
-    /// Copies every table of schema `source` (rows, defaults, keys and indexes) into a new schema `copy`.
+    /// Copies every table of schema `source` (rows, defaults, keys and indexes) into a new schema
+    /// `copy`, and gathers the copies' statistics.
     static func copySchema(_ connection: PostgresConnection, from source: String, to copy: String) async throws {
         try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(copy) CASCADE")
         try await PostgresBaselineW1.run(connection, "CREATE SCHEMA \(copy)")
@@ -114,6 +115,9 @@ enum LargeStorePostgresW2 {
         for table in tables {
             try await PostgresBaselineW1.run(connection, "CREATE TABLE \(copy).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
             try await PostgresBaselineW1.run(connection, "INSERT INTO \(copy).\(table) SELECT * FROM \(source).\(table)")
+            // Statistics, as autovacuum would gather them on a live table: without them the
+            // planner guesses, and joins against a batch of keys may scan a million rows.
+            try await PostgresBaselineW1.run(connection, "ANALYZE \(copy).\(table)")
         }
         // The schema's functions and triggers (a Store's entity counts), once the rows are in.
         var definitions: [String] = []
