@@ -215,7 +215,9 @@ package final class ContextBase: Sendable {
             return nil
         }
         if let probe = Self.cacheProbe, probe.base === self {
-            // Answered from the cache alone; a miss is left for the transaction that follows.
+            // Answered from the cache alone; a miss is left for the transaction that follows —
+            // which runs the whole body again: after the first miss, the probe asks no more.
+            if probe.missing { return nil }
             do {
                 if let cached = try fromCache(body) {
                     probe.hit = true
