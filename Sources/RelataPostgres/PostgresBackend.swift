@@ -64,11 +64,11 @@ public final class PostgresBackend: StorageBackend {
     let place: String
     /// The tables, schema-qualified and quoted.
     let tables: PostgresSchema
-    /// The typed tables as last read or made by a committed write (see ``TableCatalog``): it only
-    /// grows, so it is never wrong, only short of tables other processes made since, which a
-    /// transaction reads when it meets their names.
-    /// The tables storage holds, as last known, and the commit they are known current as of
-    /// (`nil`: not known; a write then reads them again).
+    /// The typed tables as last read or made by a committed write (see ``TableCatalog``), and the
+    /// commit they are known current as of (`nil`: not known). Typed tables are never dropped, so the
+    /// catalog is never wrong, only short of tables other processes made since: a transaction
+    /// that sees a later commit reads it again before writing rows, or when it meets a name the
+    /// catalog lacks.
     private let catalog = Mutex<(catalog: TableCatalog, asOf: Int64?)>((TableCatalog(), nil))
     let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
