@@ -21,6 +21,13 @@ enum LargeStorePostgresW2 {
         }
         let data = W1Data(scale: scale)
         let (relata, baseline) = schemas(scale), (smallRelata, smallBaseline) = schemas(small)
+        // Statistics, as autovacuum would gather them on live tables: without them the planner
+        // guesses, and joins against a batch of keys may scan a million rows (Store and baseline).
+        do {
+            let connection = try await PostgresBaselineW1.connect(url)
+            for schema in [relata, baseline, smallRelata, smallBaseline] { try await analyze(connection, schema: schema) }
+            try await connection.close()
+        }
         func child(_ probe: String, _ schema: String, _ s: Double) async throws -> LargeStoreW2.Figures {
             try await LargeStoreW2.child(probe, path: "\(url)#\(schema)", scale: s)
         }
@@ -101,6 +108,17 @@ enum LargeStorePostgresW2 {
         return (relataTime, baselineTime)
     }
 
+    /// Gathers the statistics of every table of `schema` (`ANALYZE`).
+    static func analyze(_ connection: PostgresConnection, schema: String) async throws {
+        let rows = try await connection.query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(schema) AND table_type = 'BASE TABLE'",
+            logger: PostgresBaselineW1.logger
+        )
+        var tables: [String] = []
+        for try await name in rows.decode(String.self) { tables.append(name) }
+        for table in tables { try await PostgresBaselineW1.run(connection, "ANALYZE \(schema).\(table)") }
+    }
+
     /// Copies every table of schema `source` (rows, defaults, keys and indexes) into a new schema
     /// `copy`, and gathers the copies' statistics.
     static func copySchema(_ connection: PostgresConnection, from source: String, to copy: String) async throws {
@@ -115,10 +133,8 @@ enum LargeStorePostgresW2 {
         for table in tables {
             try await PostgresBaselineW1.run(connection, "CREATE TABLE \(copy).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
             try await PostgresBaselineW1.run(connection, "INSERT INTO \(copy).\(table) SELECT * FROM \(source).\(table)")
-            // Statistics, as autovacuum would gather them on a live table: without them the
-            // planner guesses, and joins against a batch of keys may scan a million rows.
-            try await PostgresBaselineW1.run(connection, "ANALYZE \(copy).\(table)")
         }
+        try await analyze(connection, schema: copy)
         // The schema's functions and triggers (a Store's entity counts), once the rows are in.
         var definitions: [String] = []
         let functions = try await connection.query(
