@@ -76,7 +76,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func fault(_ id: Entity.ID) {
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
-        if let entity = found.entities[id] { entities[id] = entity }
+        if let entity = found.entities.first(where: { $0.0 == id })?.1 { entities[id] = entity }
         loadedIDs.insert(id)
         for fill in faulter.rowLinks { fill(self, [id], found.rows) }
     }
@@ -87,10 +87,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let faulter, !holdsAll else { return }
         let missing = Array(Set(ids.filter { !loadedIDs.contains($0) }))
         guard !missing.isEmpty, let found = faulter.read(missing) else { return }
-        for id in missing {
-            if let entity = found.entities[id] { entities[id] = entity }
-            loadedIDs.insert(id)
-        }
+        // Only ids of `missing` are found: none is held.
+        for (id, entity) in found.entities { entities[id] = entity }
+        loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
+        for id in missing { loadedIDs.insert(id) }
         for fill in faulter.rowLinks { fill(self, missing, found.rows) }
     }
 

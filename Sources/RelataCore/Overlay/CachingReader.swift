@@ -33,11 +33,21 @@ struct CachingReader: StorageReader {
         return reader
     }
 
+    /// A key asked twice gives its row twice when the cache holds it.
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
-        let hits = cache.entities(keys, at: sequence) ?? [:]
-        let missing = Array(Set(keys.filter { hits[$0] == nil }))
-        var found = hits.values.compactMap { $0 }
+        let hits = cache.entities(keys, at: sequence)
+        var found: [EntityRecord] = []
+        var missing: [EntityKey] = []
+        found.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() {
+            if let hit = hits?[index] {
+                if let row = hit { found.append(row) }
+            } else {
+                missing.append(key)
+            }
+        }
         guard !missing.isEmpty else { return found }
+        missing = Array(Set(missing))
         let read = try source().fetchEntities(missing)
         var rows: [EntityKey: EntityRecord?] = Dictionary(uniqueKeysWithValues: missing.map { ($0, nil) })
         for record in read { rows[EntityKey(type: record.type, id: record.id)] = record }
@@ -48,7 +58,7 @@ struct CachingReader: StorageReader {
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         try lists(
-            sources, hits: cache.links(sources, at: sequence) ?? [:], fetch: { try source().fetchLinks(of: $0) },
+            sources, hits: cache.links(sources, at: sequence), fetch: { try source().fetchLinks(of: $0) },
             key: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }, keep: { cache.insert(links: $0, at: sequence) }
         )
     }
@@ -56,25 +66,25 @@ struct CachingReader: StorageReader {
     /// A list the cache holds is sliced; a page of another is read from storage and not kept
     /// (the cache holds whole lists only).
     func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
-        if let list = cache.links([source], at: sequence)?[source] { return Array(page.slice(list)) }
+        if let list = cache.links([source], at: sequence)?[0] { return Array(page.slice(list)) }
         return try self.source().fetchLinks(of: source, page: page)
     }
 
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
-        if let list = cache.sources([target], at: sequence)?[target] { return Array(page.slice(list)) }
+        if let list = cache.sources([target], at: sequence)?[0] { return Array(page.slice(list)) }
         return try source().fetchSources(of: target, page: page)
     }
 
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         try lists(
-            targets, hits: cache.sources(targets, at: sequence) ?? [:], fetch: { try source().fetchSources(of: $0) },
+            targets, hits: cache.sources(targets, at: sequence), fetch: { try source().fetchSources(of: $0) },
             key: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) }, keep: { cache.insert(sources: $0, at: sequence) }
         )
     }
 
     func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows {
         try linked(
-            targets, hits: cache.sources(targets, at: sequence) ?? [:], fetch: { try source().fetchSourcesAndRows(of: $0) },
+            targets, hits: cache.sources(targets, at: sequence), fetch: { try source().fetchSourcesAndRows(of: $0) },
             key: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) }, end: { EntityKey(type: $0.type, id: $0.source) },
             keep: { cache.insert(sources: $0, at: sequence) }
         )
@@ -82,7 +92,7 @@ struct CachingReader: StorageReader {
 
     func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows {
         try linked(
-            sources, hits: cache.links(sources, at: sequence) ?? [:], fetch: { try source().fetchLinksAndRows(of: $0, targetType: targetType) },
+            sources, hits: cache.links(sources, at: sequence), fetch: { try source().fetchLinksAndRows(of: $0, targetType: targetType) },
             key: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }, end: { EntityKey(type: targetType, id: $0.target) },
             keep: { cache.insert(links: $0, at: sequence) }
         )
@@ -93,44 +103,44 @@ struct CachingReader: StorageReader {
     /// absent); the rows of the lists the cache held are fetched when asked for (from the cache,
     /// most often).
     private func linked<Key: Hashable>(
-        _ keys: [Key], hits: [Key: [LinkRecord]], fetch: ([Key]) throws -> LinkedRows, key: (LinkRecord) -> Key,
+        _ keys: [Key], hits: [[LinkRecord]?]?, fetch: ([Key]) throws -> LinkedRows, key: (LinkRecord) -> Key,
         end: (LinkRecord) -> EntityKey, keep: ([Key: [LinkRecord]]) -> Void
     ) throws -> LinkedRows {
-        let missing = Array(Set(keys.filter { hits[$0] == nil }))
-        var rows = hits
         var entities: [EntityRecord] = []
-        if !missing.isEmpty {
+        let links = try lists(keys, hits: hits, fetch: { missing in
             let found = try fetch(missing)
-            var read: [Key: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
             var ends: [EntityKey: EntityRecord?] = [:]
-            for record in found.links {
-                read[key(record), default: []].append(record)
-                ends[end(record)] = .some(nil)
-            }
+            for record in found.links { ends[end(record)] = .some(nil) }
             for record in found.entities { ends[EntityKey(type: record.type, id: record.id)] = record }
-            keep(read)
             cache.insert(entities: ends, at: sequence)
-            rows.merge(read) { old, _ in old }
             entities = found.entities
-        }
-        return LinkedRows(links: Self.inOrder(keys, rows), entities: entities)
+            return found.links
+        }, key: key, keep: keep)
+        return LinkedRows(links: links, entities: entities)
     }
 
-    /// The link rows of each of `keys` (a source's, or a target's): `hits` from the cache, the
-    /// others fetched in one batch, grouped by `key` and kept; in the order of `keys`.
+    /// The link rows of each of `keys` (a source's, or a target's), each key's once, in the
+    /// order of `keys`: `hits` from the cache (aligned with `keys`), the others fetched in one
+    /// batch, grouped by `key` and kept.
     private func lists<Key: Hashable>(
-        _ keys: [Key], hits: [Key: [LinkRecord]], fetch: ([Key]) throws -> [LinkRecord], key: (LinkRecord) -> Key,
+        _ keys: [Key], hits: [[LinkRecord]?]?, fetch: ([Key]) throws -> [LinkRecord], key: (LinkRecord) -> Key,
         keep: ([Key: [LinkRecord]]) -> Void
     ) throws -> [LinkRecord] {
-        let missing = Array(Set(keys.filter { hits[$0] == nil }))
-        var rows = hits
+        var missing: [Key] = []
+        for (index, key) in keys.enumerated() where hits?[index] == nil { missing.append(key) }
+        var read: [Key: [LinkRecord]] = [:]
         if !missing.isEmpty {
-            var read: [Key: [LinkRecord]] = Dictionary(uniqueKeysWithValues: missing.map { ($0, []) })
-            for record in try fetch(missing) { read[key(record), default: []].append(record) }
+            read = Dictionary(missing.map { ($0, []) }, uniquingKeysWith: { first, _ in first })
+            for record in try fetch(Array(read.keys)) { read[key(record), default: []].append(record) }
             keep(read)
-            rows.merge(read) { old, _ in old }
         }
-        return Self.inOrder(keys, rows)
+        // A key asked twice gives its rows once.
+        var result: [LinkRecord] = []
+        var seen = keys.count > 1 ? Set<Key>(minimumCapacity: keys.count) : []
+        for (index, key) in keys.enumerated() where keys.count == 1 || seen.insert(key).inserted {
+            result += hits?[index] ?? read[key] ?? []
+        }
+        return result
     }
 
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
@@ -149,12 +159,6 @@ struct CachingReader: StorageReader {
         }
         var seen = Set<DynamicLinkRecord>()
         return Set(ends).flatMap { rows[$0] ?? [] }.filter { seen.insert($0).inserted }
-    }
-
-    /// The rows of each key once, keys in the order asked (each key's rows in their order).
-    private static func inOrder<Key: Hashable>(_ keys: [Key], _ rows: [Key: [LinkRecord]]) -> [LinkRecord] {
-        var seen = Set<Key>()
-        return keys.flatMap { seen.insert($0).inserted ? rows[$0] ?? [] : [] }
     }
 
     // Not cached: read from storage.
@@ -176,15 +180,22 @@ struct CachingReader: StorageReader {
 
     /// The tails of lists the cache holds come from it; the others from storage, in one batch.
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        let hits = cache.links(sources, at: sequence) ?? [:]
-        let missing = Array(Set(sources.filter { hits[$0] == nil }))
-        return hits.values.compactMap(\.last) + (missing.isEmpty ? [] : try source().fetchLastLinks(of: missing))
+        let hits = cache.links(sources, at: sequence)
+        let missing = Array(Set(sources.indices.filter { hits?[$0] == nil }.map { sources[$0] }))
+        return Self.tails(sources, hits) + (missing.isEmpty ? [] : try source().fetchLastLinks(of: missing))
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-        let hits = cache.sources(targets, at: sequence) ?? [:]
-        let missing = Array(Set(targets.filter { hits[$0] == nil }))
-        return hits.values.compactMap(\.last) + (missing.isEmpty ? [] : try source().fetchLastSources(of: missing))
+        let hits = cache.sources(targets, at: sequence)
+        let missing = Array(Set(targets.indices.filter { hits?[$0] == nil }.map { targets[$0] }))
+        return Self.tails(targets, hits) + (missing.isEmpty ? [] : try source().fetchLastSources(of: missing))
+    }
+
+    /// The last row of each cached list of `keys` (`hits` aligned with them), each key's once.
+    private static func tails<Key: Hashable>(_ keys: [Key], _ hits: [[LinkRecord]?]?) -> [LinkRecord] {
+        guard let hits else { return [] }
+        var seen = Set<Key>()
+        return keys.indices.compactMap { index in hits[index].flatMap { seen.insert(keys[index]).inserted ? $0.last : nil } }
     }
 
     func fetchEntityCount(of type: String) throws -> Int { try source().fetchEntityCount(of: type) }

@@ -92,9 +92,9 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
 /// rows read also hold the sources' to-one links, which go to their link tables on the way.
 @usableFromInline
 final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
-    /// The entities of a batch of ids (an id without an entity is left out) and the rows read;
-    /// `nil` on failure.
-    @usableFromInline let read: ([Entity.ID]) -> (entities: [Entity.ID: Entity], rows: [EntityRecord])?
+    /// The entities of a batch of ids (an id without an entity is left out; each once) and the
+    /// rows read; `nil` on failure.
+    @usableFromInline let read: ([Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
     /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
     @usableFromInline let readAll: () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
     /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read
@@ -108,7 +108,7 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
 
     @usableFromInline
     init(
-        read: @escaping ([Entity.ID]) -> (entities: [Entity.ID: Entity], rows: [EntityRecord])?,
+        read: @escaping ([Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?,
         readAll: @escaping () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
     ) {
         self.read = read

@@ -24,6 +24,9 @@ enum OverlayReads {
                 }
                 do {
                     let entity = try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
+                    // A row whose payload names another id gives no entity: an entity is placed
+                    // only under the id of its own row.
+                    guard (try? IDText.decode(record.id, as: Entity.ID.self)) == entity.id else { continue }
                     found.append((entity.id, entity))
                     if base.cache != nil { decoded.append((record, entity)) }
                 } catch {
@@ -39,7 +42,7 @@ enum OverlayReads {
                 base.read { reader in
                     var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
                     try decode(try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }), into: &found, rows: &rows)
-                    return (Dictionary(found, uniquingKeysWith: { first, _ in first }), rows)
+                    return (found, rows)
                 }
             },
             readAll: {
@@ -266,20 +269,18 @@ enum OverlayReads {
         let name = d.name
         return { table, asked, rows in
             let links = table.linkTable(d.key, T.ID.self)
-            var found: [S.ID: T.ID] = [:]
-            var sources = Set(asked ?? [])
+            // At most two hash operations per row: the loaded mark, and the link when there is one.
+            // A source not loaded has no link in the table (every write loads its source first).
+            links.loaded.reserveCapacity(links.loaded.count + rows.count)
             for row in rows {
-                guard let source = try? IDText.decode(row.id, as: S.ID.self) else { continue }
-                sources.insert(source)
-                if let link = row.toOne.first(where: { $0.relation == name }), let target = try? IDText.decode(link.target, as: T.ID.self) {
-                    found[source] = target
-                }
+                guard let source = try? IDText.decode(row.id, as: S.ID.self), links.loaded.insert(source).inserted,
+                    let link = row.toOne.first(where: { $0.relation == name }), let target = try? IDText.decode(link.target, as: T.ID.self)
+                else { continue }
+                links.readStored = true
+                links.one[source] = links.unclaimed(target, of: source)
             }
-            if !found.isEmpty { links.readStored = true }
-            for source in sources where !links.loaded.contains(source) {
-                links.one[source] = links.unclaimed(found[source], of: source)
-                links.loaded.insert(source)
-            }
+            // An id asked about without a row has no link.
+            for source in asked ?? [] { links.loaded.insert(source) }
         }
     }
 

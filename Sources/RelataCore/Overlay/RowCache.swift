@@ -19,14 +19,20 @@ package final class RowCache: Sendable {
 
     struct State {
         var appliedThrough: Int64
-        var entities: [EntityKey: (row: EntityRecord?, bytes: Int)] = [:]
-        /// Entities decoded from the rows in ``entities`` (dropped with them).
-        var decoded: [EntityKey: any Sendable] = [:]
+        var entities: [EntityKey: EntityEntry] = [:]
         var links: [LinkSourceKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var sources: [LinkTargetKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var dynamic: [EntityKey: (rows: [DynamicLinkRecord], bytes: Int)] = [:]
         var order = Deque<Key>()
         var bytes = 0
+    }
+
+    /// An entity row (`nil`: the entity is absent), its estimated bytes, and the entity decoded
+    /// from it once a context did (dropped with the row).
+    struct EntityEntry {
+        var row: EntityRecord?
+        var bytes: Int
+        var decoded: (any Sendable)?
     }
 
     enum Key: Hashable {
@@ -106,7 +112,6 @@ package final class RowCache: Sendable {
     private static func evict(_ record: ChangeLogRecord, from state: inout State) {
         for key in record.entities {
             if let old = state.entities.removeValue(forKey: key) { state.bytes -= old.bytes }
-            state.decoded[key] = nil
         }
         for key in record.linkSources { if let old = state.links.removeValue(forKey: key) { state.bytes -= old.bytes } }
         for key in record.linkTargets { if let old = state.sources.removeValue(forKey: key) { state.bytes -= old.bytes } }
@@ -117,28 +122,30 @@ package final class RowCache: Sendable {
         }
     }
 
-    /// The cached rows of `keys` as of `sequence` — `nil` for a key not cached, or for all when
-    /// the cache is not as of `sequence`.
-    func entities(_ keys: [EntityKey], at sequence: Int64) -> [EntityKey: EntityRecord?]? {
+    /// The cached rows of `keys` as of `sequence`, in the order of `keys`: `.some(nil)` for an
+    /// entity known absent, `nil` for a key not cached; `nil` for all when the cache is not as
+    /// of `sequence`.
+    func entities(_ keys: [EntityKey], at sequence: Int64) -> [EntityRecord??]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            var found: [EntityKey: EntityRecord?] = [:]
-            for key in keys { if let entry = state.entities[key] { found[key] = entry.row } }
-            return found
+            return keys.map { key in state.entities[key].map(\.row) }
         }
     }
 
-    func links(_ keys: [LinkSourceKey], at sequence: Int64) -> [LinkSourceKey: [LinkRecord]]? {
+    /// The cached link rows of each of `keys` (sources) as of `sequence`, in the order of
+    /// `keys` (`nil` for a list not cached); `nil` when the cache is not as of `sequence`.
+    func links(_ keys: [LinkSourceKey], at sequence: Int64) -> [[LinkRecord]?]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            return Dictionary(uniqueKeysWithValues: keys.compactMap { key in state.links[key].map { (key, $0.rows) } })
+            return keys.map { key in state.links[key]?.rows }
         }
     }
 
-    func sources(_ keys: [LinkTargetKey], at sequence: Int64) -> [LinkTargetKey: [LinkRecord]]? {
+    /// The cached links to each of `keys` (targets), as ``links(_:at:)`` gives sources' lists.
+    func sources(_ keys: [LinkTargetKey], at sequence: Int64) -> [[LinkRecord]?]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            return Dictionary(uniqueKeysWithValues: keys.compactMap { key in state.sources[key].map { (key, $0.rows) } })
+            return keys.map { key in state.sources[key]?.rows }
         }
     }
 
@@ -159,7 +166,7 @@ package final class RowCache: Sendable {
             for (key, row) in entities where state.entities[key] == nil {
                 // The row, and room for the entity decoded from it (about as large).
                 let bytes = 2 * Self.size(row)
-                state.entities[key] = (row, bytes)
+                state.entities[key] = EntityEntry(row: row, bytes: bytes)
                 state.order.append(.entity(key))
                 state.bytes += bytes
             }
@@ -185,7 +192,6 @@ package final class RowCache: Sendable {
                 let removed: Int?
                 switch oldest {
                 case .entity(let key):
-                    state.decoded[key] = nil
                     removed = state.entities.removeValue(forKey: key)?.bytes
                 case .links(let key): removed = state.links.removeValue(forKey: key)?.bytes
                 case .sources(let key): removed = state.sources.removeValue(forKey: key)?.bytes
@@ -212,8 +218,9 @@ package final class RowCache: Sendable {
     func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
         state.withLock { state in
             records.map { record in
-                let key = EntityKey(type: record.type, id: record.id)
-                guard let value = state.decoded[key], state.entities[key]?.row?.payload == record.payload else { return nil }
+                guard let entry = state.entities[EntityKey(type: record.type, id: record.id)], let value = entry.decoded,
+                    entry.row?.payload == record.payload
+                else { return nil }
                 return value as? Entity
             }
         }
@@ -224,9 +231,10 @@ package final class RowCache: Sendable {
     func keepDecoded<Entity: EntityModelProtocol>(_ values: [(record: EntityRecord, entity: Entity)]) {
         state.withLock { state in
             for (record, entity) in values {
-                let key = EntityKey(type: record.type, id: record.id)
-                guard state.entities[key]?.row?.payload == record.payload else { continue }
-                state.decoded[key] = entity
+                guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
+                    state.entities.values[index].row?.payload == record.payload
+                else { continue }
+                state.entities.values[index].decoded = entity
             }
         }
     }
