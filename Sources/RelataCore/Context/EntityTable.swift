@@ -78,7 +78,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let found = faulter.read([id]) else { return }
         if let entity = found.entities.first(where: { $0.0 == id })?.1 { entities[id] = entity }
         loadedIDs.insert(id)
-        for fill in faulter.rowLinks { fill(self, [id], found.rows) }
+        if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, [id], found.rows) } }
     }
 
     /// Reads the entities of those of `ids` the table does not hold, in one batch.
@@ -91,7 +91,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for (id, entity) in found.entities { entities[id] = entity }
         loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
         for id in missing { loadedIDs.insert(id) }
-        for fill in faulter.rowLinks { fill(self, missing, found.rows) }
+        if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
     }
 
     /// The entity `id`, read from the base if the table does not hold it.
@@ -132,6 +132,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             loadedIDs.insert(id)
         }
         holdsAll = true
+        // Pages of a whole type are not kept by the row cache: their links are placed now.
         for fill in faulter.rowLinks { fill(self, nil, all.rows) }
     }
 

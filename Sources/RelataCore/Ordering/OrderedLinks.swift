@@ -29,6 +29,11 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     /// (``IDOrder``), as every load of stored links orders them.
     @usableFromInline
     init(unsortedTargets targets: [ID], keys: [PositionKey]) {
+        // Storage hands lists back in order most often: checked in one pass, not sorted again.
+        if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
+            self.init(sortedTargets: targets, keys: keys)
+            return
+        }
         let order = targets.indices.sorted { a, b in
             keys[a] < keys[b] || (keys[a] == keys[b] && IDOrder.precedes(targets[a], targets[b]))
         }

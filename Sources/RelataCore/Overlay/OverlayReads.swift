@@ -63,6 +63,7 @@ enum OverlayReads {
             base.read { reader in try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }) }
         }
         faulter.count = { base.read { try $0.fetchEntityCount(of: type) } }
+        faulter.placesRowLinks = base.cache == nil
         return faulter
     }
 
@@ -272,11 +273,15 @@ enum OverlayReads {
             // At most two hash operations per row: the loaded mark, and the link when there is one.
             // A source not loaded has no link in the table (every write loads its source first).
             links.loaded.reserveCapacity(links.loaded.count + rows.count)
-            for row in rows {
-                guard let source = try? IDText.decode(row.id, as: S.ID.self), links.loaded.insert(source).inserted,
-                    let link = row.toOne.first(where: { $0.relation == name }), let target = try? IDText.decode(link.target, as: T.ID.self)
+            for index in rows.indices {
+                guard let source = try? IDText.decode(rows[index].id, as: S.ID.self), links.loaded.insert(source).inserted,
+                    let link = rows[index].toOne.firstIndex(where: { $0.relation == name }),
+                    let target = try? IDText.decode(rows[index].toOne[link].target, as: T.ID.self)
                 else { continue }
-                links.readStored = true
+                if !links.readStored {
+                    links.readStored = true
+                    links.one.reserveCapacity(links.one.count + rows.count - index)
+                }
                 links.one[source] = links.unclaimed(target, of: source)
             }
             // An id asked about without a row has no link.

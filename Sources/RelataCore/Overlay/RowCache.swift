@@ -128,7 +128,8 @@ package final class RowCache: Sendable {
     func entities(_ keys: [EntityKey], at sequence: Int64) -> [EntityRecord??]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            return keys.map { key in state.entities[key].map(\.row) }
+            // By index: the row is copied, not the whole entry.
+            return keys.map { key in state.entities.index(forKey: key).map { state.entities.values[$0].row } }
         }
     }
 
@@ -218,10 +219,10 @@ package final class RowCache: Sendable {
     func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
         state.withLock { state in
             records.map { record in
-                guard let entry = state.entities[EntityKey(type: record.type, id: record.id)], let value = entry.decoded,
-                    entry.row?.payload == record.payload
+                guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
+                    let value = state.entities.values[index].decoded as? Entity, state.entities.values[index].row?.payload == record.payload
                 else { return nil }
-                return value as? Entity
+                return value
             }
         }
     }
