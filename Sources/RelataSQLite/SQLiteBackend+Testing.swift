@@ -6,4 +6,8 @@ extension SQLiteBackend {
     /// How many statements reading rows of the typed tables (entities, links, their counts and
     /// tails) this backend has run since it opened: a diagnostic for tests.
     package var rowReadCount: Int { rowReads.count }
+
+    /// How many times this backend's transactions have read the catalog of tables: a
+    /// diagnostic for tests (a write that knows the catalog current does not read it).
+    package var catalogReadCount: Int { catalogReads.count }
 }

@@ -41,7 +41,9 @@ public final class SQLiteBackend: StorageBackend {
     /// The typed tables as last read from the file or made by a committed write (see
     /// ``TableCatalog``): it only grows, so it is never wrong, only short of tables other
     /// connections made since, which a transaction reads when it meets their names.
-    private let catalog = Mutex(TableCatalog())
+    /// The tables as last known, and the commit they are known current as of (`nil`: not known;
+    /// see `SQLiteTransaction.catalogIsCurrent`).
+    private let catalog = Mutex<(catalog: TableCatalog, asOf: Int64?)>((TableCatalog(), nil))
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts).
@@ -53,6 +55,8 @@ public final class SQLiteBackend: StorageBackend {
     package let rowsRead = StatementTally()
     /// Counted by ``SQLiteTransaction``'s reads of rows, one per statement.
     package let rowReads = StatementTally()
+    /// Reads of the catalog of tables (see `SQLiteBackend+Testing.swift`).
+    package let catalogReads = StatementTally()
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///
@@ -181,8 +185,8 @@ public final class SQLiteBackend: StorageBackend {
             return try readers.read { db in
                 var result: T?
                 try db.inTransaction(.deferred) {
-                    let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
-                    defer { keep(transaction.tables) }
+                    let transaction = transaction(db)
+                    defer { keep(transaction.catalogAfter) }
                     result = try body(transaction)
                     return .commit
                 }
@@ -203,7 +207,7 @@ public final class SQLiteBackend: StorageBackend {
                 var result: T?
                 // IMMEDIATE: the write lock is taken (or waited for, up to the busy timeout) before
                 // anything is read, so the catch-up and the closure see the newest state.
-                let transaction = SQLiteTransaction(db: db, backend: self, catalog: catalog.withLock { $0 })
+                let transaction = transaction(db)
                 try db.inTransaction(.immediate) {
                     do {
                         result = try body(transaction)
@@ -213,7 +217,7 @@ public final class SQLiteBackend: StorageBackend {
                     return .commit
                 }
                 // Tables a write made are known once it committed (a rolled-back one made none).
-                keep(transaction.tables)
+                keep(transaction.catalogAfter)
                 return result!
             }
         } catch let thrown as Thrown {
@@ -228,10 +232,22 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    /// Keeps the catalog a transaction read or grew, if it knows more than the one kept.
-    private func keep(_ tables: TableSession) {
-        let read = tables.catalog
-        catalog.withLock { if read.entries.count > $0.entries.count { $0 = read } }
+    /// A transaction on `db`, from the tables as last known.
+    private func transaction(_ db: Database) -> SQLiteTransaction {
+        let known = catalog.withLock { $0 }
+        return SQLiteTransaction(db: db, backend: self, catalog: known.catalog, asOf: known.asOf)
+    }
+
+    /// Keeps the catalog a transaction read or grew: as of the newest commit it is known current
+    /// at, or, not known current, if it knows more tables than the one kept.
+    private func keep(_ known: (catalog: TableCatalog, asOf: Int64?)) {
+        catalog.withLock { current in
+            if let asOf = known.asOf, asOf >= current.asOf ?? 0 {
+                current = known
+            } else if known.catalog.entries.count > current.catalog.entries.count {
+                current = (known.catalog, nil)
+            }
+        }
     }
 
     /// An error of the body of ``write(_:)``, told apart from the database's own.

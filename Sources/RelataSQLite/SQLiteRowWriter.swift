@@ -10,11 +10,14 @@ struct SQLiteRowWriter {
     let db: Database
     let tables: TableSession
 
-    func write(_ changes: StoreChanges) throws {
+    /// Writes `changes`; `catalogIsCurrent`: the session's catalog is known to hold every table
+    /// and column storage holds (see `SQLiteTransaction.catalogIsCurrent`).
+    func write(_ changes: StoreChanges, catalogIsCurrent: Bool = false) throws {
         // Every to-one column of a type is written with each of its rows (a link removed is set
         // to NULL), so a write knows every column, those other connections added included: the
-        // catalog is read again (the write lock keeps it as it is until the commit).
-        try tables.refresh()
+        // catalog is read again unless known current (the write lock keeps it as it is until the
+        // commit).
+        if !catalogIsCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
         if !changes.deletedEntities.isEmpty {
             var statements: [String: BoundStatement?] = [:]

@@ -22,8 +22,15 @@ extension SQLiteSchema {
     }
 
     /// The tables a transaction on `db` reads and writes, starting from what `catalog` knows.
-    static func session(_ db: Database, path: String, catalog: TableCatalog) -> TableSession {
-        TableSession(catalog: catalog, read: { try Self.catalog(db, path: path) }, make: { entry, catalog in try create(entry, in: catalog, db) })
+    static func session(_ db: Database, path: String, catalog: TableCatalog, reads: StatementTally? = nil) -> TableSession {
+        TableSession(
+            catalog: catalog,
+            read: {
+                reads?.add()
+                return try Self.catalog(db, path: path)
+            },
+            make: { entry, catalog in try create(entry, in: catalog, db) }
+        )
     }
 
     /// Makes the table or columns `entry` names (its number already assigned) and lists it in

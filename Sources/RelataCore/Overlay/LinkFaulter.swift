@@ -44,9 +44,14 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
         guard let links = (withTargets ? readWithTargets ?? read : read)(sources) else { return }
         if !links.one.isEmpty { table.readStored = true }
+        // A source not held has no link in the table, but for targets appended to its list
+        // before the list was read (``LinkTable/storedTails``): a source without stored links
+        // costs the loaded mark alone.
+        let hasOne = !links.one.isEmpty, hasMany = !links.many.isEmpty
+        table.loaded.reserveCapacity(table.loaded.count + sources.count)
         for source in sources {
-            table.one[source] = table.unclaimed(links.one[source], of: source)
-            var stored = links.many[source]
+            if hasOne, let target = links.one[source] { table.one[source] = table.unclaimed(target, of: source) }
+            var stored = hasMany ? links.many[source] : nil
             if !table.departed.isEmpty, stored != nil { table.dropDeparted(from: &stored!, of: source) }
             if !table.storedTails.isEmpty, table.storedTails.removeValue(forKey: source) != nil {
                 // Targets appended after the list before it was read: placed in it at their keys.
@@ -58,7 +63,7 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
                     for (target, key) in zip(appended.targets, appended.keys) { list.place(target, at: key) }
                 }
                 table.many[source] = list.isEmpty ? nil : list
-            } else {
+            } else if let stored {
                 table.many[source] = stored
             }
             table.loaded.insert(source)

@@ -32,7 +32,17 @@ package final class RowCache: Sendable {
     struct EntityEntry {
         var row: EntityRecord?
         var bytes: Int
-        var decoded: (any Sendable)?
+        var decoded: AnyObject?
+    }
+
+    /// An entity decoded from a row (a class: telling its type is a pointer comparison, not an
+    /// existential cast).
+    final class Decoded<Entity: Sendable>: @unchecked Sendable {
+        let entity: Entity
+
+        init(_ entity: Entity) {
+            self.entity = entity
+        }
     }
 
     enum Key: Hashable {
@@ -220,9 +230,10 @@ package final class RowCache: Sendable {
         state.withLock { state in
             records.map { record in
                 guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
-                    let value = state.entities.values[index].decoded as? Entity, state.entities.values[index].row?.payload == record.payload
+                    let value = state.entities.values[index].decoded as? Decoded<Entity>,
+                    state.entities.values[index].row?.payload == record.payload
                 else { return nil }
-                return value
+                return value.entity
             }
         }
     }
@@ -235,7 +246,7 @@ package final class RowCache: Sendable {
                 guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
                     state.entities.values[index].row?.payload == record.payload
                 else { continue }
-                state.entities.values[index].decoded = entity
+                state.entities.values[index].decoded = Decoded(entity)
             }
         }
     }
