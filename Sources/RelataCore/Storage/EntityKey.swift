@@ -10,4 +10,11 @@ public struct EntityKey: Sendable, Hashable {
         self.type = type
         self.id = id
     }
+
+    /// Hashes the id and the other fields' lengths only: keys of one kind differ by id far more
+    /// often than by type or relation, and every read of a store's row cache hashes keys.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(type.utf8.count)
+    }
 }

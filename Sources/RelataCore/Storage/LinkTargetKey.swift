@@ -15,4 +15,12 @@ public struct LinkTargetKey: Sendable, Hashable {
         self.relation = relation
         self.target = target
     }
+
+    /// Hashes the id and the other fields' lengths only: keys of one kind differ by id far more
+    /// often than by type or relation, and every read of a store's row cache hashes keys.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(target)
+        hasher.combine(type.utf8.count)
+        hasher.combine(relation.utf8.count)
+    }
 }
