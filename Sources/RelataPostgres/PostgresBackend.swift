@@ -291,14 +291,11 @@ public final class PostgresBackend: StorageBackend {
         return Int(min(max(1, value.rounded(.up)), Double(Int32.max)))
     }
 
-    /// Begins the transaction; for a write, under the writers' lock.
+    /// Begins the transaction; for a write, under the writers' lock (see
+    /// `PostgresTransaction.begin(_:lockKey:)`: one round trip).
     private func start(_ transaction: PostgresTransaction, begin: String, lock: Bool) throws {
         do {
-            try transaction.execute(PostgresQuery(unsafeSQL: begin))
-            if lock {
-                // The writers' lock, waited for up to the connection's lock_timeout (the busy timeout).
-                try transaction.execute("SELECT pg_catalog.pg_advisory_xact_lock(\(tables.lockKey))")
-            }
+            try transaction.begin(begin, lockKey: lock ? tables.lockKey : nil)
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
             throw error

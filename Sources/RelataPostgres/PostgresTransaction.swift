@@ -94,20 +94,53 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func logBounds() throws -> ChangeLogBounds {
-        // Sequences have gaps (a rolled-back write consumes one), so the log's oldest record does
-        // not tell what was pruned: writers keep the highest pruned sequence in relata_meta.
-        let state = try execute(
-            PostgresQuery(
-                unsafeSQL: """
-                    SELECT (SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(schema.log)),
-                           (SELECT COALESCE(pg_catalog.max(value::int8), 0)::int8 FROM \(schema.meta) WHERE key = 'pruned')
-                    """
-            )
-        ).first
+        if let bounds = prefetchedBounds {
+            prefetchedBounds = nil
+            return bounds
+        }
+        return try bounds(from: try execute(boundsQuery).first)
+    }
+
+    /// The log's bounds as ``begin(_:lockKey:)`` read them with the transaction's start, for the
+    /// first ``logBounds()`` (until the transaction writes).
+    private var prefetchedBounds: ChangeLogBounds?
+
+    /// The query of the log's bounds. Sequences have gaps (a rolled-back write consumes one), so
+    /// the log's oldest record does not tell what was pruned: writers keep the highest pruned
+    /// sequence in relata_meta.
+    private var boundsQuery: PostgresQuery {
+        PostgresQuery(
+            unsafeSQL: """
+                SELECT (SELECT COALESCE(pg_catalog.max(seq), 0)::int8 FROM \(schema.log)),
+                       (SELECT COALESCE(pg_catalog.max(value::int8), 0)::int8 FROM \(schema.meta) WHERE key = 'pruned')
+                """
+        )
+    }
+
+    private func bounds(from state: PostgresRow?) throws -> ChangeLogBounds {
         guard let state else { return ChangeLogBounds(last: 0, pruned: 0) }
         let (last, pruned) = try state.decode((Int64, Int64).self)
         seenSequence = last
         return ChangeLogBounds(last: last, pruned: pruned)
+    }
+
+    /// Begins the transaction with `begin`, under the writers' lock `lockKey` for a write (waited
+    /// for up to the connection's lock_timeout, the busy timeout), and reads the log's bounds —
+    /// which every transaction of a store asks first — in one round trip: the statements are sent
+    /// one after another without waiting, and their answers come in order. Throws the first
+    /// statement's failure.
+    func begin(_ begin: String, lockKey: Int64?) throws {
+        var queries = [PostgresQuery(unsafeSQL: begin)]
+        if let lockKey { queries.append("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
+        queries.append(boundsQuery)
+        backend.statements.add()
+        let answers = queries.map { connection.query($0, logger: backend.logger) }
+        var rows: [PostgresRow] = []
+        for answer in answers {
+            // The first failure is the one to tell (the statements after it fail because of it).
+            rows = try answer.answer(from: connection).rows
+        }
+        prefetchedBounds = try bounds(from: rows.first)
     }
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
@@ -434,6 +467,7 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        prefetchedBounds = nil
         try PostgresRowWriter(schema: schema, tables: tables, execute: { try self.execute($0) }).write(changes, catalogIsCurrent: catalogIsCurrent)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
