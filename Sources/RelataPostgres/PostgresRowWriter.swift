@@ -9,7 +9,10 @@ import RelataCore
 struct PostgresRowWriter {
     let schema: PostgresSchema
     let tables: TableSession
-    let execute: PostgresExecute
+    /// Sends a statement whose rows are not needed: in a store's write without waiting for its
+    /// answer (see `PostgresTransaction.enqueue(_:)`: the rows travel with the log record that
+    /// follows them); elsewhere, run.
+    let enqueue: (PostgresQuery) throws -> Void
 
     /// `unnest` of `count` array parameters from `$first` on, with `types`.
     static func unnest(_ types: [String], from first: Int = 1) -> String {
@@ -29,7 +32,7 @@ struct PostgresRowWriter {
             guard let table = try tables.entityTable(of: type) else { continue }
             var query = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
             query.binds.append(keys.map(\.id))
-            _ = try execute(query)
+            try enqueue(query)
         }
         for (type, records) in changes.upsertedEntities.groupedInOrder(by: \.type) { try upsert(type, records) }
         for (name, keys) in changes.deletedLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
@@ -42,7 +45,7 @@ struct PostgresRowWriter {
             )
             query.binds.append(keys.map(\.source))
             query.binds.append(keys.map(\.target))
-            _ = try execute(query)
+            try enqueue(query)
         }
         if !changes.deletedDynamicLinks.isEmpty {
             var query = PostgresQuery(
@@ -53,7 +56,7 @@ struct PostgresRowWriter {
                     """
             )
             for column in PostgresTransaction.columns(changes.deletedDynamicLinks) { query.binds.append(column) }
-            _ = try execute(query)
+            try enqueue(query)
         }
         if !changes.insertedDynamicLinks.isEmpty {
             var query = PostgresQuery(
@@ -63,7 +66,7 @@ struct PostgresRowWriter {
                     """
             )
             for column in PostgresTransaction.columns(changes.insertedDynamicLinks) { query.binds.append(column) }
-            _ = try execute(query)
+            try enqueue(query)
         }
         for (name, records) in changes.upsertedLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { throw TableSession.missing(name[0], name[1]) }
@@ -84,7 +87,7 @@ struct PostgresRowWriter {
             query.binds.append(unique.map(\.target))
             query.binds.append(unique.map { $0.position ?? "" })
             query.binds.append(unique.map { $0.inversePosition ?? "" })
-            _ = try execute(query)
+            try enqueue(query)
         }
     }
 
@@ -122,6 +125,6 @@ struct PostgresRowWriter {
             query.binds.append(links.map { $0?.target ?? "" })
             query.binds.append(links.map { $0?.inversePosition ?? "" })
         }
-        _ = try execute(query)
+        try enqueue(query)
     }
 }

@@ -84,7 +84,7 @@ extension PostgresSchema {
     func upgradeToTypedTables(_ execute: @escaping PostgresExecute) throws {
         let exists = try execute(PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass('\(legacyEntity)') IS NOT NULL")).first?.decode(Bool.self) ?? false
         guard exists else { return }
-        let writer = PostgresRowWriter(schema: self, tables: session(catalog: TableCatalog(), execute), execute: execute)
+        let writer = PostgresRowWriter(schema: self, tables: session(catalog: TableCatalog(), execute), enqueue: { _ = try execute($0) })
         var after: (String, String)? = nil
         while true {
             var query = PostgresQuery(

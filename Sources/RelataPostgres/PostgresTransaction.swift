@@ -40,13 +40,30 @@ final class PostgresTransaction: StorageTransaction {
         return (tables.catalog, nil)
     }
 
-    /// Runs `query`, returning its rows.
+    /// Runs `query`, returning its rows. The statements ``enqueue(_:)`` sent before it are
+    /// answered first, in the same round trip: the first of them that failed is thrown.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
         // The store calls backends on its writer queue, never on Swift's cooperative pool: waiting
         // for the event loop here blocks nothing else.
         backend.statements.add()
-        return try connection.query(query, logger: backend.logger).answer(from: connection).rows
+        let answer = connection.query(query, logger: backend.logger)
+        if !unanswered.isEmpty {
+            let earlier = unanswered
+            unanswered = []
+            for statement in earlier { _ = try statement.answer(from: connection) }
+        }
+        return try answer.answer(from: connection).rows
+    }
+
+    /// Statements sent by ``enqueue(_:)`` whose answers no one waited for yet.
+    private var unanswered: [EventLoopFuture<PostgresQueryResult>] = []
+
+    /// Sends `query`, a statement whose rows are not needed (a write's rows), without waiting:
+    /// the next ``execute(_:)`` waits for its answer first and throws its failure — the
+    /// statements of a write travel with its log record.
+    func enqueue(_ query: PostgresQuery) {
+        unanswered.append(connection.query(query, logger: backend.logger))
     }
 
     /// Sends `query` without waiting for its answer (nor counting it as a round trip): for a
@@ -468,7 +485,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         prefetchedBounds = nil
-        try PostgresRowWriter(schema: schema, tables: tables, execute: { try self.execute($0) }).write(changes, catalogIsCurrent: catalogIsCurrent)
+        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes, catalogIsCurrent: catalogIsCurrent)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }

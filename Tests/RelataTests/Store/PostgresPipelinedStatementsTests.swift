@@ -1,0 +1,91 @@
+import ChatExample
+import Foundation
+import Relata
+import RelataPostgres
+import Synchronization
+import Testing
+
+/// A PostgreSQL transaction sends its `BEGIN`, the writers' lock (for a write) and the read of
+/// the log's bounds one after another without waiting: one round trip where it took three; a
+/// write's row statements travel with its log record. A failure among them is still told as
+/// itself, and nothing of a failed write is committed.
+@Suite("PostgreSQL: statements sent together", .serialized, .timeLimit(.minutes(5)))
+struct PostgresPipelinedStatementsTests {
+    static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+
+    @Test("A point write (one message appended to a stored chat) takes five round trips: start, the message's row, the list's tail, rows with the log record, commit")
+    func pointWriteRoundTrips() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: PostgresStoreTests.schema())
+        let backend = try await PostgresBackend.connect(url: url, configuration: configuration)
+        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
+        try await PostgresPlannedQueryTests.fill(store, chats: 2)
+        let before = backend.statementCount
+        try await store.write { try Message(id: "new", text: "p", author: .id("u1"), chat: .id("c1")).save(to: &$0) }
+        #expect(backend.statementCount - before == 5)
+        #expect(try await store.read { Chat.query("c1", in: $0).with(\.$messages).resolve()?.messages?.last?.id } == "new")
+        try await store.close()
+    }
+
+    @Test("A write waiting for the writers' lock past the busy timeout fails with storeBusy; the next write commits")
+    func lockTimeoutToldAsItself() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: PostgresStoreTests.schema(), busyTimeout: .seconds(1))
+        let holder = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: Self.schema, followInterval: nil)
+        let waiter = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: Self.schema, followInterval: nil)
+        try await waiter.write { try Chat(id: "c").save(to: &$0) }
+        // The holder keeps the writers' lock for three seconds (its closure runs once it has it).
+        let locked = Flag()
+        let held = Task {
+            try await holder.write { context in
+                try Chat(id: "held").save(to: &context)
+                locked.value.store(true, ordering: .releasing)
+                Thread.sleep(forTimeInterval: 3)
+            }
+        }
+        try await waitUntil(seconds: 10) { locked.value.load(ordering: .acquiring) }
+        let (code, text) = await PostgresHardeningTests.code { try await waiter.write { try Chat(id: "blocked").save(to: &$0) } }
+        #expect(code == .storeBusy, "\(text)")
+        try await held.value
+        try await waiter.write { try Chat(id: "after").save(to: &$0) }
+        #expect(try await waiter.read { [$0.entity(Chat.self, id: "held"), $0.entity(Chat.self, id: "blocked"), $0.entity(Chat.self, id: "after")].map { $0 != nil } } == [true, false, true])
+        try await holder.close()
+        try await waiter.close()
+    }
+
+    @Test("A row the server refuses fails the write with that refusal, nothing of the write is committed, and the next write commits")
+    func refusedRowFailsTheWrite() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let backend = try await PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema))
+        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
+        try await PostgresPlannedQueryTests.fill(store, chats: 1)
+        // Every entity table refuses the id "bad".
+        let status = try ShellCommand.run(
+            """
+            psql '\(url)' -qc "DO \\$\\$ DECLARE t text; BEGIN FOR t IN SELECT table_name FROM information_schema.tables \
+            WHERE table_schema = '\(schema)' AND table_name ~ '^e[0-9]+$' LOOP \
+            EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT relata_test_no_bad CHECK (id <> ''bad'')', '\(schema)', t); END LOOP; END \\$\\$"
+            """
+        )
+        #expect(status == 0)
+        let (code, text) = await PostgresHardeningTests.code {
+            try await store.write { context in
+                try Chat(id: "kept-out").save(to: &context)
+                try Message(id: "bad", text: "refused", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            }
+        }
+        #expect(code == .storageFailed)
+        #expect(text.contains("SQLSTATE 23514"), "the refusal itself (a check violation), not the statements after it: \(text)")
+        let fresh = try await Store(backend: PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema)), schema: Self.schema, followInterval: nil)
+        #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out"), $0.entity(Chat.self, id: "c0")].map { $0 != nil } } == [false, true])
+        try await store.write { try Chat(id: "after").save(to: &$0) }
+        #expect(try await fresh.read { $0.entity(Chat.self, id: "after") != nil })
+        try await fresh.close()
+        try await store.close()
+    }
+
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+}
