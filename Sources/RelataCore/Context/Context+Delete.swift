@@ -79,13 +79,19 @@ struct CascadePrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
     ) throws {
-        guard descriptor.deleteRule == .cascade || descriptor.deleteRule == .cascadeOrphans,
-            let links = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self)
-        else { return }
+        guard let links = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self) else { return }
+        let cascades = descriptor.deleteRule == .cascade || descriptor.deleteRule == .cascadeOrphans
+        // A relation that only unlinks: the other side of its targets is read for all the
+        // sources at once (unlinking reads it; one source at a time, it is one read each).
+        guard cascades || descriptor.inverse != nil else { return }
         let sources = checkedCast(ids, to: [Source.ID].self, in: descriptor.key.name)
         var targets: [Target.ID] = []
         for source in sources { targets += links.targets(of: source, toMany: descriptor.key.toMany) }
-        context.prefetchErasure(of: Target.self, ids: targets, depth: depth)
+        if cascades {
+            context.prefetchErasure(of: Target.self, ids: targets, depth: depth)
+        } else if let inverse = descriptor.inverse, targets.count > 1 {
+            context.table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.ensure(targets)
+        }
     }
 }
 

@@ -151,6 +151,26 @@ extension EntityModelProtocol {
             try context._eraseLinks(of: Self.self, id: id)
         }
     }
+
+    /// Erases the entities with these ids, one after another, each as ``delete(id:from:)`` does.
+    ///
+    /// In a context over storage (a ``Store``'s), what erasing them reads — their rows, links and
+    /// dynamic relationships, then those of the entities their cascades erase, level by level —
+    /// is read first for all of them at once, one batch per kind: deleting 100 chats with their
+    /// messages reads about as many statements as deleting two. In a context that holds
+    /// everything it is the same as deleting them one by one.
+    ///
+    /// - Parameters:
+    ///   - ids: The ids of the entities to erase, in the order they are erased.
+    ///   - context: The context to erase them from.
+    /// - Throws: Whatever a hook throws, or a ``RelataError`` (a `.deny` rule): the entities
+    ///   before the one that threw are erased.
+    @inlinable
+    public static func delete(ids: some Collection<ID>, from context: inout Context) throws {
+        let ids = Array(ids)
+        context.prefetchErasure(of: Self.self, ids: ids)
+        for id in ids { try delete(id: id, from: &context) }
+    }
 }
 
 /// A type that a ``Relationship`` can point to: an entity (to-one) or an array of entities (to-many).

@@ -49,4 +49,51 @@ struct CascadePrefetchTests {
         }
         #expect(reads[0] == reads[1], "statements the cascade read: \(reads)")
     }
+
+    @Test("Deleting 2 or 20 chats in one call reads the same number of statements, and leaves what deleting them one by one leaves")
+    func manyChatsReadTogether() async throws {
+        var reads: [Int] = []
+        for chats in [2, 20] {
+            let harness = try StoreHarness(.sqlite)
+            defer { harness.remove() }
+            let seed = try await Store(backend: harness.backend(), schema: StoreHarness.schema)
+            try await seed.write { context in
+                for c in 0...chats {
+                    try Chat(id: "c\(c)", users: .ids(["u\(c)"])).save(to: &context)
+                    for m in 0..<5 {
+                        try Message(id: "m\(c)-\(m)", text: "t", author: .id("u\(c)"), chat: .id("c\(c)"), viewedBy: .ids(["u0"])).save(to: &context)
+                        try Attachment(id: "a\(c)-\(m)", kind: .image(url: URL(string: "https://example.com/\(m)")!), message: .id("m\(c)-\(m)")).save(to: &context)
+                    }
+                }
+            }
+            try await seed.close()
+            let ids = (0..<chats).map { "c\($0)" }
+            // The same deletions one by one, on a whole load: what must be left.
+            var expected = try loadedWhole(try harness.backend(), schema: StoreHarness.schema)
+            for id in ids { try Chat.delete(id: id, from: &expected) }
+            // In a context that holds everything, the call is the deletions one by one.
+            var inMemory = try loadedWhole(try harness.backend(), schema: StoreHarness.schema)
+            try Chat.delete(ids: ids, from: &inMemory)
+            #expect(inMemory.ids(of: Message.self).sorted() == expected.ids(of: Message.self).sorted())
+            #expect(inMemory.ids(of: Chat.self).sorted() == expected.ids(of: Chat.self).sorted())
+            try inMemory.checkInvariants()
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let read = try await store.write { context in
+                let before = backend.statementCount
+                try Chat.delete(ids: ids, from: &context)
+                return backend.statementCount - before
+            }
+            reads.append(read)
+            let whole = try loadedWhole(try harness.backend(), schema: StoreHarness.schema)
+            #expect(whole.ids(of: Message.self).sorted() == expected.ids(of: Message.self).sorted())
+            #expect(whole.ids(of: Message.self).sorted() == (0..<5).map { "m\(chats)-\($0)" })
+            #expect(whole.ids(of: Attachment.self).sorted() == expected.ids(of: Attachment.self).sorted())
+            #expect(whole.ids(of: Chat.self) == ["c\(chats)"])
+            #expect(whole.sources(linkingTo: "u0", through: \Message.$viewedBy).sorted() == expected.sources(linkingTo: "u0", through: \Message.$viewedBy).sorted())
+            try whole.checkInvariants()
+            try await store.close()
+        }
+        #expect(reads[0] == reads[1], "statements the deletions read: \(reads)")
+    }
 }
