@@ -42,6 +42,9 @@ package final class ContextBase: Sendable {
 
     /// The rows shared with other bases of the same store, if any.
     @usableFromInline package let cache: RowCache?
+    /// Whether ``cache`` keeps rows (a store opened with `cacheLimit: 0` keeps none: what it
+    /// reads is read again when asked again).
+    @usableFromInline var cacheKeepsRows: Bool { (cache?.limit ?? 0) > 0 }
 
     /// Whether an entity type of the schema can reach a `.deny` relation through cascades: only
     /// then can a dynamically owned entity make an erasure deny (see `hasDynamicDenyRisk`).

@@ -106,8 +106,8 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// (for the ids asked about, `nil` for all of the type) in the table's link table.
     @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
     /// Whether reading entities places their rows' to-one links (``rowLinks``) on the way. Not
-    /// over a store's row cache: there a link table asked later reads the same rows from the
-    /// cache, and a query pays only for the relations it asks for.
+    /// over a store's row cache that keeps rows: there a link table asked later reads the same
+    /// rows from the cache, and a query pays only for the relations it asks for.
     @usableFromInline var placesRowLinks = true
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @usableFromInline var count: () -> Int? = { nil }

@@ -63,7 +63,7 @@ enum OverlayReads {
             base.read { reader in try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }) }
         }
         faulter.count = { base.read { try $0.fetchEntityCount(of: type) } }
-        faulter.placesRowLinks = base.cache == nil
+        faulter.placesRowLinks = !base.cacheKeepsRows
         return faulter
     }
 

@@ -34,17 +34,22 @@ struct PostgresPipelinedStatementsTests {
         let holder = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: Self.schema, followInterval: nil)
         let waiter = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: Self.schema, followInterval: nil)
         try await waiter.write { try Chat(id: "c").save(to: &$0) }
-        // The holder keeps the writers' lock for three seconds (its closure runs once it has it).
-        let locked = Flag()
+        // The holder keeps the writers' lock (its closure runs once it has it) until the waiter
+        // has given up, at most 30 seconds.
+        let locked = Flag(), released = Flag()
         let held = Task {
             try await holder.write { context in
                 try Chat(id: "held").save(to: &context)
                 locked.value.store(true, ordering: .releasing)
-                Thread.sleep(forTimeInterval: 3)
+                let start = ContinuousClock.now
+                while !released.value.load(ordering: .acquiring), ContinuousClock.now - start < .seconds(30) {
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
             }
         }
         try await waitUntil(seconds: 10) { locked.value.load(ordering: .acquiring) }
         let (code, text) = await PostgresHardeningTests.code { try await waiter.write { try Chat(id: "blocked").save(to: &$0) } }
+        released.value.store(true, ordering: .releasing)
         #expect(code == .storeBusy, "\(text)")
         try await held.value
         try await waiter.write { try Chat(id: "after").save(to: &$0) }
