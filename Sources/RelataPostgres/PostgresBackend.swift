@@ -64,12 +64,10 @@ public final class PostgresBackend: StorageBackend {
     let place: String
     /// The tables, schema-qualified and quoted.
     let tables: PostgresSchema
-    /// The typed tables as last read or made by a committed write (see ``TableCatalog``), and the
-    /// commit they are known current as of (`nil`: not known). Typed tables are never dropped, so the
-    /// catalog is never wrong, only short of tables other processes made since: a transaction
-    /// that sees a later commit reads it again before writing rows, or when it meets a name the
-    /// catalog lacks.
-    private let catalog = Mutex<(catalog: TableCatalog, asOf: Int64?)>((TableCatalog(), nil))
+    /// The typed tables as last read or made by a committed write, and the commit they are known
+    /// current as of (see ``KnownCatalog``): a transaction that sees a later commit reads the
+    /// catalog again before writing rows, or when it meets a name the catalog lacks.
+    private let catalog = Mutex(KnownCatalog())
     let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)
@@ -266,21 +264,14 @@ public final class PostgresBackend: StorageBackend {
             throw transaction.mapped(error, doing: "commit")
         }
         // Tables a write made are known once it committed (a rolled-back one made none).
-        let known = transaction.catalogAfter
-        catalog.withLock { current in
-            if let asOf = known.asOf, asOf >= current.asOf ?? 0 {
-                current = known
-            } else if known.catalog.entries.count > current.catalog.entries.count {
-                current = (known.catalog, nil)
-            }
-        }
+        let known = transaction.tables.known
+        catalog.withLock { $0.keep(known) }
         return result
     }
 
     /// A transaction on `connection`, from the tables as last known.
     private func transaction(on connection: PostgresConnection) -> PostgresTransaction {
-        let known = catalog.withLock { $0 }
-        return PostgresTransaction(backend: self, connection: connection, catalog: known.catalog, asOf: known.asOf)
+        PostgresTransaction(backend: self, connection: connection, known: catalog.withLock { $0 })
     }
 
     /// A timeout in PostgreSQL's milliseconds: at least 1 (0 would mean no limit), at most

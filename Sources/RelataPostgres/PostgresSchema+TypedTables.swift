@@ -29,10 +29,10 @@ extension PostgresSchema {
         return TableCatalog(entries)
     }
 
-    /// The tables a transaction reads and writes through `execute`, starting from what `catalog`
-    /// knows.
-    func session(catalog: TableCatalog, _ execute: @escaping PostgresExecute) -> TableSession {
-        TableSession(catalog: catalog, read: { try self.catalog(execute) }, make: { entry, catalog in try create(entry, in: catalog, execute) })
+    /// The tables a transaction reads and writes through `execute`, starting from what the
+    /// backend knows.
+    func session(known: KnownCatalog, _ execute: @escaping PostgresExecute) -> TableSession {
+        TableSession(known: known, read: { try self.catalog(execute) }, make: { entry, catalog in try create(entry, in: catalog, execute) })
     }
 
     /// Makes the table or columns `entry` names (its number assigned) and lists it in the catalog.
@@ -84,7 +84,7 @@ extension PostgresSchema {
     func upgradeToTypedTables(_ execute: @escaping PostgresExecute) throws {
         let exists = try execute(PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass('\(legacyEntity)') IS NOT NULL")).first?.decode(Bool.self) ?? false
         guard exists else { return }
-        let writer = PostgresRowWriter(schema: self, tables: session(catalog: TableCatalog(), execute), enqueue: { _ = try execute($0) })
+        let writer = PostgresRowWriter(schema: self, tables: session(known: KnownCatalog(), execute), enqueue: { _ = try execute($0) })
         var after: (String, String)? = nil
         while true {
             var query = PostgresQuery(

@@ -13,31 +13,11 @@ final class PostgresTransaction: StorageTransaction {
     var schema: PostgresSchema { backend.tables }
     /// The typed tables this transaction reads and writes.
     private(set) var tables: TableSession!
-    /// The last commit of the log as this transaction read it (its bounds), if it did.
-    private(set) var seenSequence: Int64?
-    /// The sequence of the commit this transaction made, once its log record is written.
-    private(set) var madeSequence: Int64?
-    /// Whether the catalog the transaction started from holds every table as of the commit it
-    /// sees: known when the backend's catalog was current as of ``seenSequence`` (tables are
-    /// made only by commits, each with a log record).
-    var catalogIsCurrent: Bool { catalogAsOf != nil && catalogAsOf == seenSequence }
-    private let catalogAsOf: Int64?
 
-    init(backend: PostgresBackend, connection: PostgresConnection, catalog: TableCatalog, asOf: Int64?) {
+    init(backend: PostgresBackend, connection: PostgresConnection, known: KnownCatalog) {
         self.backend = backend
         self.connection = connection
-        catalogAsOf = asOf
-        tables = backend.tables.session(catalog: catalog) { [unowned self] query in try self.execute(query) }
-        tables.isKnownCurrent = { [unowned self] in self.catalogIsCurrent }
-    }
-
-    /// The catalog as this transaction leaves it, and the commit it is current as of (`nil`
-    /// when not known): after a commit this transaction made, the catalog it wrote with; else
-    /// a catalog read again here, as of what the transaction saw.
-    var catalogAfter: (catalog: TableCatalog, asOf: Int64?) {
-        if let madeSequence, tables.isFresh || catalogIsCurrent { return (tables.catalog, madeSequence) }
-        if tables.isFresh, let seenSequence, madeSequence == nil { return (tables.catalog, seenSequence) }
-        return (tables.catalog, nil)
+        tables = backend.tables.session(known: known) { [unowned self] query in try self.execute(query) }
     }
 
     /// Runs `query`, returning its rows. The statements ``enqueue(_:)`` sent before it are
@@ -137,27 +117,19 @@ final class PostgresTransaction: StorageTransaction {
     private func bounds(from state: PostgresRow?) throws -> ChangeLogBounds {
         guard let state else { return ChangeLogBounds(last: 0, pruned: 0) }
         let (last, pruned) = try state.decode((Int64, Int64).self)
-        seenSequence = last
+        tables.seenSequence = last
         return ChangeLogBounds(last: last, pruned: pruned)
     }
 
     /// Begins the transaction with `begin`, under the writers' lock `lockKey` for a write (waited
     /// for up to the connection's lock_timeout, the busy timeout), and reads the log's bounds —
-    /// which every transaction of a store asks first — in one round trip: the statements are sent
-    /// one after another without waiting, and their answers come in order. Throws the first
-    /// statement's failure.
+    /// which every transaction of a store asks first — in one round trip: the first two are sent
+    /// without waiting (``enqueue(_:)``), and the read answers after them, throwing the first
+    /// failure.
     func begin(_ begin: String, lockKey: Int64?) throws {
-        var queries = [PostgresQuery(unsafeSQL: begin)]
-        if let lockKey { queries.append("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
-        queries.append(boundsQuery)
-        backend.statements.add()
-        let answers = queries.map { connection.query($0, logger: backend.logger) }
-        var rows: [PostgresRow] = []
-        for answer in answers {
-            // The first failure is the one to tell (the statements after it fail because of it).
-            rows = try answer.answer(from: connection).rows
-        }
-        prefetchedBounds = try bounds(from: rows.first)
+        enqueue(PostgresQuery(unsafeSQL: begin))
+        if let lockKey { enqueue("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
+        prefetchedBounds = try bounds(from: try execute(boundsQuery).first)
     }
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
@@ -485,7 +457,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         prefetchedBounds = nil
-        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes, catalogIsCurrent: catalogIsCurrent)
+        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes, catalogIsCurrent: tables.isCurrent)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }
@@ -503,7 +475,7 @@ final class PostgresTransaction: StorageTransaction {
         guard let sequence = try execute(insert).first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
-        madeSequence = sequence
+        tables.madeSequence = sequence
         let retention = backend.configuration.logRetention
         if retention.prunes(at: sequence) {
             // A prefix only (see LogRetention): up to the newest expired record, or by count.

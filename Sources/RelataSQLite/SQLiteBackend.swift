@@ -38,12 +38,9 @@ public final class SQLiteBackend: StorageBackend {
     /// The last `PRAGMA data_version` seen by ``hasNewCommits()``.
     private let dataVersion = Mutex(0)
     private let statements: StatementTally
-    /// The typed tables as last read from the file or made by a committed write (see
-    /// ``TableCatalog``): it only grows, so it is never wrong, only short of tables other
-    /// connections made since, which a transaction reads when it meets their names.
-    /// The tables as last known, and the commit they are known current as of (`nil`: not known;
-    /// see `SQLiteTransaction.catalogIsCurrent`).
-    private let catalog = Mutex<(catalog: TableCatalog, asOf: Int64?)>((TableCatalog(), nil))
+    /// The typed tables as last read from the file or made by a committed write, and the commit
+    /// they are known current as of (see ``KnownCatalog``).
+    private let catalog = Mutex(KnownCatalog())
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts).
@@ -186,7 +183,7 @@ public final class SQLiteBackend: StorageBackend {
                 var result: T?
                 try db.inTransaction(.deferred) {
                     let transaction = transaction(db)
-                    defer { keep(transaction.catalogAfter) }
+                    defer { keep(transaction.tables.known) }
                     result = try body(transaction)
                     return .commit
                 }
@@ -217,7 +214,7 @@ public final class SQLiteBackend: StorageBackend {
                     return .commit
                 }
                 // Tables a write made are known once it committed (a rolled-back one made none).
-                keep(transaction.catalogAfter)
+                keep(transaction.tables.known)
                 return result!
             }
         } catch let thrown as Thrown {
@@ -234,20 +231,12 @@ public final class SQLiteBackend: StorageBackend {
 
     /// A transaction on `db`, from the tables as last known.
     private func transaction(_ db: Database) -> SQLiteTransaction {
-        let known = catalog.withLock { $0 }
-        return SQLiteTransaction(db: db, backend: self, catalog: known.catalog, asOf: known.asOf)
+        SQLiteTransaction(db: db, backend: self, known: catalog.withLock { $0 })
     }
 
-    /// Keeps the catalog a transaction read or grew: as of the newest commit it is known current
-    /// at, or, not known current, if it knows more tables than the one kept.
-    private func keep(_ known: (catalog: TableCatalog, asOf: Int64?)) {
-        catalog.withLock { current in
-            if let asOf = known.asOf, asOf >= current.asOf ?? 0 {
-                current = known
-            } else if known.catalog.entries.count > current.catalog.entries.count {
-                current = (known.catalog, nil)
-            }
-        }
+    /// Keeps the catalog a transaction read or grew (``KnownCatalog/keep(_:)``).
+    private func keep(_ known: KnownCatalog) {
+        catalog.withLock { $0.keep(known) }
     }
 
     /// An error of the body of ``write(_:)``, told apart from the database's own.

@@ -11,7 +11,7 @@ struct SQLiteRowWriter {
     let tables: TableSession
 
     /// Writes `changes`; `catalogIsCurrent`: the session's catalog is known to hold every table
-    /// and column storage holds (see `SQLiteTransaction.catalogIsCurrent`).
+    /// and column storage holds (see `TableSession.isCurrent`).
     func write(_ changes: StoreChanges, catalogIsCurrent: Bool = false) throws {
         // Every to-one column of a type is written with each of its rows (a link removed is set
         // to NULL), so a write knows every column, those other connections added included: the

@@ -21,10 +21,10 @@ extension SQLiteSchema {
         return TableCatalog(entries)
     }
 
-    /// The tables a transaction on `db` reads and writes, starting from what `catalog` knows.
-    static func session(_ db: Database, path: String, catalog: TableCatalog, reads: StatementTally? = nil) -> TableSession {
+    /// The tables a transaction on `db` reads and writes, starting from what the backend knows.
+    static func session(_ db: Database, path: String, known: KnownCatalog, reads: StatementTally? = nil) -> TableSession {
         TableSession(
-            catalog: catalog,
+            known: known,
             read: {
                 reads?.add()
                 return try Self.catalog(db, path: path)
@@ -104,7 +104,7 @@ extension SQLiteSchema {
             try db.execute(sql: "DROP TABLE relata_entity; DROP TABLE relata_link;")
             return
         }
-        let writer = SQLiteRowWriter(db: db, tables: session(db, path: path, catalog: TableCatalog()))
+        let writer = SQLiteRowWriter(db: db, tables: session(db, path: path, known: KnownCatalog()))
         // In batches, so an upgrade holds a batch of rows in memory, never the file.
         var batch = StoreChanges()
         func flush() throws {

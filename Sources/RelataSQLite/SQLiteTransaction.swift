@@ -4,38 +4,15 @@ import GRDBSQLite
 import RelataCore
 
 /// Reads and writes a SQLite store inside one transaction of ``SQLiteBackend``.
-final class SQLiteTransaction: StorageTransaction {
+struct SQLiteTransaction: StorageTransaction {
     let db: Database
     let tables: TableSession
     let backend: SQLiteBackend
-    /// The last commit of the log as this transaction read it (its bounds), if it did.
-    private(set) var seenSequence: Int64?
-    /// The sequence of the commit this transaction made, once its log record is written.
-    private(set) var madeSequence: Int64?
-    /// The commit the catalog the transaction started from is known current as of, if any.
-    private let catalogAsOf: Int64?
 
-    /// Whether the catalog the transaction started from holds every table as of the commit it
-    /// sees: tables are made only by commits, each with a log record, and SQLite's sequences are
-    /// never given to two commits (a rolled-back write gives its sequence back before any
-    /// other commit takes it).
-    var catalogIsCurrent: Bool { catalogAsOf != nil && catalogAsOf == seenSequence }
-
-    init(db: Database, backend: SQLiteBackend, catalog: TableCatalog, asOf: Int64?) {
+    init(db: Database, backend: SQLiteBackend, known: KnownCatalog) {
         self.db = db
-        tables = SQLiteSchema.session(db, path: backend.path, catalog: catalog, reads: backend.catalogReads)
+        tables = SQLiteSchema.session(db, path: backend.path, known: known, reads: backend.catalogReads)
         self.backend = backend
-        catalogAsOf = asOf
-        tables.isKnownCurrent = { [unowned self] in self.catalogIsCurrent }
-    }
-
-    /// The catalog as this transaction leaves it, and the commit it is current as of (`nil`
-    /// when not known): after a commit this transaction made, the catalog it wrote with; else
-    /// a catalog read here, as of what the transaction saw.
-    var catalogAfter: (catalog: TableCatalog, asOf: Int64?) {
-        if let madeSequence, tables.isFresh || catalogIsCurrent { return (tables.catalog, madeSequence) }
-        if tables.isFresh, let seenSequence, madeSequence == nil { return (tables.catalog, seenSequence) }
-        return (tables.catalog, nil)
     }
 
     func load(
@@ -173,7 +150,7 @@ final class SQLiteTransaction: StorageTransaction {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT max(seq) FROM relata_log), (SELECT min(seq) FROM relata_log)"))
         let last = (try? row?.decode(Int64?.self, atIndex: 0)) ?? nil
         let oldest = (try? row?.decode(Int64?.self, atIndex: 1)) ?? nil
-        seenSequence = last ?? 0
+        tables.seenSequence = last ?? 0
         return ChangeLogBounds(last: last ?? 0, pruned: (oldest ?? (last ?? 0) + 1) - 1)
     }
 
@@ -461,12 +438,12 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        try SQLiteRowWriter(db: db, tables: tables).write(changes, catalogIsCurrent: catalogIsCurrent)
+        try SQLiteRowWriter(db: db, tables: tables).write(changes, catalogIsCurrent: tables.isCurrent)
         let now = Date().timeIntervalSince1970
         try db.cachedStatement(sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)")
             .execute(arguments: [origin, now, ChangeLogRecord(touching: changes).encoded()])
         let sequence = db.lastInsertedRowID
-        madeSequence = sequence
+        tables.madeSequence = sequence
         try prune(upTo: sequence, now: now)
         return sequence
     }

@@ -229,10 +229,9 @@ package final class RowCache: Sendable {
     func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
         state.withLock { state in
             records.map { record in
-                guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
-                    let value = state.entities.values[index].decoded as? Decoded<Entity>,
-                    state.entities.values[index].row?.payload == record.payload
-                else { return nil }
+                guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)) else { return nil }
+                let entry = state.entities.values[index]
+                guard let value = entry.decoded as? Decoded<Entity>, entry.row?.payload == record.payload else { return nil }
                 return value.entity
             }
         }

@@ -13,26 +13,48 @@ package final class TableSession {
     /// the transaction commits).
     private(set) package var grew = false
 
-    /// A session starting from `catalog`.
+    /// A session starting from the catalog the backend knows.
     ///
     /// - Parameters:
     ///   - read: Reads the catalog from storage, in the transaction.
     ///   - make: Makes the table or columns of an entry (its number assigned) in the catalog
     ///     given, and lists it in storage.
-    package init(catalog: TableCatalog, read: @escaping () throws -> TableCatalog, make: @escaping (TableCatalog.Entry, TableCatalog) throws -> Void) {
-        self.catalog = catalog
+    ///   - known: The catalog the backend knows, and the commit it is known current as of.
+    package init(
+        known: KnownCatalog, read: @escaping () throws -> TableCatalog, make: @escaping (TableCatalog.Entry, TableCatalog) throws -> Void
+    ) {
+        catalog = known.catalog
+        asOf = known.asOf
         self.read = read
         self.make = make
     }
 
-    /// Whether the catalog is known to hold every table storage holds in this transaction (the
-    /// backend can tell it from the commit it last read the catalog at): a name missing from it
-    /// is then missing from storage, and is not looked for again.
-    package var isKnownCurrent: () -> Bool = { false }
+    /// The commit the catalog the session started from is known current as of, if any.
+    private let asOf: Int64?
+    /// The last commit of the log as the transaction read it (its bounds), if it did: the
+    /// backend tells it.
+    package var seenSequence: Int64?
+    /// The sequence of the commit the transaction made, once its log record is written: the
+    /// backend tells it.
+    package var madeSequence: Int64?
+
+    /// Whether the catalog holds every table storage holds in this transaction: it was known
+    /// current as of the very commit the transaction sees (see ``KnownCatalog``). A write then
+    /// need not read it again, and a name missing from it is missing from storage.
+    package var isCurrent: Bool { asOf != nil && asOf == seenSequence }
+
+    /// The catalog as the transaction leaves it, for the backend to keep once it committed
+    /// (``KnownCatalog/keep(_:)``): after a commit it made, current as of that commit; after a
+    /// read of the catalog here, as of what the transaction saw; else not known current.
+    package var known: KnownCatalog {
+        if let madeSequence, isFresh || isCurrent { return KnownCatalog(catalog, asOf: madeSequence) }
+        if isFresh, let seenSequence, madeSequence == nil { return KnownCatalog(catalog, asOf: seenSequence) }
+        return KnownCatalog(catalog)
+    }
 
     /// Reads the catalog again for a name missing from it, unless it is known current.
     private func refreshForMissingName() throws {
-        if !isKnownCurrent() { try refresh() }
+        if !isCurrent { try refresh() }
     }
 
     /// Reads the catalog from storage, once per transaction.
