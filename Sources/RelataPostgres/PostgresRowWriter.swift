@@ -19,14 +19,12 @@ struct PostgresRowWriter {
         types.enumerated().map { "pg_catalog.unnest($\(first + $0.offset)::\($0.element)[])" }.joined(separator: ", ")
     }
 
-    /// Writes `changes`; `catalogIsCurrent`: the session's catalog is known to hold every table
-    /// and column as of the commit the write sees.
-    func write(_ changes: StoreChanges, catalogIsCurrent: Bool = false) throws {
+    func write(_ changes: StoreChanges) throws {
         // Every to-one column of a type is written with each of its rows (a link removed is set
         // to NULL), so a write knows every column, those other connections added included: the
         // catalog is read again unless it is known current (the writers' lock keeps it as it is
         // until the commit).
-        if !catalogIsCurrent { try tables.refresh() }
+        if !tables.isCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
         for (type, keys) in changes.deletedEntities.groupedInOrder(by: \.type) {
             guard let table = try tables.entityTable(of: type) else { continue }

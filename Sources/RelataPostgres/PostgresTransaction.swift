@@ -457,7 +457,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         prefetchedBounds = nil
-        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes, catalogIsCurrent: tables.isCurrent)
+        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }

@@ -10,14 +10,12 @@ struct SQLiteRowWriter {
     let db: Database
     let tables: TableSession
 
-    /// Writes `changes`; `catalogIsCurrent`: the session's catalog is known to hold every table
-    /// and column storage holds (see `TableSession.isCurrent`).
-    func write(_ changes: StoreChanges, catalogIsCurrent: Bool = false) throws {
+    func write(_ changes: StoreChanges) throws {
         // Every to-one column of a type is written with each of its rows (a link removed is set
         // to NULL), so a write knows every column, those other connections added included: the
         // catalog is read again unless known current (the write lock keeps it as it is until the
         // commit).
-        if !catalogIsCurrent { try tables.refresh() }
+        if !tables.isCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
         if !changes.deletedEntities.isEmpty {
             var statements: [String: BoundStatement?] = [:]

@@ -438,7 +438,7 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        try SQLiteRowWriter(db: db, tables: tables).write(changes, catalogIsCurrent: tables.isCurrent)
+        try SQLiteRowWriter(db: db, tables: tables).write(changes)
         let now = Date().timeIntervalSince1970
         try db.cachedStatement(sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)")
             .execute(arguments: [origin, now, ChangeLogRecord(touching: changes).encoded()])
