@@ -167,7 +167,7 @@ enum LargeStorePostgresW2 {
             let before = residentBytes()
             var start = ContinuousClock.now
             let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema))
-            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let store = try await Store(backend: backend, schema: EntitySchema(PersistW1.entities))
             _ = try! await store.read { $0.entity(Chat.self, id: "c0") != nil }
             say("open", ContinuousClock.now - start)
             LargeStoreW2.say("rss-before", before)
@@ -209,11 +209,11 @@ enum LargeStorePostgresW2 {
             LargeStoreW2.say("rss-peak", peakResidentBytes())
             try await connection.close()
         case "w2-pg-relata-write":
-            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities))
             LargeStoreW2.report(try await LargeStoreW2.pointWrites(store, chats: chats, users: users, prefix: "w2-\(UUID().uuidString.prefix(8))"))
             try await store.close()
         case "w2-pg-relata-delete":
-            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities), followInterval: nil)
+            let store = try await Store(backend: PostgresBackend.connect(url: url, configuration: .init(schema: schema)), schema: EntitySchema(PersistW1.entities))
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)

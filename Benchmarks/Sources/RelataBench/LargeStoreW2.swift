@@ -356,10 +356,11 @@ enum LargeStoreW2 {
         }
     }
 
-    /// The W2 store at `path`, and its backend.
+    /// The W2 store at `path`, and its backend: opened as an app opens one (following other
+    /// stores' commits, the default).
     static func openStore(_ path: String) async throws -> (SQLiteBackend, Store) {
         let backend = try SQLiteBackend(path: path)
-        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), followInterval: nil))
+        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities)))
     }
 
     /// 1,000 writes through `store`, each appending one message to the middle chat; their times.

@@ -15,6 +15,9 @@ class AnyEntityTable: @unchecked Sendable {
     ) -> Bool { false }
     /// How many entities the table holds.
     var entityCount: Int { 0 }
+    /// In a context over storage: how many ids the table holds the answer for, and sources its
+    /// link tables hold the links of.
+    var heldRowCount: Int { 0 }
     /// What reads this table's part of a Store write's delta: what tracking marked in `context`,
     /// with its values in `values` (see `Context.trackedDelta(valuesFrom:onEveryCore:)`).
     func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? { nil }
@@ -227,6 +230,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     override func emptyCopy() -> AnyEntityTable { EntityTable<Entity>() }
 
     override var entityCount: Int { entities.count }
+
+    override var heldRowCount: Int {
+        links.reduce(loadedIDs.count) { $0 + ($1?.heldSourceCount ?? 0) }
+    }
 
     override func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? {
         Entity._relataStoreSupport.trackedDeltaReaders(self, context, values)

@@ -13,6 +13,8 @@ class AnyLinkTable: @unchecked Sendable {
     func ensureAll(_ sources: [AnyHashable]) {}
     /// An empty table of the same type.
     func emptyClone() -> AnyLinkTable { fatalError("abstract") }
+    /// How many sources the table holds the links of (in a context over storage).
+    var heldSourceCount: Int { 0 }
 }
 
 /// The links of one relation: source id to its target (to-one) or its targets in position order
@@ -76,6 +78,8 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         self.many = many
         self.dirty = dirty
     }
+
+    override var heldSourceCount: Int { loaded.count }
 
     @usableFromInline override func clone() -> AnyLinkTable {
         let copy = LinkTable(one: one, many: many, dirty: dirty)

@@ -74,18 +74,14 @@ package final class ContextBase: Sendable {
         snapshot = Mutex(sequence.map { .at($0, SharedSnapshotChanges(SnapshotChanges(sequence: $0))) } ?? .newest)
     }
 
-    private init(session other: ContextBase, pinned: Bool) {
+    private init(session other: ContextBase, snapshot: Snapshot) {
         backend = other.backend
         schema = other.schema
         cache = other.cache
         schemaReachesDeny = other.schemaReachesDeny
         batchesTails = other.batchesTails
         joinsLinkedRows = other.joinsLinkedRows
-        let snapshot = other.snapshot.withLock { $0 }
-        switch snapshot {
-        case .at(let sequence, _): self.snapshot = Mutex(pinned ? snapshot : .unbound(floor: sequence))
-        case .unbound, .newest: self.snapshot = Mutex(snapshot)
-        }
+        self.snapshot = Mutex(snapshot)
     }
 
     /// A base for one more context of the store whose snapshot this base is: its snapshot is
@@ -97,7 +93,18 @@ package final class ContextBase: Sendable {
     /// - Parameter pinned: Whether the session answers as of this base's snapshot exactly (an
     ///   observer evaluated for the commits up to it), rather than binding at its first read.
     package func session(pinned: Bool = false) -> ContextBase {
-        ContextBase(session: self, pinned: pinned)
+        let snapshot = snapshot.withLock { $0 }
+        return switch snapshot {
+        case .at(let sequence, _): ContextBase(session: self, snapshot: pinned ? snapshot : .unbound(floor: sequence))
+        case .unbound, .newest: ContextBase(session: self, snapshot: snapshot)
+        }
+    }
+
+    /// A base for one more context of the store whose snapshot this base is, answering as of
+    /// `sequence` exactly: the commit (at or after this base's) that the rows it starts from were
+    /// read at (see `PlacedRows`). It shares the cache and keeps its own ``failure``.
+    package func session(at sequence: Int64) -> ContextBase {
+        ContextBase(session: self, snapshot: .at(sequence, SharedSnapshotChanges(SnapshotChanges(sequence: sequence))))
     }
 
     /// The snapshot's sequence, bound to `candidate` (a commit a read sees) if not bound yet;

@@ -76,7 +76,7 @@ public final class Store: Sendable {
             try? backend.close()
             throw error
         }
-        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, cacheLimit: cacheLimit)
+        let writer = StoreWriter(backend: backend, origin: UUID().uuidString, cacheLimit: cacheLimit, followsOthers: followInterval != nil)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer
         self.schema = schema
@@ -158,6 +158,8 @@ public final class Store: Sendable {
         let context = self.context
         let result = try body(context)
         if let failure = context.storageFailure { throw failure }
+        // `context` is referenced here until now: a copy `body` saved to has storage of its own.
+        writer.published.placed.offer(context)
         return result
     }
 

@@ -35,11 +35,13 @@ actor StoreWriter {
     var sequence: Int64 = 0
     var isClosed = false
 
-    init(backend: any StorageBackend, origin: String, cacheLimit: Int) {
+    init(backend: any StorageBackend, origin: String, cacheLimit: Int, followsOthers: Bool) {
         self.backend = backend
         self.origin = origin
         cache = cacheLimit > 0 ? RowCache(limit: cacheLimit, sequence: 0) : nil
-        published = PublishedState()
+        // Placed tables cost more than the rows they hold: about a row's typed size (~256 bytes)
+        // per id or link source, kept within half the cache's bytes.
+        published = PublishedState(placedLimit: followsOthers ? cacheLimit / 512 : 0)
         observers = ObservationHub(published: published)
         observers.onBehind.withLock { behind in
             behind = { [weak self] in

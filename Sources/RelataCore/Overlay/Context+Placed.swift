@@ -1,0 +1,29 @@
+extension Context {
+    /// A context over `base` that starts with what `placed` holds: the tables a finished context
+    /// placed at the same snapshot (see `PlacedRows`), cloned so that what this one reads is its
+    /// own, their readers pointed at `base`.
+    init(over base: ContextBase, placed: Storage) {
+        self.init(storage: placed.placedCopy())
+        storage.base = base
+        for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
+    }
+
+    /// How many entities and link sources the context holds the answer for.
+    var heldRowCount: Int {
+        storage.tables.reduce(0) { $0 + $1.heldRowCount }
+    }
+}
+
+extension Context.Storage {
+    /// What another context at the same snapshot may start from: the tables (each cloned, sharing
+    /// its dictionaries until one of the two places more) and dynamic relationships read so far —
+    /// nothing of a write, a change recording or an observer.
+    func placedCopy() -> Context.Storage {
+        let copy = Context.Storage()
+        copy.types = types
+        copy.tables = ContiguousArray(tables.map { $0.clone() })
+        copy.dynamic = dynamic?.clone()
+        copy.dynamicLoaded = dynamicLoaded
+        return copy
+    }
+}
