@@ -64,7 +64,10 @@ public final class Store: Sendable {
     ///     10 ms, for about 1% of a core while idle.
     ///   - cacheLimit: How many bytes of rows the store's contexts and writes share (estimated
     ///     from the rows' sizes; 64 MB by default, 0 for none): a row read once is read from
-    ///     memory by later contexts until a commit changes it or the limit pushes it out.
+    ///     memory by later contexts until a commit changes it or the limit pushes it out. A store
+    ///     that follows others also keeps what its last ``read(_:)-7uh7i`` placed (up to
+    ///     `cacheLimit / 512` entities and lists) while that read's commit is the newest it knows
+    ///     of: the next context starts from it instead of placing the same rows again.
     /// - Throws: ``RelataError`` when the storage cannot be read, or rows written by an older
     ///   version (rewritten once, at the first open) do not decode.
     public init(
