@@ -18,10 +18,21 @@ enum SQLiteSchema {
     static let format = "relata"
     static let version = 7
 
+    /// The index of the change log by commit time: pruning finds the records older than the
+    /// retention's `maxAge` without reading the log (its records are most of its pages).
+    /// Not a version: an older library writing the file keeps it up to date and never needs it;
+    /// files of version 7 made before it get it at their first pruning write.
+    static let logTimeIndex = "relata_log_at"
+
     /// Creates the tables, or upgrades them from the version the file has, inside the caller's
     /// `BEGIN IMMEDIATE` transaction: two processes opening a new or old file at once upgrade
     /// it once (the second finds it done).
     static func migrate(_ db: Database, path: String) throws {
+        try upgradeVersions(db, path: path)
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(logTimeIndex) ON relata_log (at)")
+    }
+
+    private static func upgradeVersions(_ db: Database, path: String) throws {
         let hasMeta = try db.tableExists("relata_meta")
         let found = hasMeta ? try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0 : 0
         guard found < version else { return }

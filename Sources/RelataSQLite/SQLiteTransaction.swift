@@ -453,8 +453,12 @@ struct SQLiteTransaction: StorageTransaction {
     private func prune(upTo sequence: Int64, now: TimeInterval) throws {
         let retention = backend.logRetention
         guard retention.prunes(at: sequence) else { return }
+        // Found by the time index: without it, SQLite reads the log backwards from its newest
+        // record — all of it when none expired, and records are most of its pages. A file made
+        // before the index was gets it here, at a write (opening a file never writes it).
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteSchema.logTimeIndex) ON relata_log (at)")
         let expired = try Int64.fetchOne(
-            db, sql: "SELECT max(seq) FROM relata_log WHERE at < ?", arguments: [retention.cutoff(now: now)]
+            db, sql: "SELECT max(seq) FROM relata_log INDEXED BY \(SQLiteSchema.logTimeIndex) WHERE at < ?", arguments: [retention.cutoff(now: now)]
         )
         let bound = retention.pruneBound(last: sequence, newestExpired: expired)
         try db.execute(sql: "DELETE FROM relata_log WHERE seq <= ?", arguments: [bound])

@@ -43,6 +43,34 @@ struct LogRetentionTests {
         try backend.close()
     }
 
+    @Test("A file made before the log's time index gets it at its first pruning write, and records past maxAge still go")
+    func timeIndexAddedAtAWrite() throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let retention = try LogRetention(maxRecords: 50, maxAge: .milliseconds(200))
+        var backend = try SQLiteBackend(path: path, logRetention: retention)
+        for i in 1...5 { _ = try Self.commit(backend, "e\(i)") }
+        try backend.close()
+        func hasIndex() throws -> Bool {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { try Bool.fetchOne($0, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'relata_log_at'") ?? false }
+        }
+        #expect(try hasIndex(), "a new file has it")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "DROP INDEX relata_log_at") }
+        try queue.close()
+        // Opening does not write the file; a write (under 64 records: every one prunes) adds it.
+        backend = try SQLiteBackend(path: path, logRetention: retention)
+        #expect(try !hasIndex())
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try Self.commit(backend, "e6")
+        #expect(try hasIndex())
+        #expect(try backend.read { try $0.changes(since: 4) }?.needsReload == true, "records older than maxAge were pruned")
+        #expect(try backend.read { try $0.changes(since: 5) }.map { Set($0.touched.entities.map(\.id)) } == ["e6"], "the newest is kept")
+        try backend.close()
+    }
+
     @Test("Retention below one record, or a maxAge of zero, is refused with a typed error", arguments: [0, -1, Int.min])
     func refusesRetentionOfNothing(records: Int) throws {
         #expect(throws: RelataError.self) { try LogRetention(maxRecords: records) }
