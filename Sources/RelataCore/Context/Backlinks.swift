@@ -80,15 +80,15 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     /// Notes a source added to or removed from a target not read yet.
     @usableFromInline @inline(never)
     func note(_ source: Source.ID, for target: Target.ID, added: Bool) {
-        var changes = pending[target] ?? ([], [])
+        // Mutated in place: a copy taken out of the dictionary while it still holds the sets would
+        // copy them on every note (a write adding n sources to one target paid O(n²)).
         if added {
-            changes.added.insert(source)
-            changes.removed.remove(source)
+            pending[target, default: ([], [])].added.insert(source)
+            pending[target]?.removed.remove(source)
         } else {
-            changes.removed.insert(source)
-            changes.added.remove(source)
+            pending[target, default: ([], [])].removed.insert(source)
+            pending[target]?.added.remove(source)
         }
-        pending[target] = changes
     }
 
     @usableFromInline
