@@ -26,8 +26,8 @@ extension LinkTable {
     /// write's delta after one read of every such list's tail (``resolveProvisionalTails()``).
     @inlinable
     func appendNew(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator, deferTail: Bool = false) -> PositionKey? {
-        guard let faulter, faulter.page != nil, !loaded.contains(source) else { return append(target, to: source, using: &generator) }
-        return appendAfterStoredTail(target, to: source, using: &generator, deferTail: deferTail && faulter.tails != nil)
+        guard let faulter, faulter.readsPages, !loaded.contains(source) else { return append(target, to: source, using: &generator) }
+        return appendAfterStoredTail(target, to: source, using: &generator, deferTail: deferTail && faulter.readsTails)
     }
 
     @usableFromInline @inline(never)
@@ -44,7 +44,7 @@ extension LinkTable {
             last = nil
         } else {
             // The read failed (the base keeps the error): the list is read whole instead.
-            guard let read = faulter?.page?(source, .last(1)) else { return append(target, to: source, using: &generator) }
+            guard let read = faulter?.page(source, .last(1)) else { return append(target, to: source, using: &generator) }
             last = read.first?.key
             storedTails[source] = last
         }
@@ -185,10 +185,10 @@ extension LinkTable {
     /// appended targets after them.
     @usableFromInline
     func resolveProvisionalTails() {
-        guard !provisional.isEmpty, let tails = faulter?.tails else { return }
+        guard !provisional.isEmpty, let faulter, faulter.readsTails else { return }
         let sources = Array(provisional)
         // A failed read is kept by the base, and fails the write.
-        guard let found = tails(sources) else { return }
+        guard let found = faulter.tails(sources) else { return }
         for source in sources {
             provisional.remove(source)
             let tail = found[source]

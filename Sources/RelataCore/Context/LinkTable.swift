@@ -207,7 +207,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// counted by storage, not read.
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
-        if toMany, departed.isEmpty, let count = faulter?.count, !isHeldInPart(source) { return count([source])?[source] ?? 0 }
+        if toMany, departed.isEmpty, let faulter, faulter.counts, !isHeldInPart(source) { return faulter.count([source])?[source] ?? 0 }
         ensure(source)
         return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
@@ -217,7 +217,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// otherwise the held list is sliced.
     @inlinable
     func targets(of source: SourceID, page: ListPage) -> [TargetID] {
-        if departed.isEmpty, let read = faulter?.page, !isHeldInPart(source) { return read(source, page)?.map(\.target) ?? [] }
+        if departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map(\.target) ?? [] }
         ensure(source)
         return Array(page.slice(many[source]?.targets ?? []))
     }

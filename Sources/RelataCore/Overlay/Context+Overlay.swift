@@ -38,10 +38,9 @@ extension Context {
     /// through `_EntityStoreSupport`, specialized in the model's module.
     @inlinable
     mutating func installOverlay<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
-        mutableTable(Entity.self).faulter = OverlayReads.entities(Entity.self, base)
-        var installer = OverlayInstaller<Entity>(base: base)
-        try? Entity._relataVisitRelations(&installer)
-        for step in installer.steps { step(&self) }
+        let plan = OverlayPlan<Entity>.shared
+        mutableTable(Entity.self).faulter = EntityFaulter(base: base, reads: plan.entities)
+        for step in plan.steps { step(&self, base) }
     }
 
     /// Reads those of the entities `ids` of `type` not held yet, in one batch.
@@ -99,39 +98,5 @@ extension Context {
             links.insert(DynamicLink(kind, source, target))
         }
         storage.dynamicLoaded.formUnion(missing)
-    }
-}
-
-/// Gives each relation of `Entity` what reads its links from a base: the link table of the
-/// relation (either side, see ``OverlayReads/links(_:_:)``) and, for a one-way relation, the
-/// backlink index in its target's table.
-@usableFromInline
-struct OverlayInstaller<Entity: EntityModelProtocol>: _RelationVisitor {
-    @usableFromInline let base: ContextBase
-    @usableFromInline var steps: [(inout Context) -> Void] = []
-
-    @inlinable
-    init(base: ContextBase) {
-        self.base = base
-    }
-
-    @inlinable
-    mutating func visit<S, T, D, C, K>(_ descriptor: RelationDescriptor<S, T>, _ keyPath: WritableKeyPath<S, Relation<T, D, C, K>>) throws {
-        let base = base
-        steps.append { context in
-            let table = context.mutableTable(S.self)
-            table.linkTable(descriptor.key, T.ID.self).faulter = LinkFaulter(
-                read: OverlayReads.links(descriptor, base, withTargets: false)!, readWithTargets: OverlayReads.links(descriptor, base, withTargets: true),
-                page: OverlayReads.linkPage(descriptor, base),
-                count: OverlayReads.linkCount(descriptor, base), tails: OverlayReads.linkTails(descriptor, base)
-            )
-            if !descriptor.key.toMany, descriptor.storedSide != .derived {
-                // The entity rows hold these links: reading an entity reads its links too.
-                table.faulter?.rowLinks.append(OverlayReads.rowLinks(descriptor))
-            }
-            if descriptor.inverse == nil {
-                context.backlinks(descriptor).faulter = BacklinkFaulter(read: OverlayReads.backlinks(descriptor, base))
-            }
-        }
     }
 }

@@ -23,7 +23,7 @@ extension Context {
         }
         if let inverse = d.inverse {
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-            guard other.faulter?.page != nil, other.loaded.isEmpty else { return false }
+            guard other.faulter?.readsPages == true, other.loaded.isEmpty else { return false }
             other.departed.insert(source)
             other.departedTo[source] = target
         } else {

@@ -2,39 +2,55 @@
 /// side of one relation, made by `Context.init(over:)` where the relation's types are known.
 @usableFromInline
 final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
-    /// The links of a batch of sources: to-one targets, or to-many targets with their keys in
-    /// order; `nil` when the read failed (the base keeps the error).
-    @usableFromInline typealias Load = ([SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])?
-
-    @usableFromInline let read: Load
-    /// Reads what ``read`` reads, with the targets' entity rows in the same statement (kept by
-    /// the read transaction for the fetch of the targets that follows: see `StashingReader`);
-    /// `nil` where the targets' rows cannot come with the links (a to-one side stored in the
-    /// sources' rows).
-    @usableFromInline let readWithTargets: Load?
-    /// The targets of one to-many source in a page of its list, with their keys, read by index
-    /// without the rest of the list; `nil` for a to-one side, and its result `nil` when the read
-    /// failed.
-    @usableFromInline let page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)?
-    /// How many targets each of a batch of to-many sources has (a source without any left out),
-    /// counted without reading the links; its result `nil` when the read failed.
-    @usableFromInline let count: (([SourceID]) -> [SourceID: Int]?)?
-
-    /// The last key of each of a batch of to-many sources' lists (a source with an empty list
-    /// left out), read in one batch; `nil` for a to-one side, and its result `nil` when the read
-    /// failed.
-    @usableFromInline let tails: (([SourceID]) -> [SourceID: PositionKey]?)?
+    /// The base of the context whose table this is.
+    @usableFromInline let base: ContextBase
+    /// How the side is read, shared by every context (see ``OverlayPlan``).
+    @usableFromInline let reads: LinkReads<SourceID, TargetID>
 
     @usableFromInline
-    init(
-        read: @escaping Load, readWithTargets: Load? = nil, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil,
-        count: (([SourceID]) -> [SourceID: Int]?)? = nil, tails: (([SourceID]) -> [SourceID: PositionKey]?)? = nil
-    ) {
-        self.read = read
-        self.readWithTargets = readWithTargets
-        self.page = page
-        self.count = count
-        self.tails = tails
+    init(base: ContextBase, reads: LinkReads<SourceID, TargetID>) {
+        self.base = base
+        self.reads = reads
+    }
+
+    /// The links of a batch of sources: to-one targets, or to-many targets with their keys in
+    /// order; `nil` when the read failed (the base keeps the error).
+    @inlinable
+    func read(_ sources: [SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])? {
+        reads.read(base, sources)
+    }
+
+    /// Whether a to-many source's list can be read a page at a time (``page(_:_:)``): `false` for a
+    /// to-one side.
+    @inlinable var readsPages: Bool { reads.page != nil }
+
+    /// The targets of one to-many source in a page of its list, with their keys, read by index
+    /// without the rest of the list; `nil` for a to-one side, or when the read failed.
+    @inlinable
+    func page(_ source: SourceID, _ page: ListPage) -> [(target: TargetID, key: PositionKey)]? {
+        reads.page?(base, source, page)
+    }
+
+    /// Whether to-many sources' targets can be counted without reading them: `false` for a to-one
+    /// side.
+    @inlinable var counts: Bool { reads.count != nil }
+
+    /// How many targets each of a batch of to-many sources has (a source without any left out),
+    /// counted without reading the links; `nil` for a to-one side, or when the read failed.
+    @inlinable
+    func count(_ sources: [SourceID]) -> [SourceID: Int]? {
+        reads.count?(base, sources)
+    }
+
+    /// Whether the tails of to-many sources' lists can be read in one batch: `false` for a to-one
+    /// side.
+    @inlinable var readsTails: Bool { reads.tails != nil }
+
+    /// The last key of each of a batch of to-many sources' lists (a source with an empty list
+    /// left out), read in one batch; `nil` for a to-one side, or when the read failed.
+    @inlinable
+    func tails(_ sources: [SourceID]) -> [SourceID: PositionKey]? {
+        reads.tails?(base, sources)
     }
 
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
@@ -42,7 +58,10 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     /// rows are read in the same statement where the side can (``readWithTargets``).
     @inlinable
     func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
-        guard let links = (withTargets ? readWithTargets ?? read : read)(sources) else { return }
+        // The targets' rows come with the links where reads are round trips (see
+        // `ContextBase.joinsLinkedRows`) and the side can.
+        let load = withTargets && base.joinsLinkedRows ? reads.readWithTargets ?? reads.read : reads.read
+        guard let links = load(base, sources) else { return }
         if !links.one.isEmpty { table.readStored = true }
         // A source not held has no link in the table, but for targets appended to its list
         // before the list was read (``LinkTable/storedTails``): a source without stored links
@@ -74,22 +93,23 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
 /// Reads the sources of one-way links to targets a ``Backlinks`` index does not hold.
 @usableFromInline
 final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
-    @usableFromInline typealias Load = ([TargetID]) -> [TargetID: Set<SourceID>]?
+    @usableFromInline typealias Load = (ContextBase, [TargetID]) -> [TargetID: Set<SourceID>]?
 
-    @usableFromInline let read: Load
-    /// The targets of one to-many source in a page of its list, with their keys, read by index
-    /// without the rest of the list; `nil` for a to-one side, and its result `nil` when the read
-    /// failed.
-    @usableFromInline let page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)?
-    /// How many targets each of a batch of to-many sources has (a source without any left out),
-    /// counted without reading the links; its result `nil` when the read failed.
-    @usableFromInline let count: (([SourceID]) -> [SourceID: Int]?)?
+    /// The base of the context whose index this is.
+    @usableFromInline let base: ContextBase
+    /// How the sources are read, shared by every context (see ``OverlayPlan``).
+    @usableFromInline let load: Load
 
     @usableFromInline
-    init(read: @escaping Load, page: ((SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?)? = nil, count: (([SourceID]) -> [SourceID: Int]?)? = nil) {
-        self.read = read
-        self.page = page
-        self.count = count
+    init(base: ContextBase, load: @escaping Load) {
+        self.base = base
+        self.load = load
+    }
+
+    /// The sources of each of a batch of targets; `nil` when the read failed.
+    @inlinable
+    func read(_ targets: [TargetID]) -> [TargetID: Set<SourceID>]? {
+        load(base, targets)
     }
 }
 
@@ -97,30 +117,51 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
 /// rows read also hold the sources' to-one links, which go to their link tables on the way.
 @usableFromInline
 final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
-    /// The entities of a batch of ids (an id without an entity is left out; each once) and the
-    /// rows read; `nil` on failure.
-    @usableFromInline let read: ([Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
-    /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
-    @usableFromInline let readAll: () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
-    /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read
-    /// (for the ids asked about, `nil` for all of the type) in the table's link table.
-    @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
+    /// The base of the context whose table this is.
+    @usableFromInline let base: ContextBase
+    /// How the type is read, shared by every context (see ``OverlayPlan``).
+    @usableFromInline let reads: EntityReads<Entity>
     /// Whether reading entities places their rows' to-one links (``rowLinks``) on the way. Not
     /// over a store's row cache that keeps rows: there a link table asked later reads the same
     /// rows from the cache, and a query pays only for the relations it asks for.
-    @usableFromInline var placesRowLinks = true
-    /// How many entities of the type are stored, counted without reading them; `nil` on failure.
-    @usableFromInline var count: () -> Int? = { nil }
-    /// The rows of a batch of ids, not decoded (their to-one links are what is wanted); `nil` on
-    /// failure.
-    @usableFromInline var rows: ([Entity.ID]) -> [EntityRecord]? = { _ in nil }
+    @usableFromInline let placesRowLinks: Bool
 
     @usableFromInline
-    init(
-        read: @escaping ([Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?,
-        readAll: @escaping () -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])?
-    ) {
-        self.read = read
-        self.readAll = readAll
+    init(base: ContextBase, reads: EntityReads<Entity>) {
+        self.base = base
+        self.reads = reads
+        placesRowLinks = !base.cacheKeepsRows
+    }
+
+    /// The entities of a batch of ids (an id without an entity is left out; each once) and the
+    /// rows read; `nil` on failure.
+    @inlinable
+    func read(_ ids: [Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+        reads.read(base, ids)
+    }
+
+    /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
+    @inlinable
+    func readAll() -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+        reads.readAll(base)
+    }
+
+    /// How many entities of the type are stored, counted without reading them; `nil` on failure.
+    @inlinable
+    func count() -> Int? {
+        reads.count(base)
+    }
+
+    /// The rows of a batch of ids, not decoded (their to-one links are what is wanted); `nil` on
+    /// failure.
+    @inlinable
+    func rows(_ ids: [Entity.ID]) -> [EntityRecord]? {
+        reads.rows(base, ids)
+    }
+
+    /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read (for
+    /// the ids asked about, `nil` for all of the type) in the table's link table.
+    @inlinable var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] {
+        reads.rowLinks
     }
 }

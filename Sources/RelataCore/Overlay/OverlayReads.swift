@@ -1,16 +1,17 @@
 import Foundation
 
 /// How a context over storage reads each kind of thing it does not hold, as closures made where
-/// the types are known: rows fetched by key in one batch, typed the way a whole load types them
+/// the types are known, once per type and relation (``OverlayPlan``), each given the base it
+/// reads at every call: rows fetched by key in one batch, typed the way a whole load types them
 /// (`ContextLoader`). Inlinable, so that `_EntityStoreSupport` builds them specialized in the
 /// model's own module (a fault then looks no generic metadata up at run time).
 @usableFromInline
 enum OverlayReads {
     /// The entities of `Entity` by id, and all of them in pages.
     @inlinable
-    static func entities<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) -> EntityFaulter<Entity> {
+    static func entities<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityReads<Entity> {
         let type = EntitySchema.storageName(of: Entity.self)
-        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord]) throws {
+        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord], base: ContextBase) throws {
             rows += records
             let decoders = PayloadCoding.Decoders()
             // Entities another context decoded from these very rows come from the store's cache.
@@ -37,34 +38,33 @@ enum OverlayReads {
                 }
             }
         }
-        let faulter = EntityFaulter<Entity>(
-            read: { ids in
+        func keys(_ ids: [Entity.ID]) -> [EntityKey] {
+            ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }
+        }
+        return EntityReads<Entity>(
+            read: { base, ids in
                 base.read { reader in
                     var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
-                    try decode(try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }), into: &found, rows: &rows)
+                    try decode(try reader.fetchEntities(keys(ids)), into: &found, rows: &rows, base: base)
                     return (found, rows)
                 }
             },
-            readAll: {
+            readAll: { base in
                 base.read { reader in
                     var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
                     var after: String?
                     while true {
                         let page = try reader.fetchEntities(of: type, after: after, limit: 1_000)
                         guard let last = page.last else { break }
-                        try decode(page, into: &found, rows: &rows)
+                        try decode(page, into: &found, rows: &rows, base: base)
                         after = last.id
                     }
                     return (found, rows)
                 }
-            }
+            },
+            rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
+            count: { base in base.read { try $0.fetchEntityCount(of: type) } }
         )
-        faulter.rows = { ids in
-            base.read { reader in try reader.fetchEntities(ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }) }
-        }
-        faulter.count = { base.read { try $0.fetchEntityCount(of: type) } }
-        faulter.placesRowLinks = !base.cacheKeepsRows
-        return faulter
     }
 
     /// The links of sources through one side of `d`: from the rows that side stores (its
@@ -76,15 +76,14 @@ enum OverlayReads {
     /// links are in its own rows, where they cannot come together.
     @inlinable
     static func links<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase, withTargets: Bool
-    ) -> LinkFaulter<S.ID, T.ID>.Load? {
-        if withTargets, !base.joinsLinkedRows { return nil }
+        _ d: RelationDescriptor<S, T>, withTargets: Bool
+    ) -> LinkReads<S.ID, T.ID>.Load? {
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name, targetType = EntitySchema.storageName(of: T.self)
         // An id a store cannot keep (NUL, too long) has no row: it is not asked for.
         func text(_ id: S.ID) -> String? { try? IDText.encode(id, of: sourceType, relation: name) }
         if d.storedSide == .derived, let inverse = d.inverse {
             let inverseName = inverse.nameString
-            return { sources in
+            return { base, sources in
                 base.read { reader in
                     let keys = sources.compactMap { id in text(id).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) } }
                     let records = try asking(sourceType, name) {
@@ -109,7 +108,7 @@ enum OverlayReads {
         }
         if !d.key.toMany {
             if withTargets { return nil }
-            return { sources in
+            return { base, sources in
                 base.read { reader in
                     var one: [S.ID: T.ID] = [:]
                     for record in try reader.fetchEntities(sources.compactMap { id in text(id).map { EntityKey(type: sourceType, id: $0) } }) {
@@ -120,7 +119,7 @@ enum OverlayReads {
                 }
             }
         }
-        return { sources in
+        return { base, sources in
             base.read { reader in
                 var lists = ListBuilder<S.ID, T.ID>()
                 let keys = sources.compactMap { id in text(id).map { LinkSourceKey(type: sourceType, relation: name, source: $0) } }
@@ -141,13 +140,13 @@ enum OverlayReads {
     /// side's links to the source (in their order in its list); `nil` for a to-one side.
     @inlinable
     static func linkPage<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase
-    ) -> ((S.ID, ListPage) -> [(target: T.ID, key: PositionKey)]?)? {
+        _ d: RelationDescriptor<S, T>
+    ) -> LinkReads<S.ID, T.ID>.Page? {
         guard d.key.toMany else { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
-            return { source, page in
+            return { base, source, page in
                 guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
                 return base.read { reader in
                     try asking(sourceType, name) { try reader.fetchSources(of: LinkTargetKey(type: targetType, relation: inverseName, target: id), page: page) }.map { record in
@@ -157,7 +156,7 @@ enum OverlayReads {
                 }
             }
         }
-        return { source, page in
+        return { base, source, page in
             guard let id = try? IDText.encode(source, of: sourceType, relation: name) else { return [] }
             return base.read { reader in
                 try reader.fetchLinks(of: LinkSourceKey(type: sourceType, relation: name, source: id), page: page).map { record in
@@ -172,8 +171,8 @@ enum OverlayReads {
     /// the side's own link rows, or the other side's links to them; `nil` for a to-one side.
     @inlinable
     static func linkCount<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase
-    ) -> (([S.ID]) -> [S.ID: Int]?)? {
+        _ d: RelationDescriptor<S, T>
+    ) -> LinkReads<S.ID, T.ID>.Count? {
         guard d.key.toMany else { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         func keyed(_ sources: [S.ID]) -> [(S.ID, String)] {
@@ -181,7 +180,7 @@ enum OverlayReads {
         }
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
-            return { sources in
+            return { base, sources in
                 base.read { reader in
                     let keys = keyed(sources).map { (LinkTargetKey(type: targetType, relation: inverseName, target: $0.1), $0.0) }
                     let counts = try asking(sourceType, name) { try reader.fetchSourceCounts(of: keys.map(\.0)) }
@@ -189,7 +188,7 @@ enum OverlayReads {
                 }
             }
         }
-        return { sources in
+        return { base, sources in
             base.read { reader in
                 let keys = keyed(sources).map { (LinkSourceKey(type: sourceType, relation: name, source: $0.1), $0.0) }
                 let counts = try reader.fetchLinkCounts(of: keys.map(\.0))
@@ -202,8 +201,8 @@ enum OverlayReads {
     /// one batch (what appending after them needs); `nil` for a to-one side.
     @inlinable
     static func linkTails<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase
-    ) -> (([S.ID]) -> [S.ID: PositionKey]?)? {
+        _ d: RelationDescriptor<S, T>
+    ) -> LinkReads<S.ID, T.ID>.Tails? {
         guard d.key.toMany else { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         func keyed(_ sources: [S.ID]) -> [String] {
@@ -211,7 +210,7 @@ enum OverlayReads {
         }
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
-            return { sources in
+            return { base, sources in
                 base.read { reader in
                     let records = try asking(sourceType, name) {
                         try reader.fetchLastSources(of: keyed(sources).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) })
@@ -227,7 +226,7 @@ enum OverlayReads {
                 }
             }
         }
-        return { sources in
+        return { base, sources in
             base.read { reader in
                 var tails: [S.ID: PositionKey] = [:]
                 for record in try reader.fetchLastLinks(of: keyed(sources).map { LinkSourceKey(type: sourceType, relation: name, source: $0) }) {
@@ -292,10 +291,10 @@ enum OverlayReads {
     /// The sources of a one-way relation's links to targets.
     @inlinable
     static func backlinks<S: EntityModelProtocol, T: EntityModelProtocol>(
-        _ d: RelationDescriptor<S, T>, _ base: ContextBase
+        _ d: RelationDescriptor<S, T>
     ) -> BacklinkFaulter<S.ID, T.ID>.Load {
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
-        return { targets in
+        return { base, targets in
             base.read { reader in
                 let keys = targets.compactMap { id in
                     (try? IDText.encode(id, of: sourceType, relation: name)).map { LinkTargetKey(type: sourceType, relation: name, target: $0) }

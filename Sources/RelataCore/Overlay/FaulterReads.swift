@@ -1,0 +1,62 @@
+/// How one entity type is read from a base: made once per type (``OverlayPlan``) and shared by
+/// every context's ``EntityFaulter``, which gives it its own base at each call.
+@usableFromInline
+final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
+    @usableFromInline typealias Found = (entities: [(Entity.ID, Entity)], rows: [EntityRecord])
+
+    /// The entities of a batch of ids and the rows read; `nil` on failure.
+    @usableFromInline let read: (ContextBase, [Entity.ID]) -> Found?
+    /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
+    @usableFromInline let readAll: (ContextBase) -> Found?
+    /// The rows of a batch of ids, not decoded; `nil` on failure.
+    @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
+    /// How many entities of the type are stored; `nil` on failure.
+    @usableFromInline let count: (ContextBase) -> Int?
+    /// One per to-one relation `Entity` stores in its rows (see ``EntityFaulter/rowLinks``):
+    /// filled while the plan is made, never after.
+    @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
+
+    @usableFromInline
+    init(
+        read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
+        rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?
+    ) {
+        self.read = read
+        self.readAll = readAll
+        self.rows = rows
+        self.count = count
+    }
+}
+
+/// How one side of one relation is read from a base: made once per relation side
+/// (``OverlayPlan``) and shared by every context's ``LinkFaulter``.
+@usableFromInline
+final class LinkReads<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
+    @usableFromInline typealias Load = (ContextBase, [SourceID]) -> (one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>])?
+    @usableFromInline typealias Page = (ContextBase, SourceID, ListPage) -> [(target: TargetID, key: PositionKey)]?
+    @usableFromInline typealias Count = (ContextBase, [SourceID]) -> [SourceID: Int]?
+    @usableFromInline typealias Tails = (ContextBase, [SourceID]) -> [SourceID: PositionKey]?
+
+    /// The links of a batch of sources; `nil` when the read failed (the base keeps the error).
+    @usableFromInline let read: Load
+    /// Reads what ``read`` reads, with the targets' entity rows in the same statement (kept by the
+    /// read transaction for the fetch of the targets that follows: see `StashingReader`); `nil`
+    /// where the targets' rows cannot come with the links (a to-one side stored in the sources'
+    /// rows). Used only over a base that joins them (`ContextBase.joinsLinkedRows`).
+    @usableFromInline let readWithTargets: Load?
+    /// A page of one to-many source's list; `nil` for a to-one side.
+    @usableFromInline let page: Page?
+    /// How many targets each of a batch of to-many sources has; `nil` for a to-one side.
+    @usableFromInline let count: Count?
+    /// The last key of each of a batch of to-many sources' lists; `nil` for a to-one side.
+    @usableFromInline let tails: Tails?
+
+    @usableFromInline
+    init(read: @escaping Load, readWithTargets: Load?, page: Page?, count: Count?, tails: Tails?) {
+        self.read = read
+        self.readWithTargets = readWithTargets
+        self.page = page
+        self.count = count
+        self.tails = tails
+    }
+}
