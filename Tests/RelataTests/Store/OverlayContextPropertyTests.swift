@@ -97,10 +97,7 @@ struct OverlayContextPropertyTests {
             do {
                 let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
                 let store = try await Store(backend: harness.backend(), schema: schema)
-                var rest = codes[...]
-                while !rest.isEmpty {
-                    let batch = Array(rest.prefix(1 + rest.first! % 9))
-                    rest = rest.dropFirst(batch.count)
+                for batch in codes.batches(upTo: 9) {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                 }
                 try await store.close()

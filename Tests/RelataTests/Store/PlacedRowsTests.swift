@@ -28,10 +28,7 @@ struct PlacedRowsTests {
             do {
                 let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
                 let store = try await Store(backend: harness.backend(), schema: schema)
-                var rest = codes[...]
-                while !rest.isEmpty {
-                    let batch = Array(rest.prefix(1 + rest.first! % 5))
-                    rest = rest.dropFirst(batch.count)
+                for batch in codes.batches(upTo: 5) {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                     let stored = Reads.reads(try loadedWhole(harness.backend(), schema: schema))
                     try await store.read { Self.readPart($0) }

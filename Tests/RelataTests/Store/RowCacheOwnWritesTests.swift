@@ -19,10 +19,7 @@ struct RowCacheOwnWritesTests {
             do {
                 let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
                 let store = try await Store(backend: harness.backend(), schema: schema, followInterval: nil)
-                var rest = codes[...]
-                while !rest.isEmpty {
-                    let batch = Array(rest.prefix(1 + rest.first! % 5))
-                    rest = rest.dropFirst(batch.count)
+                for batch in codes.batches(upTo: 5) {
                     try await store.write { context in for code in batch { Copies.apply(code, to: &context) } }
                     // Read through the cache (filling it for the next write), and storage loaded whole.
                     let cached = Reads.reads(store.context)

@@ -45,3 +45,17 @@ func waitUntil(seconds: Int, _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
 }
+
+extension Array where Element == Int {
+    /// Random operation codes cut into the batches a property test writes one at a time: each
+    /// batch is `1 + first % most` codes long (the last may be shorter).
+    func batches(upTo most: Int) -> [[Int]] {
+        var batches: [[Int]] = [], rest = self[...]
+        while let first = rest.first {
+            let batch = Array(rest.prefix(1 + first % most))
+            rest = rest.dropFirst(batch.count)
+            batches.append(batch)
+        }
+        return batches
+    }
+}
