@@ -167,12 +167,12 @@ struct SQLiteTransaction: StorageTransaction {
     // MARK: - Batched fetches
 
     /// `values` as the JSON array `json_each` reads: one statement takes a batch of any size.
-    static func json(_ values: [String]) throws -> String {
-        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    static func json(_ values: [String]) -> String {
+        JSONArrayText.encode(values)
     }
 
-    static func json(_ values: [[String]]) throws -> String {
-        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    static func json(_ values: [[String]]) -> String {
+        JSONArrayText.encode(values)
     }
 
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
@@ -187,7 +187,7 @@ struct SQLiteTransaction: StorageTransaction {
                 continue
             }
             try entityRows(
-                "SELECT e.* FROM json_each(?) AS k CROSS JOIN \(table) e ON e.id = k.value", arguments: [try Self.json(keys.map(\.id))], type: type, table: table
+                "SELECT e.* FROM json_each(?) AS k CROSS JOIN \(table) e ON e.id = k.value", arguments: [Self.json(keys.map(\.id))], type: type, table: table
             ) { records.append($0) }
         }
         return records
@@ -200,7 +200,7 @@ struct SQLiteTransaction: StorageTransaction {
             // The order index (source, position, target) gives each source's rows in order.
             try each(
                 "SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l ON l.source = k.value ORDER BY k.key, l.position, l.target",
-                arguments: [try Self.json(keys.map(\.source))], table: table
+                arguments: [Self.json(keys.map(\.source))], table: table
             ) { records.append(try linkRecord(name[0], name[1], $0, $1)) }
         }
         return records
@@ -264,7 +264,7 @@ struct SQLiteTransaction: StorageTransaction {
                 SELECT l.source, l.target, l.position, l.inverse FROM json_each(?) AS k CROSS JOIN \(table) l
                 ON l.source = k.value AND l.target = (SELECT target FROM \(table) WHERE source = k.value ORDER BY position DESC, target DESC LIMIT 1)
                 """,
-                arguments: [try Self.json(Array(Set(keys.map(\.source))))], table: table
+                arguments: [Self.json(Array(Set(keys.map(\.source))))], table: table
             ) { records.append(try linkRecord(name[0], name[1], $0, $1)) }
         }
         return records
@@ -274,7 +274,7 @@ struct SQLiteTransaction: StorageTransaction {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
-            let ids = try Self.json(Array(Set(keys.map(\.target))))
+            let ids = Self.json(Array(Set(keys.map(\.target))))
             switch try tables.relationTable(of: type, relation: relation) {
             case .links(let table):
                 try each(
@@ -303,7 +303,7 @@ struct SQLiteTransaction: StorageTransaction {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
-            let ids = try Self.json(keys.map(\.target))
+            let ids = Self.json(keys.map(\.target))
             switch try tables.relationTable(of: type, relation: relation) {
             case .links(let table):
                 // The target index (target, inverse, source): each target's sources in order.
@@ -368,7 +368,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// Runs a `SELECT k.key, count(*)` over the `json_each` of `values`, handing each count to
     /// `body` with the index of its value.
     private func count(_ sql: String, _ values: [String], _ table: String, _ body: (Int, Int) -> Void) throws {
-        try each(sql, arguments: [try Self.json(values)], table: "a count of \(table)") { row, place in
+        try each(sql, arguments: [Self.json(values)], table: "a count of \(table)") { row, place in
             let r = CheckedRow(row: row, place: place, path: backend.path)
             let index = try r.integer(0, "key"), count = try r.integer(1, "count")
             if values.indices.contains(index) { body(index, count) }
@@ -415,7 +415,7 @@ struct SQLiteTransaction: StorageTransaction {
             CROSS JOIN relata_dynamic_link d ON d.kind = json_extract(k.value, '$[0]') AND d.source_type = json_extract(k.value, '$[1]')
                 AND d.source = json_extract(k.value, '$[2]') AND d.target_type = json_extract(k.value, '$[3]') AND d.target = json_extract(k.value, '$[4]')
             """,
-            arguments: [try Self.json(links.map { [$0.kind, $0.sourceType, $0.source, $0.targetType, $0.target] })], table: "relata_dynamic_link"
+            arguments: [Self.json(links.map { [$0.kind, $0.sourceType, $0.source, $0.targetType, $0.target] })], table: "relata_dynamic_link"
         ) { records.append(try dynamicLinkRecord($0, $1)) }
         return records
     }
@@ -432,7 +432,7 @@ struct SQLiteTransaction: StorageTransaction {
             SELECT d.kind, d.source_type, d.source, d.target_type, d.target FROM json_each(?1) AS k
             CROSS JOIN relata_dynamic_link d ON d.target_type = json_extract(k.value, '$[0]') AND d.target = json_extract(k.value, '$[1]')
             """,
-            arguments: [try Self.json(ends.map { [$0.type, $0.id] })], table: "relata_dynamic_link"
+            arguments: [Self.json(ends.map { [$0.type, $0.id] })], table: "relata_dynamic_link"
         ) { records.append(try dynamicLinkRecord($0, $1)) }
         return records
     }
