@@ -456,7 +456,12 @@ struct SQLiteTransaction: StorageTransaction {
         // Found by the time index: without it, SQLite reads the log backwards from its newest
         // record — all of it when none expired, and records are most of its pages. A file made
         // before the index was gets it here, at a write (opening a file never writes it).
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteSchema.logTimeIndex) ON relata_log (at)")
+        // (Looked up first: a schema statement, even one with nothing to do, makes GRDB drop its
+        // schema cache and cached statements.)
+        let indexed = try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [SQLiteSchema.logTimeIndex]
+        )
+        if indexed != true { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteSchema.logTimeIndex) ON relata_log (at)") }
         let expired = try Int64.fetchOne(
             db, sql: "SELECT max(seq) FROM relata_log INDEXED BY \(SQLiteSchema.logTimeIndex) WHERE at < ?", arguments: [retention.cutoff(now: now)]
         )

@@ -27,7 +27,11 @@ final class OverlayPlan<Entity: EntityModelProtocol>: @unchecked Sendable {
         if let plan = OverlayPlans.made.withLock({ $0[key] }) { return unsafeDowncast(plan, to: OverlayPlan<Entity>.self) }
         // Made outside the lock (it visits the relations); a plan made twice at once is the same.
         let plan = OverlayPlan<Entity>()
-        return unsafeDowncast(OverlayPlans.made.withLock { made in made[key] ?? { made[key] = plan; return plan }() }, to: OverlayPlan<Entity>.self)
+        return OverlayPlans.made.withLock { made in
+            if let first = made[key] { return unsafeDowncast(first, to: OverlayPlan<Entity>.self) }
+            made[key] = plan
+            return plan
+        }
     }
 
     @usableFromInline
