@@ -70,6 +70,9 @@ struct PostgresSchema: Sendable {
                 "CREATE TABLE IF NOT EXISTS \(count) (number int8 PRIMARY KEY, count int8 NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS relata_dynamic_link_source ON \(dynamicLink) (source_type, source)",
                 "CREATE INDEX IF NOT EXISTS relata_dynamic_link_target ON \(dynamicLink) (target_type, target)",
+                // Pruning finds the records older than the retention's maxAge by it, instead of
+                // reading the log (not a version: an older library keeps it up to date).
+                "CREATE INDEX IF NOT EXISTS relata_log_at ON \(log) (at)",
             ] {
                 _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).answer(from: connection)
             }
