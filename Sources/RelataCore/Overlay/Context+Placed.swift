@@ -1,9 +1,9 @@
 extension Context {
-    /// A context over `base` that starts with what `placed` holds: the tables a finished context
-    /// placed at the same snapshot (see `PlacedRows`), cloned so that what this one reads is its
-    /// own, their readers pointed at `base`.
-    init(over base: ContextBase, placed: Storage) {
-        self.init(storage: placed.placedCopy())
+    /// A context over `base` that starts with `placed`: the tables a finished context placed at
+    /// the same snapshot (see `PlacedRows`), which no one else uses any more, their readers
+    /// pointed at `base`.
+    init(over base: ContextBase, taking placed: Storage) {
+        self.init(storage: placed)
         storage.base = base
         for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
     }
@@ -17,7 +17,7 @@ extension Context {
 extension Context.Storage {
     /// What another context at the same snapshot may start from: the tables (each cloned, sharing
     /// its dictionaries until one of the two places more) and dynamic relationships read so far —
-    /// nothing of a write, a change recording or an observer.
+    /// nothing of a write, a change recording or an observer, and no base.
     func placedCopy() -> Context.Storage {
         let copy = Context.Storage()
         copy.types = types

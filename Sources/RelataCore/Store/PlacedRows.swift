@@ -4,11 +4,14 @@ import Synchronization
 ///
 /// A context over storage places what it reads in typed tables (entities by id, lists in order);
 /// placing rows costs more than reading them from the row cache. Two reads at the same commit see
-/// the same rows, so a context that ended — its reads all answered, nothing written — leaves its
-/// tables here, and the next context made while that commit is still the newest the store knows
-/// of (its cache's and its published one) starts with a clone of them (each table shares its
-/// dictionaries until one of the two places more), answering as of it — as a context whose first
-/// read the cache answered does. A later commit makes them stale: they are dropped, never patched.
+/// the same rows, so a context that ended — its reads all answered, nothing written — leaves a
+/// clone of its tables here (sharing their dictionaries), and the next context made while that
+/// commit is still the newest the store knows of (its cache's and its published one) takes them,
+/// answering as of it — as a context whose first read the cache answered does. Taken, not
+/// copied: once the context that left them is gone, the taker places what it reads into them in
+/// place (a copy would copy each dictionary it places into: a small read after a large one would
+/// pay for the large one); a context made meanwhile starts empty, and the taker leaves its tables
+/// in turn. A later commit makes them stale: they are dropped, never patched.
 ///
 /// Only in a store that follows other stores' commits (`followInterval`): one that does not
 /// learns of them only when it reads what they changed, so its new contexts must read storage.
@@ -19,7 +22,7 @@ final class PlacedRows: Sendable {
     struct Placed: @unchecked Sendable {
         /// The commit the tables were read at.
         let sequence: Int64
-        /// Never mutated once here: contexts start from clones of it.
+        /// Never mutated while here: a clone of a finished context's, taken by the next context.
         let storage: Context.Storage
         let rowCount: Int
     }
@@ -33,22 +36,20 @@ final class PlacedRows: Sendable {
         self.limit = limit
     }
 
-    /// A context over a session of `published` (the store's snapshot) starting from the tables
-    /// kept, when the store's cache is still as of the commit they were read at and that commit is
-    /// not older than `published`'s; `nil` otherwise (stale tables are dropped).
+    /// A context over a session of `published` (the store's snapshot) that takes the tables kept,
+    /// when the store's cache is still as of the commit they were read at and that commit is not
+    /// older than `published`'s; `nil` otherwise (stale tables are dropped).
     func context(over published: ContextBase) -> Context? {
         guard limit > 0, let cache = published.cache else { return nil }
         let sequence = cache.sequence
-        let kept: Placed? = placed.withLock { placed in
+        let taken: Placed? = placed.withLock { placed in
             guard let kept = placed else { return nil }
-            guard kept.sequence == sequence, kept.sequence >= published.sequence ?? .max else {
-                placed = nil
-                return nil
-            }
-            return kept
+            placed = nil
+            // Stale ones are dropped all the same.
+            return kept.sequence == sequence && kept.sequence >= published.sequence ?? .max ? kept : nil
         }
-        guard let kept else { return nil }
-        return Context(over: published.session(at: kept.sequence), placed: kept.storage)
+        guard let taken else { return nil }
+        return Context(over: published.session(at: taken.sequence), taking: taken.storage)
     }
 
     /// Keeps what `context` placed for the contexts that follow, when it answered every read as
@@ -65,6 +66,7 @@ final class PlacedRows: Sendable {
         guard rowCount > 0, rowCount <= limit else { return }
         let current = placed.withLock { $0.map { ($0.sequence, $0.rowCount) } }
         if let current, current.0 == sequence, current.1 >= rowCount { return }
+        // A clone: `context` may live on (returned by the read), and must not place into these.
         let storage = context.storage.placedCopy()
         placed.withLock { placed in
             if let kept = placed, kept.sequence == sequence, kept.rowCount >= rowCount { return }
