@@ -9,6 +9,12 @@ extension Context {
     /// property tests check it).
     package init(over base: ContextBase) {
         self.init()
+        installOverlay(base)
+    }
+
+    /// Points this context at `base`: every type's tables get their readers (see
+    /// `installOverlay(_:_:)`), new ones or the ones it holds.
+    mutating func installOverlay(_ base: ContextBase) {
         storage.base = base
         for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
     }

@@ -4,8 +4,7 @@ extension Context {
     /// pointed at `base`.
     init(over base: ContextBase, taking placed: Storage) {
         self.init(storage: placed)
-        storage.base = base
-        for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
+        installOverlay(base)
     }
 
     /// How many entities and link sources the context holds the answer for.
