@@ -94,8 +94,10 @@ enum LargeStoreW2 {
         table.row("  second resolve (the same chats)", paged.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context; a new context, rows from the cache)")
         table.count("    statements sent", paged["statements-warm"]!, 0)
         table.memory("  peak RSS (VmHWM)", paged["rss-peak"]!, grdbRead["rss-peak"]!)
-        table.row("  point write p50 (1,000 writes)", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit; GRDB by hand)")
-        table.row("  point write p99", pagedWrite.time("p99"), grdbWrite.time("p99"))
+        table.row("  point write p50, awaited (1,000 writes)", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit; GRDB's `await queue.write` by hand)")
+        table.row("  point write p99, awaited", pagedWrite.time("p99"), grdbWrite.time("p99"))
+        table.row("  point write p50, synchronous", pagedWrite.time("sync-p50"), grdbWrite.time("sync-p50"), "  (`try store.write` on the calling thread; GRDB's `queue.write`)")
+        table.row("  point write p99, synchronous", pagedWrite.time("sync-p99"), grdbWrite.time("sync-p99"))
         table.row("  delete \(chats) chats with cascade", pagedDelete.time("delete"), grdbDelete.time("delete"), "  (\(pagedDelete["left"]!) messages left)")
         table.row("  another process's commit seen, p50", percentile(pagedBig, 0.5), percentile(fresh, 0.5), "  (baseline: a store of 1,000 messages)")
         table.row("  another process's commit seen, p99", percentile(pagedBig, 0.99), percentile(fresh, 0.99))
@@ -114,7 +116,8 @@ enum LargeStoreW2 {
         Target.report(
             reads("Store: ", paged, small: smallPaged)
                 + [
-                    Target("Store: point write p50 at most 2x GRDB", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+                    Target("Store: point write p50 at most 2x GRDB (awaited)", pagedWrite.time("p50").milliseconds / grdbWrite.time("p50").milliseconds, 2, "x"),
+                    Target("Store: point write p50 at most 2x GRDB (synchronous)", pagedWrite.time("sync-p50").milliseconds / grdbWrite.time("sync-p50").milliseconds, 2, "x"),
                     Target("Store: commit seen in another process, p99 ≤ 20 ms", percentile(pagedBig, 0.99).milliseconds, 20, " ms"),
                 ]
                 + reads("context over storage alone: ", over, small: smallOver)
@@ -303,6 +306,7 @@ enum LargeStoreW2 {
         case "w2-paged-write":
             let (_, store) = try await openStore(path)
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
+            report(try synchronousPointWrites(store, chats: data.chats, users: data.users, prefix: "w2s"), as: "sync-")
             try await store.close()
         case "w2-grdb-write":
             var configuration = Configuration()
@@ -311,17 +315,25 @@ enum LargeStoreW2 {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             let chat = data.chats / 2
             let author = W1Data.members(chat: chat, userCount: data.users)[0]
+            let insert = """
+                INSERT INTO message (id, text, author, chat, position, reply_to)
+                VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM message WHERE chat = ?), NULL)
+                """
             var times: [Duration] = []
             for i in 0..<1_000 {
                 let start = ContinuousClock.now
                 try syncWrite(queue) { db in
-                    try db.execute(
-                        sql: """
-                            INSERT INTO message (id, text, author, chat, position, reply_to)
-                            VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM message WHERE chat = ?), NULL)
-                            """,
-                        arguments: ["w2-\(i)", "point \(i)", author, "c\(chat)", "c\(chat)"]
-                    )
+                    try db.execute(sql: insert, arguments: ["w2-\(i)", "point \(i)", author, "c\(chat)", "c\(chat)"])
+                }
+                times.append(ContinuousClock.now - start)
+            }
+            report(times, as: "sync-")
+            // GRDB's `await queue.write`: its queue's thread runs the write, as the Store's writer does.
+            times = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                try await queue.write { db in
+                    try db.execute(sql: insert, arguments: ["w2a-\(i)", "point \(i)", author, "c\(chat)", "c\(chat)"])
                 }
                 times.append(ContinuousClock.now - start)
             }
@@ -378,17 +390,33 @@ enum LargeStoreW2 {
         return times
     }
 
+    /// 1,000 writes as ``pointWrites(_:chats:users:prefix:)`` makes, each with the synchronous
+    /// `store.write` (on this thread, as GRDB's `queue.write`).
+    static func synchronousPointWrites(_ store: Store, chats: Int, users: Int, prefix: String) throws -> [Duration] {
+        let chat = chats / 2
+        let author = W1Data.members(chat: chat, userCount: users)[0]
+        var times: [Duration] = []
+        for i in 0..<1_000 {
+            let start = ContinuousClock.now
+            try store.write { context in
+                try Message(id: "\(prefix)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+            }
+            times.append(ContinuousClock.now - start)
+        }
+        return times
+    }
+
     /// GRDB's blocking read and write (in an async function, GRDB's async overloads would be chosen).
     static func syncRead<T>(_ queue: DatabaseQueue, _ body: (Database) throws -> T) throws -> T { try queue.read(body) }
     static func syncWrite<T>(_ queue: DatabaseQueue, _ body: (Database) throws -> T) throws -> T { try queue.write(body) }
 
-    /// p50, p99, max and the first of a run of writes.
-    static func report(_ times: [Duration]) {
+    /// p50, p99, max and the first of a run of writes, their names starting with `prefix`.
+    static func report(_ times: [Duration], as prefix: String = "") {
         let sorted = times.sorted()
-        say("first", times[0])
-        say("p50", sorted[sorted.count / 2])
-        say("p99", sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
-        say("max", sorted[sorted.count - 1])
+        say("\(prefix)first", times[0])
+        say("\(prefix)p50", sorted[sorted.count / 2])
+        say("\(prefix)p99", sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+        say("\(prefix)max", sorted[sorted.count - 1])
     }
 }
 

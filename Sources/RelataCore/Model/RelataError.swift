@@ -67,6 +67,10 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         /// answers with rows of a later one. Take a new context (``Store/context``, or read in
         /// ``Store/read(_:)-7uh7i``) to see the newer state.
         public static let staleSnapshot = Code("staleSnapshot")
+        /// A synchronous ``Store/write(_:)-4nokt`` was called from inside a write of the same
+        /// store (its closure runs on the store's writer queue), where it would wait for itself
+        /// forever. Nothing was written; make the change in the enclosing write's context.
+        public static let reentrantWrite = Code("reentrantWrite")
     }
 
     /// What went wrong.

@@ -9,6 +9,12 @@ final class QueueExecutor: SerialExecutor {
         queue = DispatchQueue(label: label, qos: .userInitiated)
     }
 
+    /// Runs `body` as a job of this executor, on the calling thread, once the jobs before it are
+    /// done (`DispatchQueue.sync`: no thread is woken when the queue is idle).
+    func runSynchronously<T>(_ body: () throws -> T) rethrows -> T {
+        try queue.sync(execute: body)
+    }
+
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()

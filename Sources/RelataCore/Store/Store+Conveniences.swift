@@ -1,6 +1,6 @@
 /// One-call reads and writes: SQLiteModel's background get and set, in Swift concurrency. Reads run
 /// on a snapshot on the store's reader threads (never blocking Swift's cooperative pool, see
-/// ``Store/read(_:)-s1ly``); writes are ordinary ``Store/write(_:)`` transactions.
+/// ``Store/read(_:)-s1ly``); writes are ordinary ``Store/write(_:)-7h378`` transactions.
 extension Store {
     /// Saves `entity` (and the related entities it carries) in one write.
     ///

@@ -190,6 +190,31 @@ public final class Store: Sendable {
         try await writer.write(body)
     }
 
+    /// Runs `body` on the state and persists what it changed, in one transaction, on the calling
+    /// thread — as GRDB's `dbQueue.write { … }` does: it waits for the writes called before it,
+    /// and wakes no other thread when the store is idle. In an `async` function,
+    /// `try await store.write { … }` calls ``write(_:)-7h378`` instead, which never blocks a
+    /// thread of Swift's cooperative pool; this one does for as long as the write takes (and,
+    /// while another process holds the write lock, up to the backend's busy timeout).
+    ///
+    /// ```swift
+    /// // A command-line tool, a background thread, a test:
+    /// try store.write { context in
+    ///     try Message(id: "m1", text: "Hi", chat: .id("c1")).save(to: &context)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Changes to make, on a context that reads through the write's transaction
+    ///   and that only this write sees.
+    /// - Returns: What `body` returns.
+    /// - Throws: What ``write(_:)-7h378`` throws; ``RelataError/Code/reentrantWrite`` when called
+    ///   inside a write of this store (its closure), where it would wait for itself — nothing is
+    ///   written.
+    @discardableResult
+    public func write<T>(_ body: (inout Context) throws -> T) throws -> T {
+        try writer.writeOnCallingThread(body)
+    }
+
     /// Waits for pending writes, then closes the backend. Later writes throw.
     public func close() async throws {
         follower?.cancel()
@@ -200,5 +225,12 @@ public final class Store: Sendable {
 extension RelataError {
     static var storeClosed: RelataError {
         RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
+    }
+
+    static var reentrantWrite: RelataError {
+        RelataError(
+            code: .reentrantWrite, entityType: "Store",
+            message: "a synchronous write was called inside a write of the same store, which would wait for itself; nothing was written"
+        )
     }
 }

@@ -34,6 +34,9 @@ actor StoreWriter {
     /// The sequence of the last commit published.
     var sequence: Int64 = 0
     var isClosed = false
+    /// The thread running a write, while one runs: a synchronous write called there (from the
+    /// closure) would wait for itself.
+    private nonisolated let writingThread = Atomic<UInt>(0)
 
     init(backend: any StorageBackend, origin: String, cacheLimit: Int, followsOthers: Bool) {
         self.backend = backend
@@ -102,8 +105,15 @@ actor StoreWriter {
         }
     }
 
-    /// One write, top to bottom (see ``Store/write(_:)``).
+    /// One write called from another task (see ``Store/write(_:)-7h378``).
     func write<T: Sendable>(_ body: sending (inout Context) throws -> T) throws -> T {
+        try perform(body)
+    }
+
+    /// One write, top to bottom, on the writer's queue.
+    private func perform<T>(_ body: (inout Context) throws -> T) throws -> T {
+        writingThread.store(ThreadID.current, ordering: .relaxed)
+        defer { writingThread.store(0, ordering: .relaxed) }
         guard !isClosed else { throw RelataError.storeClosed }
         var made: (delta: StoreDelta, sequence: Int64)?
         var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64)?
@@ -156,6 +166,25 @@ actor StoreWriter {
             publish(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
         }
         return result
+    }
+
+    /// One write on the calling thread (see ``Store/write(_:)-4nokt``): run on the writer's queue
+    /// with `DispatchQueue.sync`, after the writes called before it, as GRDB's
+    /// `DatabaseQueue.write` does.
+    ///
+    /// - Throws: ``RelataError/Code/reentrantWrite`` when called from a job of the writer (the
+    ///   closure of another write), which would wait for itself; what ``write(_:)`` throws.
+    nonisolated func writeOnCallingThread<T>(_ body: (inout Context) throws -> T) throws -> T {
+        // (Not a dispatch queue-specific value: the closure runs inside the backend's own queue —
+        // GRDB's — which does not target the writer's.)
+        guard writingThread.load(ordering: .relaxed) != ThreadID.current else { throw RelataError.reentrantWrite }
+        // `body` runs on this thread and does not escape: it is never used concurrently.
+        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) var result: T?
+        try executor.runSynchronously {
+            try assumeIsolated { writer in result = try writer.perform(body) }
+        }
+        return result!
     }
 
     /// Publishes the commits other stores made since ``sequence``, as `reader` sees them. Their

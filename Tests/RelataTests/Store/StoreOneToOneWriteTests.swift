@@ -96,7 +96,7 @@ struct StoreOneToOneWriteTests {
         defer { harness.remove() }
         let store = try await Self.stored(harness)
         let updates = store.observe { Message.query("m2", in: $0).with(\.$attachment).resolve()?.attachment?.id }
-        var iterator = updates.makeAsyncIterator()
+        let iterator = updates.makeAsyncIterator()
         #expect(try await iterator.next() == .some("a2"))
         try await store.write { try Attachment(id: "a2", kind: .image(url: Self.url), message: .id("m1")).save(to: &$0) }
         #expect(try await iterator.next() == .some(nil), "m2 lost its attachment")
