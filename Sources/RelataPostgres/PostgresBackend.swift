@@ -253,7 +253,9 @@ public final class PostgresBackend: StorageBackend {
             throw transaction.passedOn(error, doing: lock ? "write" : "read")
         }
         do {
-            if lock {
+            if transaction.isCommitted {
+                // Committed with its rows (persistLast).
+            } else if lock {
                 try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
             } else {
                 // A read-only transaction's end answers nothing the read needs: sent without

@@ -22,18 +22,24 @@ final class PostgresTransaction: StorageTransaction {
 
     /// Runs `query`, returning its rows. The statements ``enqueue(_:)`` sent before it are
     /// answered first, in the same round trip: the first of them that failed is thrown.
+    ///
+    /// - Parameter next: A statement sent right after `query`, in the same round trip, whose
+    ///   failure is thrown after `query`'s (a write's `COMMIT`).
     @discardableResult
-    func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
+    func execute(_ query: PostgresQuery, then next: PostgresQuery? = nil) throws -> [PostgresRow] {
         // The store calls backends on its writer queue, never on Swift's cooperative pool: waiting
         // for the event loop here blocks nothing else.
         backend.statements.add()
         let answer = connection.query(query, logger: backend.logger)
+        let following = next.map { connection.query($0, logger: backend.logger) }
         if !unanswered.isEmpty {
             let earlier = unanswered
             unanswered = []
             for statement in earlier { _ = try statement.answer(from: connection) }
         }
-        return try answer.answer(from: connection).rows
+        let rows = try answer.answer(from: connection).rows
+        _ = try following?.answer(from: connection)
+        return rows
     }
 
     /// Statements sent by ``enqueue(_:)`` whose answers no one waited for yet.
@@ -130,7 +136,13 @@ final class PostgresTransaction: StorageTransaction {
         enqueue(PostgresQuery(unsafeSQL: begin))
         if let lockKey { enqueue("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
         prefetchedBounds = try bounds(from: try execute(boundsQuery).first)
+        startSequence = prefetchedBounds?.last
     }
+
+    /// The log's newest sequence when the transaction began.
+    private var startSequence: Int64?
+    /// Whether ``persistLast(_:origin:)`` committed the transaction.
+    private(set) var isCommitted = false
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
         var query = PostgresQuery(unsafeSQL: "SELECT seq, origin, record FROM \(schema.log) WHERE seq > $1 ORDER BY seq")
@@ -456,6 +468,27 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        let sequence = try record(changes, origin: origin, committing: false)
+        let retention = backend.configuration.logRetention
+        if retention.prunes(at: sequence) { try prune(retention, last: sequence) }
+        return sequence
+    }
+
+    /// The rows, the log record and the commit in one round trip — except for a commit that
+    /// prunes the log (about one in 32, judged from the sequence the transaction began at: the
+    /// next one but for gaps), which reads and writes after its record and commits as usual.
+    func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        guard let start = startSequence, !backend.configuration.logRetention.prunes(at: start + 1) else {
+            return try persist(changes, origin: origin)
+        }
+        let sequence = try record(changes, origin: origin, committing: true)
+        isCommitted = true
+        return sequence
+    }
+
+    /// Sends `changes`' rows and their log record — and, when `committing`, the `COMMIT` after
+    /// them, in the same round trip — and returns the record's sequence.
+    private func record(_ changes: StoreChanges, origin: String, committing: Bool) throws -> Int64 {
         prefetchedBounds = nil
         try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
@@ -472,29 +505,34 @@ final class PostgresTransaction: StorageTransaction {
         insert.binds.append(now)
         insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
         insert.binds.append(schema.channel)
-        guard let sequence = try execute(insert).first?.decode(Int64.self) else {
+        // Committing: PostgreSQL answers a COMMIT after a failed statement with ROLLBACK, so
+        // the record's answer (or an earlier row's failure) tells whether it committed.
+        let rows = try execute(insert, then: committing ? PostgresQuery(unsafeSQL: "COMMIT") : nil)
+        guard let sequence = try rows.first?.decode(Int64.self) else {
             throw RelataError(code: .storageFailed, entityType: "Store", message: "the change log gave no sequence")
         }
         tables.madeSequence = sequence
-        let retention = backend.configuration.logRetention
-        if retention.prunes(at: sequence) {
-            // A prefix only (see LogRetention): up to the newest expired record, or by count.
-            var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(schema.log) WHERE at < $1")
-            expired.binds.append(retention.cutoff(now: now))
-            let newestExpired = try execute(expired).first?.decode(Int64?.self) ?? nil
-            let bound = retention.pruneBound(last: sequence, newestExpired: newestExpired)
-            var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.log) WHERE seq <= $1")
-            prune.binds.append(bound)
-            try execute(prune)
-            var mark = PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO \(schema.meta) (key, value) VALUES ('pruned', $1) ON CONFLICT (key)
-                    DO UPDATE SET value = GREATEST(\(schema.meta).value::int8, EXCLUDED.value::int8)::text
-                    """
-            )
-            mark.binds.append("\(max(0, bound))")
-            try execute(mark)
-        }
         return sequence
+    }
+
+    /// Removes the log records `retention` lets go, `last` being the newest.
+    private func prune(_ retention: LogRetention, last sequence: Int64) throws {
+        let now = Date().timeIntervalSince1970
+        // A prefix only (see LogRetention): up to the newest expired record, or by count.
+        var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(schema.log) WHERE at < $1")
+        expired.binds.append(retention.cutoff(now: now))
+        let newestExpired = try execute(expired).first?.decode(Int64?.self) ?? nil
+        let bound = retention.pruneBound(last: sequence, newestExpired: newestExpired)
+        var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.log) WHERE seq <= $1")
+        prune.binds.append(bound)
+        try execute(prune)
+        var mark = PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO \(schema.meta) (key, value) VALUES ('pruned', $1) ON CONFLICT (key)
+                DO UPDATE SET value = GREATEST(\(schema.meta).value::int8, EXCLUDED.value::int8)::text
+                """
+        )
+        mark.binds.append("\(max(0, bound))")
+        try execute(mark)
     }
 }

@@ -10,4 +10,20 @@ public protocol StorageTransaction: StorageReader {
     ///   - origin: Who made the commit (a Store's ``Store/origin``), kept in the log record.
     /// - Returns: The commit's sequence.
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64
+
+    /// Persists `changes` as ``persist(_:origin:)`` does, as the transaction's last statements:
+    /// the caller reads and writes nothing more through this transaction, and throws nothing
+    /// after it returns. A backend whose commit is a round trip may send it with them (the
+    /// PostgreSQL backend does; ``StorageBackend/write(_:)`` then finds the transaction
+    /// committed). The default calls ``persist(_:origin:)``.
+    ///
+    /// - Returns: The commit's sequence.
+    /// - Throws: What ``persist(_:origin:)`` throws, or the commit's failure (nothing is committed).
+    func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64
+}
+
+extension StorageTransaction {
+    public func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64 {
+        try persist(changes, origin: origin)
+    }
 }

@@ -152,7 +152,8 @@ actor StoreWriter {
                 guard !delta.isEmpty else { return result }
                 let rows = try delta.rows(after: working, before: before ?? Context(over: base))
                 if let failure = base.failure { throw failure }
-                let sequence = rows.isEmpty ? self.sequence : try transaction.persist(rows, origin: origin)
+                // Nothing after it throws: a backend may commit with the rows (see persistLast).
+                let sequence = rows.isEmpty ? self.sequence : try transaction.persistLast(rows, origin: origin)
                 made = (delta, sequence)
                 if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), readAt, sequence) }
                 return result

@@ -7,13 +7,14 @@ import Testing
 
 /// A PostgreSQL transaction sends its `BEGIN`, the writers' lock (for a write) and the read of
 /// the log's bounds one after another without waiting: one round trip where it took three; a
-/// write's row statements travel with its log record. A failure among them is still told as
-/// itself, and nothing of a failed write is committed.
+/// write's row statements travel with its log record, and its `COMMIT` with them. A failure
+/// among them — the commit's own too — is still told as itself, and nothing of a failed write is
+/// committed.
 @Suite("PostgreSQL: statements sent together", .serialized, .timeLimit(.minutes(5)))
 struct PostgresPipelinedStatementsTests {
     static let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
 
-    @Test("A point write (one message appended to a stored chat) takes five round trips: start, the message's row, the list's tail, rows with the log record, commit")
+    @Test("A point write (one message appended to a stored chat) takes four round trips: start, the message's row, the list's tail, rows with the log record and the commit")
     func pointWriteRoundTrips() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
         let configuration = PostgresBackend.Configuration(schema: PostgresStoreTests.schema())
@@ -22,7 +23,7 @@ struct PostgresPipelinedStatementsTests {
         try await PostgresPlannedQueryTests.fill(store, chats: 2)
         let before = backend.statementCount
         try await store.write { try Message(id: "new", text: "p", author: .id("u1"), chat: .id("c1")).save(to: &$0) }
-        #expect(backend.statementCount - before == 5)
+        #expect(backend.statementCount - before == 4)
         #expect(try await store.read { Chat.query("c1", in: $0).with(\.$messages).resolve()?.messages?.last?.id } == "new")
         try await store.close()
     }
@@ -84,6 +85,43 @@ struct PostgresPipelinedStatementsTests {
         #expect(text.contains("SQLSTATE 23514"), "the refusal itself (a check violation), not the statements after it: \(text)")
         let fresh = try await Store(backend: PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema)), schema: Self.schema, followInterval: nil)
         #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out"), $0.entity(Chat.self, id: "c0")].map { $0 != nil } } == [false, true])
+        try await store.write { try Chat(id: "after").save(to: &$0) }
+        #expect(try await fresh.read { $0.entity(Chat.self, id: "after") != nil })
+        try await fresh.close()
+        try await store.close()
+    }
+
+    @Test("A commit the server refuses at COMMIT (a deferred check) fails the write, nothing of it is committed, and the next write commits")
+    func refusedCommitFailsTheWrite() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let backend = try await PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema))
+        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
+        try await PostgresPlannedQueryTests.fill(store, chats: 1)
+        // Every entity table refuses the id "late", checked only when the transaction commits.
+        let status = try ShellCommand.run(
+            """
+            psql '\(url)' -qc "CREATE FUNCTION \(schema).no_late() RETURNS trigger LANGUAGE plpgsql AS \\$\\$ BEGIN \
+            IF NEW.id = 'late' THEN RAISE EXCEPTION 'late refused at commit' USING ERRCODE = '23514'; END IF; RETURN NULL; END \\$\\$; \
+            DO \\$\\$ DECLARE t text; BEGIN FOR t IN SELECT table_name FROM information_schema.tables \
+            WHERE table_schema = '\(schema)' AND table_name ~ '^e[0-9]+$' LOOP \
+            EXECUTE format('CREATE CONSTRAINT TRIGGER relata_test_late AFTER INSERT ON %I.%I DEFERRABLE INITIALLY DEFERRED \
+            FOR EACH ROW EXECUTE FUNCTION %I.no_late()', '\(schema)', t, '\(schema)'); END LOOP; END \\$\\$"
+            """
+        )
+        #expect(status == 0)
+        let sequence = store.sequence
+        let (code, text) = await PostgresHardeningTests.code {
+            try await store.write { context in
+                try Chat(id: "kept-out").save(to: &context)
+                try Message(id: "late", text: "refused", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            }
+        }
+        #expect(code == .storageFailed)
+        #expect(text.contains("SQLSTATE 23514"), "the commit's refusal itself: \(text)")
+        #expect(store.sequence == sequence, "no commit published")
+        let fresh = try await Store(backend: PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema)), schema: Self.schema, followInterval: nil)
+        #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out") != nil, $0.entity(Message.self, id: "late") != nil, $0.entity(Chat.self, id: "c0") != nil] } == [false, false, true])
         try await store.write { try Chat(id: "after").save(to: &$0) }
         #expect(try await fresh.read { $0.entity(Chat.self, id: "after") != nil })
         try await fresh.close()
