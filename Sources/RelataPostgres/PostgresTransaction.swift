@@ -32,24 +32,81 @@ final class PostgresTransaction: StorageTransaction {
         backend.statements.add()
         let answer = connection.query(query, logger: backend.logger)
         let following = next.map { connection.query($0, logger: backend.logger) }
-        if !unanswered.isEmpty {
-            let earlier = unanswered
-            unanswered = []
-            for statement in earlier { _ = try statement.answer(from: connection) }
-        }
+        try settle()
         let rows = try answer.answer(from: connection).rows
         _ = try following?.answer(from: connection)
         return rows
     }
 
-    /// Statements sent by ``enqueue(_:)`` whose answers no one waited for yet.
-    private var unanswered: [EventLoopFuture<PostgresQueryResult>] = []
+    /// Waits for the statements sent without waiting, in the order they were sent, keeping the
+    /// rows of reads sent ahead; throws the first failure.
+    private func settle() throws {
+        guard !unanswered.isEmpty else { return }
+        let earlier = unanswered
+        unanswered = []
+        for statement in earlier {
+            let rows = try statement.answer.answer(from: connection).rows
+            statement.read?.rows = rows
+        }
+    }
+
+    /// Statements sent by ``enqueue(_:)`` and ``prefetch(_:)`` whose answers no one waited for
+    /// yet (a read sent ahead keeps its rows in `read`).
+    private var unanswered: [(answer: EventLoopFuture<PostgresQueryResult>, read: SentRead?)] = []
 
     /// Sends `query`, a statement whose rows are not needed (a write's rows), without waiting:
     /// the next ``execute(_:)`` waits for its answer first and throws its failure — the
     /// statements of a write travel with its log record.
     func enqueue(_ query: PostgresQuery) {
-        unanswered.append(connection.query(query, logger: backend.logger))
+        unanswered.append((connection.query(query, logger: backend.logger), nil))
+    }
+
+    /// A read sent ahead (``prefetch(_:)``): the keys it asked for, and its rows once answered.
+    final class SentRead {
+        let keys: Set<String>
+        var rows: [PostgresRow]?
+
+        init(keys: Set<String>) {
+            self.keys = keys
+        }
+    }
+
+    /// Reads sent ahead of entity rows, by type, and of lists' last sources, by type and
+    /// relation; each answers the one fetch that asks for a subset of its keys.
+    private var sentEntities: [String: SentRead] = [:]
+    private var sentLastSources: [[String]: SentRead] = [:]
+
+    /// Sends `query`, a read sent ahead for `keys`, without waiting.
+    private func send(_ query: PostgresQuery, ahead keys: Set<String>) -> SentRead {
+        let read = SentRead(keys: keys)
+        unanswered.append((connection.query(query, logger: backend.logger), read))
+        return read
+    }
+
+    /// The rows of `read`, once the statements sent before it are answered (their first failure
+    /// is thrown); `nil` when it does not hold every key of `keys`.
+    private func rows(of read: SentRead?, covering keys: [String]) throws -> [PostgresRow]? {
+        guard let read, keys.allSatisfy(read.keys.contains) else { return nil }
+        if read.rows == nil { try settle() }
+        return read.rows
+    }
+
+    /// Sends the entity rows' and the last sources' reads of `reads` now, all at once (one round
+    /// trip): ``fetchEntities(_:)`` and ``fetchLastSources(of:)`` answer from them.
+    func prefetch(_ reads: PlannedReads) {
+        var sent = false
+        for (type, keys) in reads.entities.groupedInOrder(by: \.type) {
+            guard let table = try? tables.entityTable(of: type) else { continue }
+            sentEntities[type] = send(entitiesQuery(table, ids: keys.map(\.id)), ahead: Set(keys.map(\.id)))
+            sent = true
+        }
+        for (name, keys) in reads.lastSources.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            guard let query = try? lastSourcesQuery(type: name[0], relation: name[1], targets: keys.map(\.target)) else { continue }
+            sentLastSources[name] = send(query, ahead: Set(keys.map(\.target)))
+            sent = true
+        }
+        // The reads that take them answer without a round trip of their own: one for all.
+        if sent { backend.statements.add() }
     }
 
     /// Sends `query` without waiting for its answer (nor counting it as a round trip): for a
@@ -161,12 +218,23 @@ final class PostgresTransaction: StorageTransaction {
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
         var records: [EntityRecord] = []
         for (type, keys) in keys.groupedInOrder(by: \.type) {
+            let ids = keys.map(\.id)
+            if let rows = try rows(of: sentEntities.removeValue(forKey: type), covering: ids) {
+                let asked = Set(ids)
+                records += try entityRecords(rows, type: type).filter { asked.contains($0.id) }
+                continue
+            }
             guard let table = try tables.entityTable(of: type) else { continue }
-            var query = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
-            query.binds.append(keys.map(\.id))
-            records += try entityRows(query, type: type)
+            records += try entityRows(entitiesQuery(table, ids: ids), type: type)
         }
         return records
+    }
+
+    /// The entity rows of `ids` in `table`.
+    private func entitiesQuery(_ table: String, ids: [String]) -> PostgresQuery {
+        var query = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema.qualified(table)) WHERE id = ANY($1::text[])")
+        query.binds.append(ids)
+        return query
     }
 
     func fetchLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
@@ -258,26 +326,39 @@ final class PostgresTransaction: StorageTransaction {
         var records: [LinkRecord] = []
         for (name, keys) in targets.groupedInOrder(by: { [$0.type, $0.relation] }) {
             let (type, relation) = (name[0], name[1])
-            let select: String
-            switch try tables.relationTable(of: type, relation: relation) {
-            case .links(let table):
-                select = """
-                    SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = k.target
-                    ORDER BY inverse DESC NULLS LAST, source DESC LIMIT 1
-                    """
-            case .column(let column, let table):
-                select = """
-                    SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = k.target
-                    ORDER BY \(column.inverse) DESC NULLS LAST, id DESC LIMIT 1
-                    """
-            case nil:
+            let asked = keys.map(\.target)
+            if let rows = try rows(of: sentLastSources.removeValue(forKey: name), covering: asked) {
+                let wanted = Set(asked)
+                records += try rows.map { try Self.linkRecord(type, relation, $0) }.filter { wanted.contains($0.target) }
                 continue
             }
-            var query = PostgresQuery(unsafeSQL: "SELECT l.* FROM pg_catalog.unnest($1::text[]) AS k(target) CROSS JOIN LATERAL (\(select)) l")
-            query.binds.append(Array(Set(keys.map(\.target))))
+            guard let query = try lastSourcesQuery(type: type, relation: relation, targets: asked) else { continue }
             records += try execute(query).map { try Self.linkRecord(type, relation, $0) }
         }
         return records
+    }
+
+    /// The last source of each of `targets`' lists through `type`'s `relation`, the index walked
+    /// backwards; `nil` when the relation has no table yet.
+    private func lastSourcesQuery(type: String, relation: String, targets: [String]) throws -> PostgresQuery? {
+        let select: String
+        switch try tables.relationTable(of: type, relation: relation) {
+        case .links(let table):
+            select = """
+                SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE target = k.target
+                ORDER BY inverse DESC NULLS LAST, source DESC LIMIT 1
+                """
+        case .column(let column, let table):
+            select = """
+                SELECT id, \(column.target), NULL::text, \(column.inverse) FROM \(schema.qualified(table)) WHERE \(column.target) = k.target
+                ORDER BY \(column.inverse) DESC NULLS LAST, id DESC LIMIT 1
+                """
+        case nil:
+            return nil
+        }
+        var query = PostgresQuery(unsafeSQL: "SELECT l.* FROM pg_catalog.unnest($1::text[]) AS k(target) CROSS JOIN LATERAL (\(select)) l")
+        query.binds.append(Array(Set(targets)))
+        return query
     }
 
     func fetchSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
@@ -431,8 +512,13 @@ final class PostgresTransaction: StorageTransaction {
     /// found by ``EntityRowLayout`` (every column the table has now, so one another process added
     /// is never missed).
     func entityRows(_ query: PostgresQuery, type: String) throws -> [EntityRecord] {
+        try entityRecords(try execute(query), type: type)
+    }
+
+    /// The entity rows of `type` in `rows`, each `SELECT *` of its table.
+    func entityRecords(_ rows: [PostgresRow], type: String) throws -> [EntityRecord] {
         var layout: EntityRowLayout?
-        return try execute(query).map { row in try entityRecord(row.makeRandomAccess(), from: 0, type: type, layout: &layout) }
+        return try rows.map { row in try entityRecord(row.makeRandomAccess(), from: 0, type: type, layout: &layout) }
     }
 
     /// The entity row of `type` in `cells` from column `offset` on (`id`, `payload`, then the
@@ -490,6 +576,9 @@ final class PostgresTransaction: StorageTransaction {
     /// them, in the same round trip — and returns the record's sequence.
     private func record(_ changes: StoreChanges, origin: String, committing: Bool) throws -> Int64 {
         prefetchedBounds = nil
+        // Reads sent ahead are as of before these rows.
+        sentEntities = [:]
+        sentLastSources = [:]
         try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.

@@ -36,7 +36,10 @@ extension Context {
             if deferTail, !table.provisional.isEmpty {
                 let name = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
                 if storage.provisionalTails[name] == nil {
-                    storage.provisionalTails[name] = { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).resolveProvisionalTails() }
+                    storage.provisionalTails[name] = DeferredRead(
+                        resolve: { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).resolveProvisionalTails() },
+                        plan: { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).plannedProvisionalTails }
+                    )
                 }
             }
             return key

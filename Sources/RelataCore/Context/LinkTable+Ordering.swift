@@ -181,6 +181,13 @@ extension LinkTable {
         }
     }
 
+    /// The reads ``resolveProvisionalTails()`` makes.
+    @usableFromInline
+    var plannedProvisionalTails: PlannedReads {
+        guard !provisional.isEmpty, let faulter else { return PlannedReads() }
+        return faulter.plannedTails(Array(provisional))
+    }
+
     /// Reads the tails of the lists that got provisional keys, in one batch, and places their
     /// appended targets after them.
     @usableFromInline

@@ -33,6 +33,25 @@ struct CachingReader: StorageReader {
         return reader
     }
 
+    /// What the cache holds is not asked for: the fetches answer it from the cache.
+    func prefetch(_ reads: PlannedReads) {
+        guard let source = try? source() else { return }
+        var missed = PlannedReads()
+        if !reads.entities.isEmpty {
+            let hits = cache.entities(reads.entities, at: sequence)
+            missed.entities = Array(Set(reads.entities.indices.filter { hits?[$0] == nil }.map { reads.entities[$0] }))
+        }
+        if !reads.lastSources.isEmpty {
+            let hits = cache.sources(reads.lastSources, at: sequence)
+            missed.lastSources = Array(Set(reads.lastSources.indices.filter { hits?[$0] == nil }.map { reads.lastSources[$0] }))
+        }
+        if !reads.lastLinks.isEmpty {
+            let hits = cache.links(reads.lastLinks, at: sequence)
+            missed.lastLinks = Array(Set(reads.lastLinks.indices.filter { hits?[$0] == nil }.map { reads.lastLinks[$0] }))
+        }
+        if !missed.isEmpty { source.prefetch(missed) }
+    }
+
     /// A key asked twice gives its row twice when the cache holds it.
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
         let hits = cache.entities(keys, at: sequence)

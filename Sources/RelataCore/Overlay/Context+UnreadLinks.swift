@@ -37,7 +37,9 @@ extension Context {
         if d.inverse != nil {
             table.unreadPrevious[source] = target
             let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
-            if storage.unreadLinks[key] == nil { storage.unreadLinks[key] = { $0.resolveUnreadLinks(d) } }
+            if storage.unreadLinks[key] == nil {
+                storage.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadLinks(d) }, plan: { $0.plannedUnreadLinks(d) })
+            }
         }
         _ = addOtherSide(d, target: target, source: source)
         return true
@@ -47,16 +49,33 @@ extension Context {
     /// reading it (see above), then the tails of the lists appended to with provisional keys:
     /// called before a Store write's delta is read.
     mutating func resolveUnreadLinks() {
+        // What both rounds read is told to the transaction first: a backend whose reads are
+        // round trips sends it all at once.
+        if let base = storage.base, storage.unreadLinks.count + storage.provisionalTails.count > 0 {
+            var reads = PlannedReads()
+            for pending in Array(storage.unreadLinks.values) + Array(storage.provisionalTails.values) {
+                if let plan = pending.plan { reads.add(plan(&self)) }
+            }
+            base.prefetch(reads)
+        }
         if !storage.unreadLinks.isEmpty {
             let resolvers = storage.unreadLinks.values
             storage.unreadLinks = [:]
-            for resolve in resolvers { resolve(&self) }
+            for pending in resolvers { pending.resolve(&self) }
         }
         if !storage.provisionalTails.isEmpty {
             let resolvers = storage.provisionalTails.values
             storage.provisionalTails = [:]
-            for resolve in resolvers { resolve(&self) }
+            for pending in resolvers { pending.resolve(&self) }
         }
+    }
+
+    /// The entity rows ``resolveUnreadLinks(_:)`` reads for `d`.
+    @inlinable
+    mutating func plannedUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> PlannedReads {
+        let entities = mutableTable(S.self)
+        guard let faulter = entities.faulter else { return PlannedReads() }
+        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).unreadPrevious.keys))
     }
 
     @inlinable

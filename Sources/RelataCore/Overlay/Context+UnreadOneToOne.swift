@@ -34,7 +34,7 @@ extension Context {
         let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         let otherKey = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
         if storage.unreadLinks[key] == nil, storage.unreadLinks[otherKey] == nil {
-            storage.unreadLinks[key] = { $0.resolveUnreadOneToOne(d) }
+            storage.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadOneToOne(d) }, plan: nil)
         }
         return true
     }

@@ -250,6 +250,13 @@ package final class ContextBase: Sendable {
         }
     }
 
+    /// Tells the transaction this base reads through now (a write's) the reads that follow (see
+    /// ``StorageReader/prefetch(_:)``); nothing outside one.
+    func prefetch(_ reads: PlannedReads) {
+        guard !reads.isEmpty, let current = Self.current, current.base === self else { return }
+        current.reader.prefetch(reads)
+    }
+
     /// Runs `body` with one read transaction open for every read it makes of this base (a
     /// resolve reads its levels in one transaction: one state, and no transaction per batch).
     @usableFromInline

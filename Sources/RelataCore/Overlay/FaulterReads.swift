@@ -12,6 +12,8 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
     /// How many entities of the type are stored; `nil` on failure.
     @usableFromInline let count: (ContextBase) -> Int?
+    /// The keys the reads of a batch of ids ask storage for.
+    @usableFromInline let keys: ([Entity.ID]) -> [EntityKey]
     /// One per to-one relation `Entity` stores in its rows (see ``EntityFaulter/rowLinks``):
     /// filled while the plan is made, never after.
     @usableFromInline var rowLinks: [(EntityTable<Entity>, [Entity.ID]?, [EntityRecord]) -> Void] = []
@@ -19,12 +21,14 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline
     init(
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
-        rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?
+        rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
+        keys: @escaping ([Entity.ID]) -> [EntityKey]
     ) {
         self.read = read
         self.readAll = readAll
         self.rows = rows
         self.count = count
+        self.keys = keys
     }
 }
 
@@ -50,13 +54,16 @@ final class LinkReads<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @usableFromInline let count: Count?
     /// The last key of each of a batch of to-many sources' lists; `nil` for a to-one side.
     @usableFromInline let tails: Tails?
+    /// The reads ``tails`` makes for a batch of sources; `nil` for a to-one side.
+    @usableFromInline let plannedTails: (([SourceID]) -> PlannedReads)?
 
     @usableFromInline
-    init(read: @escaping Load, readWithTargets: Load?, page: Page?, count: Count?, tails: Tails?) {
+    init(read: @escaping Load, readWithTargets: Load?, page: Page?, count: Count?, tails: (read: Tails, planned: ([SourceID]) -> PlannedReads)?) {
         self.read = read
         self.readWithTargets = readWithTargets
         self.page = page
         self.count = count
-        self.tails = tails
+        self.tails = tails?.read
+        plannedTails = tails?.planned
     }
 }

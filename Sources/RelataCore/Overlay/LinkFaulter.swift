@@ -53,6 +53,12 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
         reads.tails?(base, sources)
     }
 
+    /// The reads ``tails(_:)`` makes for `sources`.
+    @inlinable
+    func plannedTails(_ sources: [SourceID]) -> PlannedReads {
+        reads.plannedTails?(sources) ?? PlannedReads()
+    }
+
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
     /// does not hold whole are asked for) and notes them as held; `withTargets`: the targets'
     /// rows are read in the same statement where the side can (``readWithTargets``).
@@ -157,6 +163,12 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     @inlinable
     func rows(_ ids: [Entity.ID]) -> [EntityRecord]? {
         reads.rows(base, ids)
+    }
+
+    /// The reads ``rows(_:)`` makes for `ids`.
+    @inlinable
+    func plannedRows(_ ids: [Entity.ID]) -> PlannedReads {
+        PlannedReads(entities: reads.keys(ids))
     }
 
     /// One per to-one relation `Entity` stores in its rows: puts the links of the rows read (for

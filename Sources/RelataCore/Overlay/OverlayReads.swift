@@ -63,7 +63,8 @@ enum OverlayReads {
                 }
             },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
-            count: { base in base.read { try $0.fetchEntityCount(of: type) } }
+            count: { base in base.read { try $0.fetchEntityCount(of: type) } },
+            keys: keys
         )
     }
 
@@ -198,11 +199,12 @@ enum OverlayReads {
     }
 
     /// The last key of each of a batch of sources' lists through `d`, a to-many side, read in
-    /// one batch (what appending after them needs); `nil` for a to-one side.
+    /// one batch (what appending after them needs), and the reads that makes (told to the
+    /// transaction ahead, see ``StorageReader/prefetch(_:)``); `nil` for a to-one side.
     @inlinable
     static func linkTails<S: EntityModelProtocol, T: EntityModelProtocol>(
         _ d: RelationDescriptor<S, T>
-    ) -> LinkReads<S.ID, T.ID>.Tails? {
+    ) -> (read: LinkReads<S.ID, T.ID>.Tails, planned: ([S.ID]) -> PlannedReads)? {
         guard d.key.toMany else { return nil }
         let sourceType = EntitySchema.storageName(of: S.self), name = d.name
         func keyed(_ sources: [S.ID]) -> [String] {
@@ -210,11 +212,12 @@ enum OverlayReads {
         }
         if d.storedSide == .derived, let inverse = d.inverse {
             let targetType = EntitySchema.storageName(of: T.self), inverseName = inverse.nameString
-            return { base, sources in
+            let planned = { (sources: [S.ID]) in
+                PlannedReads(lastSources: keyed(sources).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) })
+            }
+            let read: LinkReads<S.ID, T.ID>.Tails = { base, sources in
                 base.read { reader in
-                    let records = try asking(sourceType, name) {
-                        try reader.fetchLastSources(of: keyed(sources).map { LinkTargetKey(type: targetType, relation: inverseName, target: $0) })
-                    }
+                    let records = try asking(sourceType, name) { try reader.fetchLastSources(of: planned(sources).lastSources) }
                     var tails: [S.ID: PositionKey] = [:]
                     for record in records {
                         guard let key = record.inversePosition.flatMap(PositionKey.init) else {
@@ -225,11 +228,15 @@ enum OverlayReads {
                     return tails
                 }
             }
+            return (read, planned)
         }
-        return { base, sources in
+        let planned = { (sources: [S.ID]) in
+            PlannedReads(lastLinks: keyed(sources).map { LinkSourceKey(type: sourceType, relation: name, source: $0) })
+        }
+        let read: LinkReads<S.ID, T.ID>.Tails = { base, sources in
             base.read { reader in
                 var tails: [S.ID: PositionKey] = [:]
-                for record in try reader.fetchLastLinks(of: keyed(sources).map { LinkSourceKey(type: sourceType, relation: name, source: $0) }) {
+                for record in try reader.fetchLastLinks(of: planned(sources).lastLinks) {
                     guard let key = record.position.flatMap(PositionKey.init) else {
                         throw positionless(sourceType, name, id: record.source, link: "to \"\(record.target)\"")
                     }
@@ -238,6 +245,7 @@ enum OverlayReads {
                 return tails
             }
         }
+        return (read, planned)
     }
 
     /// The error for a stored list link without a valid position: of `type`'s `relation` of

@@ -42,6 +42,8 @@ struct StashingReader: StorageReader {
 
     // Passed on as they are.
 
+    func prefetch(_ reads: PlannedReads) { reader.prefetch(reads) }
+
     func load(
         entities entity: (EntityRecord) throws -> Void, links link: (LinkRecord) throws -> Void,
         dynamicLinks dynamicLink: (DynamicLinkRecord) throws -> Void

@@ -111,9 +111,17 @@ public protocol StorageReader {
     /// The change log's records after `sequence`, oldest first. A record whose origin or bytes
     /// cannot be read comes with `nil` there (the store then reloads every row).
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry]
+
+    /// Tells the reader the reads that come next: a backend whose reads are round trips may send
+    /// them now, together, and answer those calls from what came back (the PostgreSQL backend
+    /// does, in a write). The calls that follow must answer exactly as without it; a failure
+    /// shows in them. The default implementation does nothing.
+    func prefetch(_ reads: PlannedReads)
 }
 
 extension StorageReader {
+    public func prefetch(_ reads: PlannedReads) {}
+
     public func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
         Array(page.slice(try fetchLinks(of: [source])))
     }
