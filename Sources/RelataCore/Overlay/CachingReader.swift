@@ -66,10 +66,15 @@ struct CachingReader: StorageReader {
             }
         }
         guard !missing.isEmpty else { return found }
-        missing = Array(Set(missing))
+        if missing.count > 1 { missing = Array(Set(missing)) }
         let read = try source().fetchEntities(missing)
-        var rows: [EntityKey: EntityRecord?] = Dictionary(uniqueKeysWithValues: missing.map { ($0, nil) })
-        for record in read { rows[EntityKey(type: record.type, id: record.id)] = record }
+        // Kept: the rows read, and the keys without one as absent (found by a set only when
+        // some are).
+        var rows: [(EntityKey, EntityRecord?)] = read.map { (EntityKey(type: $0.type, id: $0.id), $0) }
+        if read.count < missing.count {
+            let present = Set(rows.map(\.0))
+            rows += missing.filter { !present.contains($0) }.map { ($0, nil) }
+        }
         cache.insert(entities: rows, at: sequence)
         found += read
         return found
@@ -131,7 +136,7 @@ struct CachingReader: StorageReader {
             var ends: [EntityKey: EntityRecord?] = [:]
             for record in found.links { ends[end(record)] = .some(nil) }
             for record in found.entities { ends[EntityKey(type: record.type, id: record.id)] = record }
-            cache.insert(entities: ends, at: sequence)
+            cache.insert(entities: Array(ends), at: sequence)
             entities = found.entities
             return found.links
         }, key: key, keep: keep)

@@ -167,35 +167,50 @@ package final class RowCache: Sendable {
         }
     }
 
-    /// Keeps rows read as of `sequence` (nothing when the cache has moved on since).
+    /// Keeps rows read as of `sequence` (nothing when the cache has moved on since); an entity
+    /// key given twice is kept once.
     func insert(
-        entities: [EntityKey: EntityRecord?] = [:], links: [LinkSourceKey: [LinkRecord]] = [:],
+        entities: [(EntityKey, EntityRecord?)] = [], links: [LinkSourceKey: [LinkRecord]] = [:],
         sources: [LinkTargetKey: [LinkRecord]] = [:], dynamic: [EntityKey: [DynamicLinkRecord]] = [:], at sequence: Int64
     ) {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return }
-            for (key, row) in entities where state.entities[key] == nil {
+            // Each key is looked up once: an entry held already (read as of the same sequence,
+            // so the same row) is put back as it was, with the entity decoded from it.
+            for (key, row) in entities {
                 // The row, and room for the entity decoded from it (about as large).
                 let bytes = 2 * Self.size(row)
-                state.entities[key] = EntityEntry(row: row, bytes: bytes)
+                if let held = state.entities.updateValue(EntityEntry(row: row, bytes: bytes), forKey: key) {
+                    state.entities[key] = held
+                    continue
+                }
                 state.order.append(.entity(key))
                 state.bytes += bytes
             }
-            for (key, rows) in links where state.links[key] == nil {
+            for (key, rows) in links {
                 let bytes = rows.reduce(64) { $0 + Self.size($1) }
-                state.links[key] = (rows, bytes)
+                if let held = state.links.updateValue((rows, bytes), forKey: key) {
+                    state.links[key] = held
+                    continue
+                }
                 state.order.append(.links(key))
                 state.bytes += bytes
             }
-            for (key, rows) in sources where state.sources[key] == nil {
+            for (key, rows) in sources {
                 let bytes = rows.reduce(64) { $0 + Self.size($1) }
-                state.sources[key] = (rows, bytes)
+                if let held = state.sources.updateValue((rows, bytes), forKey: key) {
+                    state.sources[key] = held
+                    continue
+                }
                 state.order.append(.sources(key))
                 state.bytes += bytes
             }
-            for (key, rows) in dynamic where state.dynamic[key] == nil {
+            for (key, rows) in dynamic {
                 let bytes = rows.reduce(64) { $0 + 96 + $1.source.utf8.count + $1.target.utf8.count }
-                state.dynamic[key] = (rows, bytes)
+                if let held = state.dynamic.updateValue((rows, bytes), forKey: key) {
+                    state.dynamic[key] = held
+                    continue
+                }
                 state.order.append(.dynamic(key))
                 state.bytes += bytes
             }
