@@ -94,7 +94,7 @@ enum LargeStoreW2 {
         table.row("  second resolve (the same chats)", paged.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context; a new context, rows from the cache)")
         table.count("    statements sent", paged["statements-warm"]!, 0)
         table.memory("  peak RSS (VmHWM)", paged["rss-peak"]!, grdbRead["rss-peak"]!)
-        table.row("  point write p50, awaited (1,000 writes)", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (one message appended to c\(data.chatCount / 2), one commit; GRDB's `await queue.write` by hand)")
+        table.row("  point write p50, awaited", pagedWrite.time("p50"), grdbWrite.time("p50"), "  (1,000 writes, each one message appended to c\(data.chatCount / 2); GRDB's `await queue.write` by hand)")
         table.row("  point write p99, awaited", pagedWrite.time("p99"), grdbWrite.time("p99"))
         table.row("  point write p50, synchronous", pagedWrite.time("sync-p50"), grdbWrite.time("sync-p50"), "  (`try store.write` on the calling thread; GRDB's `queue.write`)")
         table.row("  point write p99, synchronous", pagedWrite.time("sync-p99"), grdbWrite.time("sync-p99"))
