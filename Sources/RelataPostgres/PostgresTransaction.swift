@@ -71,10 +71,11 @@ final class PostgresTransaction: StorageTransaction {
         }
     }
 
-    /// Reads sent ahead of entity rows, by type, and of lists' last sources, by type and
-    /// relation; each answers the one fetch that asks for a subset of its keys.
+    /// Reads sent ahead of entity rows, by type, and of lists' last sources or links, by type
+    /// and relation; each answers the one fetch that asks for a subset of its keys.
     private var sentEntities: [String: SentRead] = [:]
     private var sentLastSources: [[String]: SentRead] = [:]
+    private var sentLastLinks: [[String]: SentRead] = [:]
 
     /// Sends `query`, a read sent ahead for `keys`, without waiting.
     private func send(_ query: PostgresQuery, ahead keys: Set<String>) -> SentRead {
@@ -91,8 +92,8 @@ final class PostgresTransaction: StorageTransaction {
         return read.rows
     }
 
-    /// Sends the entity rows' and the last sources' reads of `reads` now, all at once (one round
-    /// trip): ``fetchEntities(_:)`` and ``fetchLastSources(of:)`` answer from them.
+    /// Sends the reads of `reads` now, all at once (one round trip): ``fetchEntities(_:)``,
+    /// ``fetchLastSources(of:)`` and ``fetchLastLinks(of:)`` answer from them.
     func prefetch(_ reads: PlannedReads) {
         var sent = false
         for (type, keys) in reads.entities.groupedInOrder(by: \.type) {
@@ -103,6 +104,11 @@ final class PostgresTransaction: StorageTransaction {
         for (name, keys) in reads.lastSources.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let query = try? lastSourcesQuery(type: name[0], relation: name[1], targets: keys.map(\.target)) else { continue }
             sentLastSources[name] = send(query, ahead: Set(keys.map(\.target)))
+            sent = true
+        }
+        for (name, keys) in reads.lastLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
+            guard let query = try? lastLinksQuery(type: name[0], relation: name[1], sources: keys.map(\.source)) else { continue }
+            sentLastLinks[name] = send(query, ahead: Set(keys.map(\.source)))
             sent = true
         }
         // The reads that take them answer without a round trip of their own: one for all.
@@ -307,19 +313,31 @@ final class PostgresTransaction: StorageTransaction {
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         for (name, keys) in sources.groupedInOrder(by: { [$0.type, $0.relation] }) {
-            guard case .links(let table)? = try tables.relationTable(of: name[0], relation: name[1]) else { continue }
-            // Each source's last row, the order index walked backwards, in one round trip.
-            var query = PostgresQuery(
-                unsafeSQL: """
-                    SELECT l.source, l.target, l.position, l.inverse FROM pg_catalog.unnest($1::text[]) AS k(source)
-                    CROSS JOIN LATERAL (SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE source = k.source
-                    ORDER BY position DESC NULLS LAST, target DESC LIMIT 1) l
-                    """
-            )
-            query.binds.append(Array(Set(keys.map(\.source))))
+            let asked = keys.map(\.source)
+            if let rows = try rows(of: sentLastLinks.removeValue(forKey: name), covering: asked) {
+                let wanted = Set(asked)
+                records += try rows.map { try Self.linkRecord(name[0], name[1], $0) }.filter { wanted.contains($0.source) }
+                continue
+            }
+            guard let query = try lastLinksQuery(type: name[0], relation: name[1], sources: asked) else { continue }
             records += try execute(query).map { try Self.linkRecord(name[0], name[1], $0) }
         }
         return records
+    }
+
+    /// The last link of each of `sources`' lists through `type`'s `relation`, the order index
+    /// walked backwards; `nil` when the relation has no link table.
+    private func lastLinksQuery(type: String, relation: String, sources: [String]) throws -> PostgresQuery? {
+        guard case .links(let table)? = try tables.relationTable(of: type, relation: relation) else { return nil }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT l.source, l.target, l.position, l.inverse FROM pg_catalog.unnest($1::text[]) AS k(source)
+                CROSS JOIN LATERAL (SELECT source, target, position, inverse FROM \(schema.qualified(table)) WHERE source = k.source
+                ORDER BY position DESC NULLS LAST, target DESC LIMIT 1) l
+                """
+        )
+        query.binds.append(Array(Set(sources)))
+        return query
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
@@ -579,6 +597,7 @@ final class PostgresTransaction: StorageTransaction {
         // Reads sent ahead are as of before these rows.
         sentEntities = [:]
         sentLastSources = [:]
+        sentLastLinks = [:]
         try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.

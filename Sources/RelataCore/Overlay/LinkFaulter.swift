@@ -60,8 +60,9 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     }
 
     /// Puts the links of `sources` in `table` (replacing what it held for them: only sources it
-    /// does not hold whole are asked for) and notes them as held; `withTargets`: the targets'
-    /// rows are read in the same statement where the side can (``readWithTargets``).
+    /// does not hold whole are asked for) and notes them as held — a source given twice once;
+    /// `withTargets`: the targets' rows are read in the same statement where the side can
+    /// (``readWithTargets``).
     @inlinable
     func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
         // The targets' rows come with the links where reads are round trips (see
@@ -75,6 +76,9 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
         let hasOne = !links.one.isEmpty, hasMany = !links.many.isEmpty
         table.loaded.reserveCapacity(table.loaded.count + sources.count)
         for source in sources {
+            // Placed once: a second time would put back the stored list over what the first
+            // placed in it (targets appended before the list was read).
+            guard table.loaded.insert(source).inserted else { continue }
             if hasOne, let target = links.one[source] { table.one[source] = table.unclaimed(target, of: source) }
             var stored = hasMany ? links.many[source] : nil
             if !table.departed.isEmpty, stored != nil { table.dropDeparted(from: &stored!, of: source) }
@@ -91,7 +95,6 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
             } else if let stored {
                 table.many[source] = stored
             }
-            table.loaded.insert(source)
         }
     }
 }

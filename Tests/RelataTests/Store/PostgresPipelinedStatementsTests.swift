@@ -43,11 +43,14 @@ struct PostgresPipelinedStatementsTests {
         for round in 0..<12 {
             let moves = (0..<3).map { _ in (message: "m\(Int.random(in: 0..<3, using: &random))-\(Int.random(in: 0..<5, using: &random))", chat: "c\(Int.random(in: 0..<3, using: &random))") }
             let fresh = (0..<2).map { index in (message: "n\(round)-\(index)", chat: "c\(Int.random(in: 0..<3, using: &random))") }
+            // A new user joins a chat: the chat's list of users is appended to as well.
+            let joining = (user: "w\(round)", chat: "c\(Int.random(in: 0..<3, using: &random))")
             for store in [postgres, sqlite] {
                 try await store.write { context in
                     for (message, chat) in moves + fresh + fresh.prefix(1) {
                         try Message(id: message, text: "r\(round)", author: .id("u0"), chat: .id(chat)).save(to: &context)
                     }
+                    try User(id: joining.user, name: "W", chats: .ids([joining.chat])).save(to: &context)
                 }
             }
         }
@@ -55,6 +58,8 @@ struct PostgresPipelinedStatementsTests {
             let stored = try await postgres.read { $0.ids(of: chat, \Chat.$messages) }
             #expect(stored == (try await sqlite.read { $0.ids(of: chat, \Chat.$messages) }), "\(chat)")
             #expect(!stored.isEmpty)
+            let users = try await postgres.read { $0.ids(of: chat, \Chat.$users) }
+            #expect(users == (try await sqlite.read { $0.ids(of: chat, \Chat.$users) }), "\(chat)")
         }
         try await postgres.read { try $0.checkInvariants() }
         try await postgres.close()

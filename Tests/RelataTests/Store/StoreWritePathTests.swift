@@ -123,6 +123,28 @@ struct StoreWritePathTests {
         #expect(reopened.context.entity(Message.self, id: "m10") != nil)
     }
 
+    @Test("Two messages saved again to the chat they are in and others appended to it, in one write: each appended one is stored at its place, and the next append follows", arguments: BackendKind.allCases)
+    func appendsBesideMessagesThatStay(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await harness.open()
+        try await PostgresPlannedQueryTests.fill(store, chats: 3)
+        // m0-0 and m0-2 stay in c0 (their list is read so that they keep their places, once for
+        // both); m2-1 moves in from c2 and n0 is new, both appended before that read.
+        try await store.write { context in
+            for (message, chat) in [("m2-1", "c0"), ("m0-0", "c0"), ("m0-2", "c0"), ("n0", "c0")] {
+                try Message(id: message, text: "again", author: .id("u0"), chat: .id(chat)).save(to: &context)
+            }
+        }
+        let expected = ["m0-0", "m0-1", "m0-2", "m0-3", "m0-4", "m2-1", "n0"]
+        #expect(try await store.read { $0.ids(of: "c0", \Chat.$messages) } == expected)
+        // Appending reads the stored tail: every link in the list has its position.
+        try await store.write { try Message(id: "n1", text: "next", author: .id("u0"), chat: .id("c0")).save(to: &$0) }
+        #expect(try await store.read { $0.ids(of: "c0", \Chat.$messages) } == expected + ["n1"])
+        #expect(try await store.read { $0.ids(of: "c2", \Chat.$messages) } == ["m2-0", "m2-2", "m2-3", "m2-4"])
+        _ = try await Self.expectAgreesAndReopens(store, harness, "after the appends")
+    }
+
     @Test("A reader never waits for a write: it gets the last committed state at once", arguments: BackendKind.allCases)
     func readerNeverWaits(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
