@@ -99,45 +99,20 @@ struct PostgresPipelinedStatementsTests {
 
     @Test("A row the server refuses fails the write with that refusal, nothing of the write is committed, and the next write commits")
     func refusedRowFailsTheWrite() async throws {
-        guard let url = PostgresStoreTests.serverURL() else { return }
-        let schema = PostgresStoreTests.schema()
-        let backend = try await PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema))
-        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
-        try await PostgresPlannedQueryTests.fill(store, chats: 1)
         // Every entity table refuses the id "bad".
-        let status = try ShellCommand.run(
+        try await Self.expectRefusal(of: "bad") { url, schema in
             """
             psql '\(url)' -qc "DO \\$\\$ DECLARE t text; BEGIN FOR t IN SELECT table_name FROM information_schema.tables \
             WHERE table_schema = '\(schema)' AND table_name ~ '^e[0-9]+$' LOOP \
             EXECUTE format('ALTER TABLE %I.%I ADD CONSTRAINT relata_test_no_bad CHECK (id <> ''bad'')', '\(schema)', t); END LOOP; END \\$\\$"
             """
-        )
-        #expect(status == 0)
-        let (code, text) = await PostgresHardeningTests.code {
-            try await store.write { context in
-                try Chat(id: "kept-out").save(to: &context)
-                try Message(id: "bad", text: "refused", author: .id("u0"), chat: .id("c0")).save(to: &context)
-            }
         }
-        #expect(code == .storageFailed)
-        #expect(text.contains("SQLSTATE 23514"), "the refusal itself (a check violation), not the statements after it: \(text)")
-        let fresh = try await Store(backend: PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema)), schema: Self.schema, followInterval: nil)
-        #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out"), $0.entity(Chat.self, id: "c0")].map { $0 != nil } } == [false, true])
-        try await store.write { try Chat(id: "after").save(to: &$0) }
-        #expect(try await fresh.read { $0.entity(Chat.self, id: "after") != nil })
-        try await fresh.close()
-        try await store.close()
     }
 
     @Test("A commit the server refuses at COMMIT (a deferred check) fails the write, nothing of it is committed, and the next write commits")
     func refusedCommitFailsTheWrite() async throws {
-        guard let url = PostgresStoreTests.serverURL() else { return }
-        let schema = PostgresStoreTests.schema()
-        let backend = try await PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema))
-        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
-        try await PostgresPlannedQueryTests.fill(store, chats: 1)
         // Every entity table refuses the id "late", checked only when the transaction commits.
-        let status = try ShellCommand.run(
+        try await Self.expectRefusal(of: "late") { url, schema in
             """
             psql '\(url)' -qc "CREATE FUNCTION \(schema).no_late() RETURNS trigger LANGUAGE plpgsql AS \\$\\$ BEGIN \
             IF NEW.id = 'late' THEN RAISE EXCEPTION 'late refused at commit' USING ERRCODE = '23514'; END IF; RETURN NULL; END \\$\\$; \
@@ -146,20 +121,32 @@ struct PostgresPipelinedStatementsTests {
             EXECUTE format('CREATE CONSTRAINT TRIGGER relata_test_late AFTER INSERT ON %I.%I DEFERRABLE INITIALLY DEFERRED \
             FOR EACH ROW EXECUTE FUNCTION %I.no_late()', '\(schema)', t, '\(schema)'); END LOOP; END \\$\\$"
             """
-        )
-        #expect(status == 0)
+        }
+    }
+
+    /// Opens a store with one chat on a new schema, runs the `psql` command `refusing` makes (for
+    /// the server's URL and the schema) so that the server refuses a message with id `id` (a
+    /// check violation, SQLSTATE 23514), then writes a chat and that message: the write fails
+    /// with the refusal itself, nothing of it is committed or published, and the next write commits.
+    static func expectRefusal(of id: String, refusing: (_ url: String, _ schema: String) -> String) async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let backend = try await PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema))
+        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
+        try await PostgresPlannedQueryTests.fill(store, chats: 1)
+        #expect(try ShellCommand.run(refusing(url, schema)) == 0)
         let sequence = store.sequence
         let (code, text) = await PostgresHardeningTests.code {
             try await store.write { context in
                 try Chat(id: "kept-out").save(to: &context)
-                try Message(id: "late", text: "refused", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                try Message(id: id, text: "refused", author: .id("u0"), chat: .id("c0")).save(to: &context)
             }
         }
         #expect(code == .storageFailed)
-        #expect(text.contains("SQLSTATE 23514"), "the commit's refusal itself: \(text)")
+        #expect(text.contains("SQLSTATE 23514"), "the refusal itself (a check violation), not the statements after it: \(text)")
         #expect(store.sequence == sequence, "no commit published")
         let fresh = try await Store(backend: PostgresBackend.connect(url: url, configuration: PostgresBackend.Configuration(schema: schema)), schema: Self.schema, followInterval: nil)
-        #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out") != nil, $0.entity(Message.self, id: "late") != nil, $0.entity(Chat.self, id: "c0") != nil] } == [false, false, true])
+        #expect(try await fresh.read { [$0.entity(Chat.self, id: "kept-out") != nil, $0.entity(Message.self, id: id) != nil, $0.entity(Chat.self, id: "c0") != nil] } == [false, false, true])
         try await store.write { try Chat(id: "after").save(to: &$0) }
         #expect(try await fresh.read { $0.entity(Chat.self, id: "after") != nil })
         try await fresh.close()
