@@ -28,7 +28,15 @@ struct StoreRandomWritesPropertyTests {
 
     static func apply(_ code: Int, to context: inout Context) {
         var reference = ReferenceModel()
-        if code % 7 == 6 {
+        if code % 7 == 5 {
+            // Three messages saved to one chat, without reading anything first, as a payload
+            // repeating part of what is stored: those already in it keep their places (in a
+            // Store write, their list is read for that), the others are appended.
+            let chat = Ops.pick(Ops.chatIDs, code / 7)
+            for message in [Ops.pick(Ops.messageIDs, code / 21), Ops.pick(Ops.messageIDs, code / 126), Ops.pick(Ops.messageIDs, code / 756)] {
+                try? Message(id: message, text: "again", chat: .id(chat)).save(to: &context)
+            }
+        } else if code % 7 == 6 {
             let refs = Ops.userIDs.map { EntityReference(User.self, id: $0) } + Ops.messageIDs.map { EntityReference(Message.self, id: $0) }
             let a = refs[(code / 7) % refs.count], b = refs[(code / 91) % refs.count]
             try? context.relate(a, DynamicRelationKind.allCases[(code / 3) % 3], b)
