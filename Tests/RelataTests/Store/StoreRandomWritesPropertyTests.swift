@@ -89,8 +89,14 @@ struct StoreRandomWritesPropertyTests {
     static func check(_ codes: [Int], on kind: BackendKind) async {
         guard let harness = try? StoreHarness(kind) else { return }
         defer { harness.remove() }
+        await check(codes, open: { try await harness.open(schema: $0) }, storage: { try harness.backend() })
+    }
+
+    /// Applies `codes` in batches through the store `open` opens (on one storage each time),
+    /// comparing after every write with what `storage` — a backend on the same storage — holds.
+    static func check(_ codes: [Int], open: (EntitySchema) async throws -> Store, storage: () throws -> any StorageBackend) async {
         let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
-        guard let store = try? await harness.open(schema: schema) else {
+        guard let store = try? await open(schema) else {
             Issue.record("cannot open")
             return
         }
@@ -111,7 +117,7 @@ struct StoreRandomWritesPropertyTests {
                 for code in batch { Self.apply(code, to: &plain) }
             }
             let now = Self.dumped(store.context)
-            guard let whole = try? loadedWhole(harness.backend(), schema: schema) else {
+            guard let whole = try? loadedWhole(storage(), schema: schema) else {
                 Issue.record("cannot load")
                 return
             }
@@ -121,7 +127,7 @@ struct StoreRandomWritesPropertyTests {
         }
         let final = Self.dumped(store.context)
         try? await store.close()
-        guard let reopened = try? await harness.open(schema: schema) else {
+        guard let reopened = try? await open(schema) else {
             Issue.record("cannot reopen")
             return
         }
