@@ -39,15 +39,15 @@ struct CachingReader: StorageReader {
         var missed = PlannedReads()
         if !reads.entities.isEmpty {
             let hits = cache.entities(reads.entities, at: sequence)
-            missed.entities = Array(Set(reads.entities.indices.filter { hits?[$0] == nil }.map { reads.entities[$0] }))
+            missed.entities = Self.missed(reads.entities, hits)
         }
         if !reads.lastSources.isEmpty {
             let hits = cache.sources(reads.lastSources, at: sequence)
-            missed.lastSources = Array(Set(reads.lastSources.indices.filter { hits?[$0] == nil }.map { reads.lastSources[$0] }))
+            missed.lastSources = Self.missed(reads.lastSources, hits)
         }
         if !reads.lastLinks.isEmpty {
             let hits = cache.links(reads.lastLinks, at: sequence)
-            missed.lastLinks = Array(Set(reads.lastLinks.indices.filter { hits?[$0] == nil }.map { reads.lastLinks[$0] }))
+            missed.lastLinks = Self.missed(reads.lastLinks, hits)
         }
         if !missed.isEmpty { source.prefetch(missed) }
     }
@@ -205,14 +205,19 @@ struct CachingReader: StorageReader {
     /// The tails of lists the cache holds come from it; the others from storage, in one batch.
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         let hits = cache.links(sources, at: sequence)
-        let missing = Array(Set(sources.indices.filter { hits?[$0] == nil }.map { sources[$0] }))
+        let missing = Self.missed(sources, hits)
         return Self.tails(sources, hits) + (missing.isEmpty ? [] : try source().fetchLastLinks(of: missing))
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         let hits = cache.sources(targets, at: sequence)
-        let missing = Array(Set(targets.indices.filter { hits?[$0] == nil }.map { targets[$0] }))
+        let missing = Self.missed(targets, hits)
         return Self.tails(targets, hits) + (missing.isEmpty ? [] : try source().fetchLastSources(of: missing))
+    }
+
+    /// The keys the cache missed (`hits` aligned with `keys`; `nil`: all of them), each once.
+    private static func missed<Key: Hashable, Hit>(_ keys: [Key], _ hits: [Hit?]?) -> [Key] {
+        Array(Set(keys.indices.filter { hits?[$0] == nil }.map { keys[$0] }))
     }
 
     /// The last row of each cached list of `keys` (`hits` aligned with them), each key's once.

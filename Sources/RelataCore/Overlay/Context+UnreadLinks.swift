@@ -53,9 +53,8 @@ extension Context {
         // round trips sends it all at once.
         if let base = storage.base, storage.unreadLinks.count + storage.provisionalTails.count > 0 {
             var reads = PlannedReads()
-            for pending in Array(storage.unreadLinks.values) + Array(storage.provisionalTails.values) {
-                if let plan = pending.plan { reads.add(plan(&self)) }
-            }
+            for pending in storage.unreadLinks.values { if let plan = pending.plan { reads.add(plan(&self)) } }
+            for pending in storage.provisionalTails.values { if let plan = pending.plan { reads.add(plan(&self)) } }
             base.prefetch(reads)
         }
         if !storage.unreadLinks.isEmpty {

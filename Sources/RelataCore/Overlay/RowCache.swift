@@ -180,37 +180,25 @@ package final class RowCache: Sendable {
             for (key, row) in entities {
                 // The row, and room for the entity decoded from it (about as large).
                 let bytes = 2 * Self.size(row)
-                if let held = state.entities.updateValue(EntityEntry(row: row, bytes: bytes), forKey: key) {
-                    state.entities[key] = held
-                    continue
-                }
+                guard Self.keep(EntityEntry(row: row, bytes: bytes), at: key, in: &state.entities) else { continue }
                 state.order.append(.entity(key))
                 state.bytes += bytes
             }
             for (key, rows) in links {
                 let bytes = rows.reduce(64) { $0 + Self.size($1) }
-                if let held = state.links.updateValue((rows, bytes), forKey: key) {
-                    state.links[key] = held
-                    continue
-                }
+                guard Self.keep((rows, bytes), at: key, in: &state.links) else { continue }
                 state.order.append(.links(key))
                 state.bytes += bytes
             }
             for (key, rows) in sources {
                 let bytes = rows.reduce(64) { $0 + Self.size($1) }
-                if let held = state.sources.updateValue((rows, bytes), forKey: key) {
-                    state.sources[key] = held
-                    continue
-                }
+                guard Self.keep((rows, bytes), at: key, in: &state.sources) else { continue }
                 state.order.append(.sources(key))
                 state.bytes += bytes
             }
             for (key, rows) in dynamic {
                 let bytes = rows.reduce(64) { $0 + 96 + $1.source.utf8.count + $1.target.utf8.count }
-                if let held = state.dynamic.updateValue((rows, bytes), forKey: key) {
-                    state.dynamic[key] = held
-                    continue
-                }
+                guard Self.keep((rows, bytes), at: key, in: &state.dynamic) else { continue }
                 state.order.append(.dynamic(key))
                 state.bytes += bytes
             }
@@ -263,6 +251,14 @@ package final class RowCache: Sendable {
                 state.entities.values[index].decoded = Decoded(entity)
             }
         }
+    }
+
+    /// Puts `value` under `key` unless `entries` holds the key already, which is then put back as
+    /// it was (one lookup when it is not held); whether `value` was kept.
+    private static func keep<Key: Hashable, Value>(_ value: Value, at key: Key, in entries: inout [Key: Value]) -> Bool {
+        guard let held = entries.updateValue(value, forKey: key) else { return true }
+        entries[key] = held
+        return false
     }
 
     private static func size(_ row: EntityRecord?) -> Int {
