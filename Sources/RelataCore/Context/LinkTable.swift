@@ -135,13 +135,16 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         if let faulter, !loaded.contains(source) { faulter.load([source], into: self) }
     }
 
-    /// Reads the links of those of `sources` not held yet, in one batch; `withTargets`: the
-    /// targets' entity rows too, in the same statement where storage can (a query about to
+    /// Reads the links of those of `sources` not held yet, in one batch, each once; `withTargets`:
+    /// the targets' entity rows too, in the same statement where storage can (a query about to
     /// resolve them).
     @inlinable
     func ensure(_ sources: some Collection<SourceID>, withTargets: Bool = false) {
         guard let faulter else { return }
-        let missing = sources.filter { !loaded.contains($0) }
+        // Each source asked once: a batch names each key once (a source named twice gets its
+        // rows twice from storage — a list holding a target twice).
+        var asked = Set<SourceID>()
+        let missing = sources.filter { !loaded.contains($0) && asked.insert($0).inserted }
         if !missing.isEmpty { faulter.load(missing, into: self, withTargets: withTargets) }
     }
 

@@ -67,6 +67,7 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     func load(_ sources: [SourceID], into table: LinkTable<SourceID, TargetID>, withTargets: Bool = false) {
         // The targets' rows come with the links where reads are round trips (see
         // `ContextBase.joinsLinkedRows`) and the side can.
+        assert(Set(sources).count == sources.count, "a batch names each source once")
         let load = withTargets && base.joinsLinkedRows ? reads.readWithTargets ?? reads.read : reads.read
         guard let links = load(base, sources) else { return }
         if !links.one.isEmpty { table.readStored = true }

@@ -8,6 +8,9 @@ import Foundation
 /// and the change log (``logBounds()``, ``logEntries(after:)``); what a store does with the log
 /// (``changes(since:)``: which commits it missed, a damaged record, a pruned log) is written once,
 /// above every backend.
+///
+/// A batch of keys names each key once (Relata makes sure of it): a backend need not remove
+/// repeated keys, and one that answers a repeated key twice returns its rows twice.
 public protocol StorageReader {
     /// Streams every stored row: entities first, then links, then dynamic links.
     ///

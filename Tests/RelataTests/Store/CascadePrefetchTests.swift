@@ -96,4 +96,29 @@ struct CascadePrefetchTests {
         }
         #expect(reads[0] == reads[1], "statements the deletions read: \(reads)")
     }
+
+    @Test("Erasing two replies to one message, after a reply was added to it unread: its replies read once, and none left", arguments: BackendKind.allCases)
+    func twoErasedRepliesToOne(kind: BackendKind) async throws {
+        guard let harness = try? StoreHarness(kind) else { return }
+        defer { harness.remove() }
+        // No row cache: the erasure's reads go to storage.
+        let store = try await Store(backend: harness.backend(), schema: StoreHarness.schema, cacheLimit: 0)
+        try await store.write { context in
+            for id in ["m0", "m4", "m5"] { try Message(id: id, text: "t", chat: .id("c2")).save(to: &context) }
+            try Message(id: "m0", text: "t", replyTo: .id("m4")).save(to: &context)
+        }
+        try await store.write { context in
+            // m5 joins m4's replies without reading them; m4 leaves the chat; the chat's cascade
+            // erases m0 and m5, whose erasure reads the replies of m4 for both at once.
+            try Message(id: "m5", text: "t", replyTo: .id("m4")).save(to: &context)
+            try Message(id: "m4", text: "t", chat: .id("c1")).save(to: &context)
+            try Chat.delete(id: "c2", from: &context)
+            #expect(context.ids(of: "m4", \Message.$replies).isEmpty, "no reply of an erased message left")
+        }
+        #expect(store.context.ids(of: Message.self) == ["m4"])
+        #expect(store.context.ids(of: "m4", \Message.$replies).isEmpty)
+        try store.context.checkInvariants()
+        try await store.close()
+    }
+
 }
