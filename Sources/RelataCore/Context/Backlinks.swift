@@ -38,7 +38,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         if faulter != nil { fault(target) }
     }
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func fault(_ target: Target.ID) {
         guard let faulter, !loaded.contains(target), let found = faulter.read([target]) else { return }
         var held = found[target] ?? []
@@ -58,7 +58,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         return sources[target]
     }
 
-    @usableFromInline
+    @inlinable
     init(descriptor: RelationDescriptor<Source, Target>, sources: [Target.ID: Set<Source.ID>] = [:]) {
         self.descriptor = descriptor
         self.sources = sources
@@ -78,7 +78,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     }
 
     /// Notes a source added to or removed from a target not read yet.
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func note(_ source: Source.ID, for target: Target.ID, added: Bool) {
         // Mutated in place: a copy taken out of the dictionary while it still holds the sets would
         // copy them on every note (a write adding n sources to one target paid O(n²)).

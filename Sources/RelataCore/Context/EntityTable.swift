@@ -75,7 +75,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if faulter != nil { fault(id) }
     }
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func fault(_ id: Entity.ID) {
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }

@@ -30,7 +30,7 @@ extension LinkTable {
         return appendAfterStoredTail(target, to: source, using: &generator, deferTail: deferTail && faulter.readsTails)
     }
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func appendAfterStoredTail(_ target: TargetID, to source: SourceID, using generator: inout JitterGenerator, deferTail: Bool = false) -> PositionKey? {
         let last: PositionKey?
         if let appended = many[source]?.keys.last {
@@ -168,7 +168,7 @@ extension LinkTable {
 
     /// Places the provisional targets of `source` (see ``appendNew(_:to:using:deferTail:)``) after
     /// `tail`, the stored list's last key, in the order they were appended.
-    @usableFromInline
+    @inlinable
     func placeProvisional(of source: SourceID, after tail: PositionKey?, into list: inout OrderedLinks<TargetID>) {
         guard let appended = many[source] else { return }
         var generator = rekeying ?? JitterGenerator()
@@ -190,7 +190,7 @@ extension LinkTable {
 
     /// Reads the tails of the lists that got provisional keys, in one batch, and places their
     /// appended targets after them.
-    @usableFromInline
+    @inlinable
     func resolveProvisionalTails() {
         guard !provisional.isEmpty, let faulter, faulter.readsTails else { return }
         let sources = Array(provisional)

@@ -107,7 +107,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// Drops the targets that left their stored place (``departed``) from `stored`, the list of
     /// `source` read from storage — except a target appended to this very list when it left
     /// (storage had it here already): it keeps its stored place instead of the appended one.
-    @usableFromInline
+    @inlinable
     func dropDeparted(from stored: inout OrderedLinks<TargetID>, of source: SourceID) {
         for target in stored.targets where departed.contains(target) {
             if departedTo[target] == source, !storedTails.isEmpty, storedTails.index(forKey: source) != nil,
@@ -130,7 +130,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         if faulter != nil { fault(source) }
     }
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func fault(_ source: SourceID) {
         if let faulter, !loaded.contains(source) { faulter.load([source], into: self) }
     }

@@ -16,7 +16,7 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
     @inlinable init() {}
 
     /// Links from targets and keys already in order and distinct.
-    @usableFromInline
+    @inlinable
     init(sortedTargets targets: [ID], keys: [PositionKey]) {
         self.targets = targets
         self.keys = keys
@@ -27,7 +27,7 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
 
     /// Links from distinct targets and their keys in any order: sorted by key, ties by id
     /// (``IDOrder``), as every load of stored links orders them.
-    @usableFromInline
+    @inlinable
     init(unsortedTargets targets: [ID], keys: [PositionKey]) {
         // Storage hands lists back in order most often: checked in one pass, not sorted again.
         if zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }) {
@@ -184,14 +184,15 @@ struct OrderedLinks<ID: Hashable & Sendable>: Sendable {
 /// order when they are `Comparable` (`String`, `Int`, `UUID`), else their description.
 @usableFromInline
 enum IDOrder {
-    @usableFromInline
+    @inlinable
     static func precedes<ID>(_ a: ID, _ b: ID) -> Bool {
         if let a = a as? String, let b = b as? String { return a < b }
         if let a = a as? any Comparable, let result = compare(a, b) { return result }
         return String(describing: a) < String(describing: b)
     }
 
-    private static func compare<C: Comparable>(_ a: C, _ b: Any) -> Bool? {
+    @usableFromInline
+    static func compare<C: Comparable>(_ a: C, _ b: Any) -> Bool? {
         (b as? C).map { a < $0 }
     }
 }

@@ -13,7 +13,9 @@ final class OverlayPlan<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// One per relation of `Entity`.
     @usableFromInline var steps: [(inout Context, ContextBase) -> Void] = []
 
-    @usableFromInline
+    /// Inlinable, so that the reads are made — and specialized — in the model's module: made in
+    /// this module, they would run as unspecialized generic code (a type metadata lookup per call).
+    @inlinable
     init() {
         entities = OverlayReads.entities(Entity.self)
         var builder = Builder(plan: self)
