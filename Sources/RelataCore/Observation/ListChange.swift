@@ -60,7 +60,9 @@ extension Store {
     /// ```
     ///
     /// The indexes come from the commits' link entries and the position keys, each found by a
-    /// binary search: O(changes · log n) for a list of n, never a diff of the whole list. Every
+    /// binary search: O(changes · log n) for a list of n after this store's own writes. After
+    /// commits of other stores (``StoreCommit/Kind/remote``, ``StoreCommit/Kind/reload``), whose
+    /// deltas do not name the list a link left, the list is compared with the one before: O(n). Every
     /// change is kept for a reader that lags (each is relative to the one before); commits that
     /// arrive together give one change.
     public func observeChanges<Source: EntityModelProtocol, Target, D, K>(
@@ -114,6 +116,13 @@ extension ListChange {
                 for entry in relation.toMany where entry.source == source { touched.insert(entry.target) }
             }
             for (id, value) in commit.delta.entities(of: Target.self) where value != nil { stored.insert(id) }
+        }
+        if commits.contains(where: { $0.kind != .local || $0.reachesEveryObserver }) {
+            // Other stores' commits: their delta holds the rows they touched as they are now, so
+            // a target that left this list (its to-one link moved or removed elsewhere) is not
+            // named for it. The two lists are compared instead — O(n) for these commits only.
+            for target in old.targets where new.key(of: target) != old.key(of: target) { touched.insert(target) }
+            for target in new.targets where old.key(of: target) == nil { touched.insert(target) }
         }
         // Deletions are indexes in the old list: removed from the last.
         var removed: [(index: Int, id: ID)] = []

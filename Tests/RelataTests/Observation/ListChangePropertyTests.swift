@@ -97,4 +97,50 @@ struct ListChangePropertyTests {
         let delete = try #require(try await changes.next())
         #expect(delete.deletions == [1] && delete.insertions.isEmpty)
     }
+
+    @Test("Changes another store commits arrive as changes too: applied in turn, they give the list")
+    func changesFromAnotherStore() async {
+        await propertyCheck(count: 30, input: Gen.int(in: 0...100_000).array(of: 1...40)) { codes in
+            let backend = InMemoryBackend()
+            let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
+            guard let observed = try? await Store(backend: backend, schema: schema, followInterval: nil),
+                let other = try? await Store(backend: backend, schema: schema, followInterval: nil)
+            else {
+                Issue.record("cannot open")
+                return
+            }
+            _ = try? await other.write { try Chat(id: "c").save(to: &$0) }
+            try? await observed.refresh()
+            let changes = observed.observeChanges(of: \Chat.$messages, "c").makeAsyncIterator()
+            guard let first = try? await changes.next() else {
+                Issue.record("no initial value")
+                return
+            }
+            var seen = first.applied(to: [])
+            var rest = codes[...]
+            while !rest.isEmpty {
+                let batch = Array(rest.prefix(1 + rest.first! % 4))
+                rest = rest.dropFirst(batch.count)
+                _ = try? await other.write { context in
+                    for code in batch { Self.apply(code, to: &context) }
+                }
+                // Sometimes several commits reach the observed store together.
+                if batch.count % 2 == 0 { try? await observed.refresh() }
+            }
+            _ = try? await other.write { try Message(id: "end", text: "end", author: .id("u"), chat: .id("c")).save(to: &$0) }
+            try? await observed.refresh()
+            let final = other.context.ids(of: "c", \Chat.$messages)
+            while !seen.contains("end") {
+                guard let change = try? await changes.next() else {
+                    Issue.record("the changes ended before the last append")
+                    return
+                }
+                let next = change.applied(to: seen)
+                #expect(next.count == change.count, "a change's count is the list it leaves")
+                seen = next
+            }
+            #expect(seen == final, "the changes applied in turn give the list")
+        }
+    }
+
 }
