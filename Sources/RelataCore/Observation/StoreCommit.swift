@@ -12,7 +12,10 @@ public struct StoreCommit: Sendable {
         /// A write of this store.
         case local
         /// Commits of other stores (in this process or others), applied together by one
-        /// catch-up: ``StoreCommit/delta`` holds their combined effect.
+        /// catch-up: ``StoreCommit/delta`` holds their combined effect, from the rows they
+        /// touched as those are now — a to-one link that moved or was removed is named with its
+        /// new target only, not with the list it left (``Store/observeChanges(of:_:)`` and query
+        /// observers account for it; read the list again to follow it by hand).
         case remote
         /// The store loaded everything again (it was behind the pruned change log):
         /// ``StoreCommit/delta`` holds every difference from the state before. Also what a

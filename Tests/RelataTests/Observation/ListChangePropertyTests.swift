@@ -112,6 +112,10 @@ struct ListChangePropertyTests {
             _ = try? await other.write { try Chat(id: "c").save(to: &$0) }
             try? await observed.refresh()
             let changes = observed.observeChanges(of: \Chat.$messages, "c").makeAsyncIterator()
+            // A query observer of the same list, with each message's text.
+            let values = observed.observe { context in
+                Chat.query("c", in: context).related(\.$messages).resolve().map { "\($0.id) \($0.text)" }
+            }.makeAsyncIterator()
             guard let first = try? await changes.next() else {
                 Issue.record("no initial value")
                 return
@@ -140,6 +144,10 @@ struct ListChangePropertyTests {
                 seen = next
             }
             #expect(seen == final, "the changes applied in turn give the list")
+            let texts = other.context.ids(of: "c", \Chat.$messages).map { "\($0) \(other.context.entity(Message.self, id: $0)?.text ?? "")" }
+            var value: [String]? = []
+            while value?.last != "end end", let next = try? await values.next() { value = next }
+            #expect(value == texts, "the query observer's last value is the list with its texts")
         }
     }
 
