@@ -34,6 +34,27 @@ struct ListChangePropertyTests {
         }
     }
 
+    /// The list `start` brought forward by each change `changes` gives, until one inserts the
+    /// message "end" (the last append); each change checked on the way: its count is the list
+    /// it leaves, its indexes sorted and in range, its moves from deletions to insertions.
+    static func follow(_ changes: StoreObservation<ListChange<String>>.Iterator, from start: [String]) async -> [String]? {
+        var seen = start
+        while !seen.contains("end") {
+            guard let change = try? await changes.next() else {
+                Issue.record("the changes ended before the last append")
+                return nil
+            }
+            let next = change.applied(to: seen)
+            #expect(next.count == change.count, "a change's count is the list it leaves")
+            #expect(change.deletions == change.deletions.sorted() && Set(change.deletions).count == change.deletions.count)
+            #expect(change.insertions == change.insertions.sorted() && change.insertions.allSatisfy { $0 < change.count })
+            #expect(change.modifications.allSatisfy { $0 < change.count && !change.insertions.contains($0) })
+            #expect(change.moves.allSatisfy { seen[$0.from] == next[$0.to] && change.deletions.contains($0.from) })
+            seen = next
+        }
+        return seen
+    }
+
     @Test("Each change applied to the list before gives the list after; modifications name edited elements only")
     func changesApply() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...100_000).array(of: 1...50)) { codes in
@@ -45,7 +66,6 @@ struct ListChangePropertyTests {
                 return
             }
             #expect(first.isInitial && first.count == 0)
-            var seen = first.applied(to: [])
             var rest = codes[...]
             while !rest.isEmpty {
                 let batch = Array(rest.prefix(1 + rest.first! % 4))
@@ -57,20 +77,7 @@ struct ListChangePropertyTests {
             // A last append, to know when every change has arrived.
             _ = try? await store.write { try Message(id: "end", text: "end", author: .id("u"), chat: .id("c")).save(to: &$0) }
             let final = store.context.ids(of: "c", \Chat.$messages)
-            while !seen.contains("end") {
-                guard let change = try? await changes.next() else {
-                    Issue.record("the changes ended before the last append")
-                    return
-                }
-                let next = change.applied(to: seen)
-                #expect(next.count == change.count)
-                #expect(change.deletions == change.deletions.sorted() && Set(change.deletions).count == change.deletions.count)
-                #expect(change.insertions == change.insertions.sorted() && change.insertions.allSatisfy { $0 < change.count })
-                #expect(change.modifications.allSatisfy { $0 < change.count && !change.insertions.contains($0) })
-                #expect(change.moves.allSatisfy { seen[$0.from] == next[$0.to] && change.deletions.contains($0.from) })
-                seen = next
-            }
-            #expect(seen == final, "the changes applied in turn give the list")
+            #expect(await Self.follow(changes, from: first.applied(to: [])) == final, "the changes applied in turn give the list")
         }
     }
 
@@ -120,7 +127,6 @@ struct ListChangePropertyTests {
                 Issue.record("no initial value")
                 return
             }
-            var seen = first.applied(to: [])
             var rest = codes[...]
             while !rest.isEmpty {
                 let batch = Array(rest.prefix(1 + rest.first! % 4))
@@ -134,16 +140,7 @@ struct ListChangePropertyTests {
             _ = try? await other.write { try Message(id: "end", text: "end", author: .id("u"), chat: .id("c")).save(to: &$0) }
             try? await observed.refresh()
             let final = other.context.ids(of: "c", \Chat.$messages)
-            while !seen.contains("end") {
-                guard let change = try? await changes.next() else {
-                    Issue.record("the changes ended before the last append")
-                    return
-                }
-                let next = change.applied(to: seen)
-                #expect(next.count == change.count, "a change's count is the list it leaves")
-                seen = next
-            }
-            #expect(seen == final, "the changes applied in turn give the list")
+            #expect(await Self.follow(changes, from: first.applied(to: [])) == final, "the changes applied in turn give the list")
             let texts = other.context.ids(of: "c", \Chat.$messages).map { "\($0) \(other.context.entity(Message.self, id: $0)?.text ?? "")" }
             var value: [String]? = []
             while value?.last != "end end", let next = try? await values.next() { value = next }
