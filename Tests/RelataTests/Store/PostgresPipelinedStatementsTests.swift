@@ -79,6 +79,16 @@ struct PostgresPipelinedStatementsTests {
         }
     }
 
+    @Test("Two stores on one PostgreSQL schema, each with its row cache, write at random in turn; after each catch-up both read what the database holds")
+    func twoStoresRandomWrites() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        await propertyCheck(count: 4, input: Gen.int(in: 0...100_000).array(of: 1...50)) { codes in
+            let configuration = PostgresBackend.Configuration(schema: PostgresStoreTests.schema())
+            let storage = { try PostgresBackend.open(url: url, configuration: configuration) }
+            await TwoStoresRandomWritesPropertyTests.check(codes, open: { try await Store(backend: storage(), schema: $0, followInterval: nil) }, storage: storage)
+        }
+    }
+
     @Test("A write waiting for the writers' lock past the busy timeout fails with storeBusy; the next write commits")
     func lockTimeoutToldAsItself() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }

@@ -21,11 +21,15 @@ struct TwoStoresRandomWritesPropertyTests {
     static func check(_ codes: [Int], on kind: BackendKind) async {
         guard let harness = try? StoreHarness(kind) else { return }
         defer { harness.remove() }
+        await check(codes, open: { try await Store(backend: harness.backend(), schema: $0, followInterval: nil) }, storage: { try harness.backend() })
+    }
+
+    /// Applies `codes` in batches through two stores `open` opens (each with its own backend on
+    /// one storage: SQLite, its own connections to the file), comparing both after every write
+    /// with what `storage` — a backend on the same storage — holds.
+    static func check(_ codes: [Int], open: (EntitySchema) async throws -> Store, storage: () throws -> any StorageBackend) async {
         let schema = EntitySchema(User.self, Chat.self, Message.self, Attachment.self)
-        // Each store with its own backend on the storage (SQLite: its own connections to the file).
-        guard let first = try? await Store(backend: harness.backend(), schema: schema, followInterval: nil),
-            let second = try? await Store(backend: harness.backend(), schema: schema, followInterval: nil)
-        else {
+        guard let first = try? await open(schema), let second = try? await open(schema) else {
             Issue.record("cannot open")
             return
         }
@@ -40,7 +44,7 @@ struct TwoStoresRandomWritesPropertyTests {
                 for code in batch { Copies.apply(code, to: &context) }
             }
             try? await other.refresh()
-            guard let whole = try? loadedWhole(harness.backend(), schema: schema) else {
+            guard let whole = try? loadedWhole(storage(), schema: schema) else {
                 Issue.record("cannot load")
                 return
             }
