@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Relata
+@testable import RelataCore
 import Testing
 
 @Suite("Position keys (fractional indexing)")
@@ -96,4 +97,23 @@ struct PositionKeyTests {
         }
         #expect(collisions < 60, "\(collisions) collisions in 2,000 pairs")
     }
+
+    @Test("Generators made one after another (a context's storage and its copies) draw different streams, and rarely the same key")
+    func generatorsMadeInTurnDiffer() throws {
+        var collisions = 0, firsts = Set<UInt64>()
+        let lower = PositionKey("a5")!
+        for _ in 0..<1_000 {
+            var a = JitterGenerator(), b = JitterGenerator()
+            let (a1, b1) = (a.next(), b.next())
+            let (a2, b2) = (a.next(), b.next())
+            firsts.insert(a1)
+            firsts.insert(b1)
+            // Not one stream a step apart either (each would draw the other's next key).
+            #expect(b1 != a2 && a1 != b2)
+            if try PositionKey.between(lower, nil, using: &a) == PositionKey.between(lower, nil, using: &b) { collisions += 1 }
+        }
+        #expect(firsts.count == 2_000, "every generator starts its own stream")
+        #expect(collisions < 30, "\(collisions) collisions in 1,000 pairs")
+    }
+
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ChatExample
 import Relata
+@_spi(Paged) import RelataCore
 
 @main
 struct RelataBench: AsyncParsableCommand {
@@ -168,6 +169,17 @@ struct RelataBench: AsyncParsableCommand {
                 let start = ContinuousClock.now
                 for _ in 0..<runs { sum += RelataW1.resolve(context, chats: 100) }
                 print("resolve-loop: \(format(ContinuousClock.now - start)) (\(sum) messages)")
+                return
+            }
+            if probe == "context-create" {
+                // Profiling aid: 100,000 contexts over storage made (what every read and write
+                // of a store starts with), none used.
+                let backend = InMemoryBackend()
+                let schema = EntitySchema(PersistW1.entities)
+                let start = ContinuousClock.now
+                var made = 0
+                for _ in 0..<100_000 where Context(over: backend, schema: schema).storageFailure == nil { made += 1 }
+                print("context-create: \(format(ContinuousClock.now - start)) for \(made)")
                 return
             }
             if probe == "relata-save-loop" {

@@ -65,7 +65,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// count of the type is then not the table's.
     @usableFromInline @exclusivity(unchecked) var wroteEntities = false
 
-    @usableFromInline override init() {}
+    @inlinable override init() {}
 
     /// Makes sure the table holds the answer for `id`: read from the base the first time, in a
     /// context over storage; nothing otherwise.

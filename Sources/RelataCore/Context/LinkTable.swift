@@ -68,7 +68,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// first use: seeding one costs a system call, and a context makes a table per relation).
     @usableFromInline @exclusivity(unchecked) var rekeying: JitterGenerator?
 
-    @usableFromInline override init() {}
+    @inlinable override init() {}
 
     init(
         one: [SourceID: TargetID], many: [SourceID: OrderedLinks<TargetID>],

@@ -16,6 +16,8 @@ extension Context {
     /// `installOverlay(_:_:)`), new ones or the ones it holds.
     mutating func installOverlay(_ base: ContextBase) {
         storage.base = base
+        storage.types.reserveCapacity(base.schema.types.count)
+        storage.tables.reserveCapacity(base.schema.types.count)
         for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
     }
 
@@ -45,7 +47,13 @@ extension Context {
     @inlinable
     mutating func installOverlay<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
         let plan = OverlayPlan<Entity>.shared
-        mutableTable(Entity.self).faulter = EntityFaulter(base: base, reads: plan.entities)
+        do {
+            // Scoped: a reference held while the steps run would make them copy the table.
+            let table = mutableTable(Entity.self)
+            table.faulter = EntityFaulter(base: base, reads: plan.entities)
+            // One link table per relation, made by the steps in their order.
+            table.links.reserveCapacity(plan.steps.count)
+        }
         for step in plan.steps { step(&self, base) }
     }
 
