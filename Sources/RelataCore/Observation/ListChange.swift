@@ -121,7 +121,7 @@ extension ListChange {
             // Other stores' commits: their delta holds the rows they touched as they are now, so
             // a target that left this list (its to-one link moved or removed elsewhere) is not
             // named for it. The two lists are compared instead — O(n) for these commits only.
-            for target in old.targets where new.key(of: target) != old.key(of: target) { touched.insert(target) }
+            for (target, key) in zip(old.targets, old.keys) where new.key(of: target) != key { touched.insert(target) }
             for target in new.targets where old.key(of: target) == nil { touched.insert(target) }
         }
         // Deletions are indexes in the old list: removed from the last.

@@ -23,9 +23,10 @@ struct JitterGenerator: RandomNumberGenerator, Sendable {
     /// How many generators this process seeded.
     private static let made = Atomic<UInt64>(0)
 
-    /// SplitMix64's finalizer: consecutive inputs give unrelated states (not states one step of
-    /// the generator apart, whose draws would repeat each other's).
-    private static func mixed(_ value: UInt64) -> UInt64 {
+    /// SplitMix64's finalizer: each draw's output, and the start of a new generator (consecutive
+    /// inputs give unrelated states, not states one step apart, whose draws would repeat).
+    @inlinable
+    static func mixed(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -38,9 +39,6 @@ struct JitterGenerator: RandomNumberGenerator, Sendable {
     @inlinable
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        return Self.mixed(state)
     }
 }

@@ -4,11 +4,14 @@ extension Array {
     /// table.
     @inlinable
     package func groupedInOrder<Group: Hashable>(by group: (Element) -> Group) -> [(Group, [Element])] {
-        // Most batches are of one group: no dictionary then.
-        guard let first = self.first.map(group) else { return [] }
-        if allSatisfy({ group($0) == first }) { return [(first, self)] }
-        var order: [Group] = [], groups: [Group: [Element]] = [:]
-        for element in self {
+        guard let head = first else { return [] }
+        // Most batches are of one group: no dictionary then (each element's group found once).
+        let headGroup = group(head)
+        var split = 1
+        while split < count, group(self[split]) == headGroup { split += 1 }
+        if split == count { return [(headGroup, self)] }
+        var order = [headGroup], groups = [headGroup: Array(self[..<split])]
+        for element in self[split...] {
             let name = group(element)
             if groups[name] == nil { order.append(name) }
             groups[name, default: []].append(element)
