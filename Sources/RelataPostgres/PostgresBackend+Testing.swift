@@ -13,6 +13,17 @@ extension PostgresBackend {
         try await runOffPool("SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE datname = pg_catalog.current_database() AND pid <> pg_catalog.pg_backend_pid()")
     }
 
+    /// `search_path` as the connection for writes and a connection for reads see it (tests).
+    package func searchPaths() throws -> [String] {
+        func show(_ connection: PostgresConnection) throws -> String {
+            let rows = try connection.query(PostgresQuery(unsafeSQL: "SHOW search_path"), logger: logger).answer(from: connection)
+            return try rows.first?.decode(String.self) ?? ""
+        }
+        let onWrites = try show(connection())
+        let onReads = try readers.withConnection(make: { try self.connect(id: 3) }) { try show($0) }
+        return [onWrites, onReads]
+    }
+
     /// Runs `sql` on a dispatch thread: waiting for the driver never blocks Swift's cooperative pool.
     func runOffPool(_ sql: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

@@ -38,13 +38,17 @@ public final class PostgresBackend: StorageBackend {
         public var statementTimeout: Duration
         /// Which change log records are kept (older ones are removed as commits are made).
         public var logRetention: LogRetention
+        /// The most connections reads use at once (4 by default, at least 1); more reads wait
+        /// for one, in turn. Idle ones stay open between reads.
+        public var maxReaders: Int
 
         /// A configuration: schema `public`, no TLS, a 10 s busy timeout, the standard log
         /// retention (10,000 records of the last 10 minutes).
         public init(
             schema: String = "public", tls: PostgresConnection.Configuration.TLS = .disable, busyTimeout: Duration = .seconds(10),
-            logRetention: LogRetention = .standard, statementTimeout: Duration = .seconds(300)
+            logRetention: LogRetention = .standard, statementTimeout: Duration = .seconds(300), maxReaders: Int = 4
         ) {
+            self.maxReaders = max(1, maxReaders)
             self.statementTimeout = statementTimeout
             self.schema = schema
             self.tls = tls
@@ -55,8 +59,11 @@ public final class PostgresBackend: StorageBackend {
 
     /// The connection for reads and writes (replaced when it was lost), and the listening one.
     private let connections = Mutex<(main: PostgresConnection?, listener: PostgresConnection?)>((nil, nil))
-    /// The connections reads run on.
-    private let readers = PostgresReaderPool()
+    /// The connections reads run on (at most ``Configuration/maxReaders``): a read runs its
+    /// `REPEATABLE READ` transaction on one of them, so it never waits for a write in progress
+    /// (nor for another read), and never begins inside the write's transaction. A connection
+    /// found closed is dropped.
+    let readers: ConnectionPool<PostgresConnection>
     /// How to connect again (credentials stay in here, never in messages).
     private let settings: PostgresConnection.Configuration
     let configuration: Configuration
@@ -107,6 +114,9 @@ public final class PostgresBackend: StorageBackend {
         self.configuration = configuration
         self.place = place
         self.tables = tables
+        readers = ConnectionPool(
+            limit: configuration.maxReaders, dispose: { Closing.close($0) }, isUsable: { !$0.isClosed },
+            closedError: { PostgresBackend.closedError })
         startListening()
     }
 
@@ -160,6 +170,12 @@ public final class PostgresBackend: StorageBackend {
     /// The connection for reads and writes; a new one when the last was lost (the server
     /// restarted, the network failed).
     func connection() throws -> PostgresConnection {
+        if let current = connections.withLock({ $0.main }), !current.isClosed { return current }
+        // One reconnection at a time (two at once would leave one connection open and unused),
+        // and none once the backend is closed.
+        reconnecting.lock()
+        defer { reconnecting.unlock() }
+        guard !closed.load(ordering: .acquiring) else { throw Self.closedError }
         let current = connections.withLock { $0.main }
         if let current, !current.isClosed { return current }
         do {
@@ -182,7 +198,9 @@ public final class PostgresBackend: StorageBackend {
 
     /// A new connection whose every wait is bounded, reads included: a lock another client
     /// holds (VACUUM FULL, ALTER TABLE, LOCK TABLE) fails a statement past the busy timeout, and
-    /// no statement runs longer than the statement timeout.
+    /// no statement runs longer than the statement timeout. Its `search_path` is pinned to
+    /// `pg_catalog, pg_temp`: every name the backend sends is qualified (its tables by schema,
+    /// functions by `pg_catalog.`), so nothing another role creates can stand in for them.
     func connect(id: Int) throws -> PostgresConnection {
         let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
         let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: id, logger: logger).wait()
@@ -191,7 +209,8 @@ public final class PostgresBackend: StorageBackend {
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT pg_catalog.set_config('lock_timeout', '\(Self.milliseconds(configuration.busyTimeout))', false),
-                               pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false)
+                               pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false),
+                               pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)
                         """
                 ),
                 logger: logger
@@ -207,7 +226,7 @@ public final class PostgresBackend: StorageBackend {
     /// and the log. Reads run on connections of their own (a few are kept open between reads):
     /// a read never waits for a write in progress, nor for another read.
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        try readers.read(open: { [unowned self] in
+        try readers.withReplaceableConnection(make: {
             // The tables exist once the first connection made them.
             _ = try connection()
             do {
@@ -308,6 +327,16 @@ public final class PostgresBackend: StorageBackend {
     }
 
     private let closed = Atomic<Bool>(false)
+    /// Held while the connection for writes is replaced (see ``connection()``) and when closing.
+    private let reconnecting = NSLock()
+
+    /// What a call after ``close()`` throws.
+    static var closedError: RelataError {
+        RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
+    }
+
+    /// The most connections reads use at once (``Configuration/maxReaders``).
+    public var maxReaders: Int { configuration.maxReaders }
 
     /// A backend released without ``close()`` (a store that was never closed) closes its connections.
     deinit {
@@ -325,7 +354,7 @@ public final class PostgresBackend: StorageBackend {
     public func close() throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listenTask.withLock { $0?.cancel() }
-        let (main, listener) = connections.withLock { ($0.main, $0.listener) }
+        let (main, listener) = reconnecting.withLock { connections.withLock { ($0.main, $0.listener) } }
         try? listener?.close().answer(within: .seconds(5))
         readers.close()
         do {

@@ -21,7 +21,7 @@ extension PostgresSchema {
         var entries: [TableCatalog.Entry] = []
         for row in try execute(PostgresQuery(unsafeSQL: "SELECT number, kind, type, relation FROM \(catalog) ORDER BY number")) {
             let (number, kind, type, relation) = try row.decode((Int64, String, String, String).self)
-            guard let kind = TableCatalog.Kind(rawValue: kind) else {
+            guard let kind = TableCatalog.Kind(rawValue: kind), TableCatalog.accepts(number, after: entries.last?.number) else {
                 throw RelataError(code: .corruptedStore, entityType: "Store", message: "schema \(schema) is damaged: relata_table row \(number) is not a table Relata makes")
             }
             entries.append(TableCatalog.Entry(number: number, kind: kind, type: type, relation: relation))

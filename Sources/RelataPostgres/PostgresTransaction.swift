@@ -186,8 +186,9 @@ final class PostgresTransaction: StorageTransaction {
     private func bounds(from state: PostgresRow?) throws -> ChangeLogBounds {
         guard let state else { return ChangeLogBounds(last: 0, pruned: 0) }
         let (last, pruned) = try state.decode((Int64, Int64).self)
-        tables.seenSequence = last
-        return ChangeLogBounds(last: last, pruned: pruned)
+        let bounds = try ChangeLogBounds(checkedLast: last, pruned: pruned, place: "schema \(schema.schema)")
+        tables.seenSequence = bounds.last
+        return bounds
     }
 
     /// Begins the transaction with `begin`, under the writers' lock `lockKey` for a write (waited
@@ -473,7 +474,7 @@ final class PostgresTransaction: StorageTransaction {
         try tables.refresh()
         var inventory = tables.catalog.inventory
         let query = PostgresQuery(
-            unsafeSQL: "SELECT kind, source_type, target_type, count(*) FROM \(schema.dynamicLink) GROUP BY kind, source_type, target_type"
+            unsafeSQL: "SELECT kind, source_type, target_type, pg_catalog.count(*) FROM \(schema.dynamicLink) GROUP BY kind, source_type, target_type"
         )
         for row in try execute(query) {
             let (kind, sourceType, targetType, count) = try row.decode((String, String, String, Int64).self)
@@ -486,12 +487,12 @@ final class PostgresTransaction: StorageTransaction {
         let sql: String
         if relation.isToMany {
             guard let table = try tables.linkTable(of: relation.type, relation: relation.relation) else { return 0 }
-            sql = "SELECT count(*) FROM \(schema.qualified(table))"
+            sql = "SELECT pg_catalog.count(*) FROM \(schema.qualified(table))"
         } else {
             guard let column = try tables.toOneColumn(of: relation.type, relation: relation.relation),
                 let table = try tables.entityTable(of: relation.type)
             else { return 0 }
-            sql = "SELECT count(*) FROM \(schema.qualified(table)) WHERE \(column.target) IS NOT NULL"
+            sql = "SELECT pg_catalog.count(*) FROM \(schema.qualified(table)) WHERE \(column.target) IS NOT NULL"
         }
         return Int(try execute(PostgresQuery(unsafeSQL: sql)).first?.decode(Int64.self) ?? 0)
     }
@@ -611,7 +612,9 @@ final class PostgresTransaction: StorageTransaction {
         insert.binds.append(origin)
         let now = Date().timeIntervalSince1970
         insert.binds.append(now)
-        insert.binds.append(ByteBuffer(bytes: ChangeLogRecord(touching: changes).encoded()))
+        // The commit this one follows: read under the write lock (by the store's catch-up, or now).
+        let previous = try tables.newestKnownCommit ?? lastSequence()
+        insert.binds.append(ByteBuffer(bytes: StoredChangeLogRecord(ChangeLogRecord(touching: changes), after: previous).encoded()))
         insert.binds.append(schema.channel)
         // Committing: PostgreSQL answers a COMMIT after a failed statement with ROLLBACK, so
         // the record's answer (or an earlier row's failure) tells whether it committed.

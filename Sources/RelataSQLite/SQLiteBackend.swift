@@ -27,8 +27,19 @@ public final class SQLiteBackend: StorageBackend {
     public let path: String
     /// The writer connection (and the follower's `data_version` check).
     private let queue: DatabaseQueue
-    /// The connections reads run on: a read never waits for a write in progress (WAL).
-    private let readers: SQLiteReaderPool
+    /// The connections reads run on, at most ``maxReaders`` at once: a read never waits for a
+    /// write in progress (WAL). Each is a read-write connection used only for reads (it sets
+    /// `query_only`), so that the last connection to close, whichever it is, may checkpoint and
+    /// remove the -wal and -shm files. (GRDB's `DatabasePool` bounds its readers the same way, but
+    /// writes to the file when it opens — which a store refused at open must not do.)
+    private let readers: ConnectionPool<DatabaseQueue>
+    /// The most connections reads use at once; more reads wait for one.
+    public let maxReaders: Int
+    private let readerConfiguration: Configuration
+    /// The connection ``commitToken()`` reads `PRAGMA data_version` on: one connection, so that
+    /// its numbers compare (each connection has numbers of its own); read-only, and not counted
+    /// in ``statementCount``.
+    private let watch: DatabaseQueue
 
     /// How long a write waits for another connection's write lock before it throws
     /// `RelataError.Code.storeBusy`.
@@ -67,8 +78,11 @@ public final class SQLiteBackend: StorageBackend {
     ///   - busyTimeout: How long a write waits for another process's write to finish (10 s by
     ///     default); past it, the write throws `RelataError.Code.storeBusy`.
     ///   - logRetention: Which change log records are kept (see `LogRetention`).
-    public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = .standard) throws {
+    ///   - maxReaders: The most connections reads use at once (4 by default, at least 1); a read
+    ///     past them waits for one, in turn, and the connections stay open between reads.
+    public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = .standard, maxReaders: Int = 4) throws {
         self.path = path
+        self.maxReaders = max(1, maxReaders)
         self.busyTimeout = busyTimeout
         self.logRetention = logRetention
         try Self.checkPath(path)
@@ -93,8 +107,19 @@ public final class SQLiteBackend: StorageBackend {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            readers = SQLiteReaderPool(path: path, configuration: configuration)
+            var reading = configuration
+            reading.journalMode = .default
+            reading.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            readerConfiguration = reading
+            readers = ConnectionPool(
+                limit: maxReaders, dispose: { try? $0.close() },
+                closedError: { RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed") })
             if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } } }
+            var watching = Configuration()
+            watching.journalMode = .default
+            watching.busyMode = configuration.busyMode
+            watching.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            watch = try DatabaseQueue(path: path, configuration: watching)
         } catch {
             throw Self.map(error, path: path, doing: "open")
         }
@@ -179,15 +204,17 @@ public final class SQLiteBackend: StorageBackend {
             // A deferred transaction: one state for every read in it. (GRDB's `read` also sets
             // `query_only` before and after: two statements more per read, for a guard the
             // reader protocol already gives — it has no method that writes.)
-            return try readers.read { db in
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    let transaction = transaction(db)
-                    defer { keep(transaction.tables.known) }
-                    result = try body(transaction)
-                    return .commit
+            return try readers.withConnection(make: { try DatabaseQueue(path: path, configuration: readerConfiguration) }) { connection in
+                try connection.inDatabase { db in
+                    var result: T?
+                    try db.inTransaction(.deferred) {
+                        let transaction = transaction(db)
+                        defer { keep(transaction.tables.known) }
+                        result = try body(transaction)
+                        return .commit
+                    }
+                    return result!
                 }
-                return result!
             }
         } catch let error as RelataError {
             throw error
@@ -260,11 +287,22 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
+    /// `PRAGMA data_version` of a connection kept for it: it changes whenever another connection
+    /// — this store's writer included — commits.
+    public func commitToken() throws -> Int64? {
+        do {
+            return try watch.inDatabase { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }
+        } catch {
+            throw Self.map(error, path: path, doing: "read")
+        }
+    }
+
     /// Releases the storage; later calls fail.
     public func close() throws {
         do {
             // The readers first: the writer, closing last, checkpoints and removes -wal and -shm.
             readers.close()
+            try watch.close()
             try queue.close()
         } catch {
             throw Self.map(error, path: path, doing: "close")
@@ -302,8 +340,13 @@ extension Store {
     /// let store = try await Store(path: "chat.sqlite", entities: User.self, Chat.self, Message.self)
     /// ```
     ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - maxReaders: The most connections reads use at once (4 by default); more reads wait
+    ///     for one, in turn.
+    ///   - entities: The entity types the store holds.
     /// - Throws: `RelataError` when the file is not a Relata store, is damaged, or cannot be read.
-    public convenience init(path: String, entities: any EntityModelProtocol.Type...) async throws {
-        try await self.init(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
+    public convenience init(path: String, maxReaders: Int = 4, entities: any EntityModelProtocol.Type...) async throws {
+        try await self.init(backend: SQLiteBackend(path: path, maxReaders: maxReaders), schema: EntitySchema(entities))
     }
 }

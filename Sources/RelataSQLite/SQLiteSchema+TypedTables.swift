@@ -13,7 +13,7 @@ extension SQLiteSchema {
         while let row = try rows.next() {
             let r = CheckedRow(row: row, place: { "relata_table row \(entries.count + 1)" }, path: path)
             let number = Int64(try r.integer(0, "number"))
-            guard let kind = TableCatalog.Kind(rawValue: try r.text(1, "kind")), number > (entries.last?.number ?? 0) else {
+            guard let kind = TableCatalog.Kind(rawValue: try r.text(1, "kind")), TableCatalog.accepts(number, after: entries.last?.number) else {
                 throw RelataError(code: .corruptedStore, entityType: "Store", message: "\(path) is damaged: relata_table row \(number) is not a table Relata makes")
             }
             entries.append(TableCatalog.Entry(number: number, kind: kind, type: try r.text(2, "type"), relation: try r.text(3, "relation")))

@@ -150,8 +150,9 @@ struct SQLiteTransaction: StorageTransaction {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT max(seq) FROM relata_log), (SELECT min(seq) FROM relata_log)"))
         let last = (try? row?.decode(Int64?.self, atIndex: 0)) ?? nil
         let oldest = (try? row?.decode(Int64?.self, atIndex: 1)) ?? nil
-        tables.seenSequence = last ?? 0
-        return ChangeLogBounds(last: last ?? 0, pruned: (oldest ?? (last ?? 0) + 1) - 1)
+        let bounds = try ChangeLogBounds(newest: last, oldest: oldest, place: backend.path)
+        tables.seenSequence = bounds.last
+        return bounds
     }
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
@@ -377,7 +378,11 @@ struct SQLiteTransaction: StorageTransaction {
 
     func fetchEntityCount(of type: String) throws -> Int {
         guard try tables.entityTable(of: type) != nil, let number = tables.catalog.entityNumber(of: type) else { return 0 }
-        return try Int.fetchOne(db, sql: "SELECT count FROM relata_count WHERE number = ?", arguments: [number]) ?? 0
+        let count = try Int.fetchOne(db, sql: "SELECT count FROM relata_count WHERE number = ?", arguments: [number]) ?? 0
+        guard count >= 0 else {
+            throw RelataError(code: .corruptedStore, entityType: type, message: "\(backend.path) is damaged: relata_count holds \(count) \(type) entities")
+        }
+        return count
     }
 
     func inventory() throws -> StorageInventory {
@@ -440,8 +445,10 @@ struct SQLiteTransaction: StorageTransaction {
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         try SQLiteRowWriter(db: db, tables: tables).write(changes)
         let now = Date().timeIntervalSince1970
+        // The commit this one follows: read under the write lock (by the store's catch-up, or now).
+        let previous = try tables.newestKnownCommit ?? lastSequence()
         try db.cachedStatement(sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)")
-            .execute(arguments: [origin, now, ChangeLogRecord(touching: changes).encoded()])
+            .execute(arguments: [origin, now, StoredChangeLogRecord(ChangeLogRecord(touching: changes), after: previous).encoded()])
         let sequence = db.lastInsertedRowID
         tables.madeSequence = sequence
         try prune(upTo: sequence, now: now)

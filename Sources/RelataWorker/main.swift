@@ -17,6 +17,16 @@
 //     relata-worker open <path>                    opens the store and prints its counts
 //     relata-worker watch <path> <count>           prints each new message id as the store's
 //                                                  follower sees it, until <count> are seen
+//     relata-worker share <path> <threads> <reads> reads one `store.context` from <threads>
+//                                                  threads at once, <reads> checked reads each
+//                                                  (lookups, message ids, nested resolves) of
+//                                                  chats "s<k>" holding messages "s<k>-<j>" in
+//                                                  order, printing "done <wrong answers>"
+//     relata-worker readers <path> <threads> <max> opens the store with <max> reader connections
+//                                                  and calls the synchronous `store.read` from
+//                                                  <threads> threads at once; prints "done <most
+//                                                  descriptors open meanwhile> <open half a second
+//                                                  later>", both counted from before the reads
 //
 // Each prints "ready" once the store is open, "done <n>" at the end, and "error <description>"
 // (exit status 1) when something throws.
@@ -116,6 +126,20 @@ func run(_ arguments: [String]) async throws {
             }
         }
         say("done \(new)")
+    case ("share", 4):
+        guard let threads = Int(arguments[2]), let reads = Int(arguments[3]), threads > 0, reads >= 0 else { throw Usage() }
+        let store = try await open(path)
+        say("ready")
+        let wrong = await SharedContextReads(context: store.context).run(threads: threads, reads: reads)
+        say("done \(wrong)")
+    case ("readers", 4):
+        guard let threads = Int(arguments[2]), let maxReaders = Int(arguments[3]), threads > 0 else { throw Usage() }
+        let store = try await Store(path: path, maxReaders: maxReaders, entities: User.self, Chat.self, Message.self, Attachment.self)
+        say("ready")
+        let (peak, after) = try await DescriptorCount.during(threads: threads) {
+            _ = try store.read { $0.ids(of: "c", \Chat.$messages) }
+        }
+        say("done \(peak) \(after)")
     default:
         throw Usage()
     }
@@ -123,7 +147,7 @@ func run(_ arguments: [String]) async throws {
 
 struct Usage: Error, CustomStringConvertible {
     var description: String {
-        "usage: relata-worker append <path> <name> <count> | pairs <path> <name> <count> | churn <path> <rounds> | hold <path> | open <path> | watch <path> <count>"
+        "usage: relata-worker append <path> <name> <count> | pairs <path> <name> <count> | churn <path> <rounds> | hold <path> | open <path> | watch <path> <count> | share <path> <threads> <reads> | readers <path> <threads> <max>"
     }
 }
 

@@ -7,6 +7,10 @@ extension Context {
     /// - Parameter replica: A name unique among the copies that will merge each other's changes;
     ///   it breaks ties between their clocks.
     public mutating func beginRecordingChanges(replica: String) {
+        exclusivelyMutating { $0.beginRecordingHolding(replica: replica) }
+    }
+
+    private mutating func beginRecordingHolding(replica: String) {
         var base = self
         base.detachRecorder()
         storage = storage.copy()
@@ -40,6 +44,10 @@ extension Context {
     /// - Complexity: O(changes since the base) when a merged change is older than one already
     ///   known; O(new changes) otherwise.
     public mutating func merge(_ changes: ChangeSet) {
+        exclusivelyMutating { $0.mergeHolding(changes) }
+    }
+
+    private mutating func mergeHolding(_ changes: ChangeSet) {
         guard var recorder = storage.recorder else {
             for operation in changes.operations { replay(operation) }
             return

@@ -6,6 +6,11 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _delete<Entity: EntityModelProtocol>(_ entity: Entity) throws {
+        try exclusivelyMutating { try $0.erase(entity) }
+    }
+
+    @inlinable
+    mutating func erase<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         if DenyRules.reachable(from: Entity.self) || hasDynamicDenyRisk {
             try checkDeny(Entity.self, id: entity.id)
         }
@@ -28,7 +33,7 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _eraseLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) throws {
-        try eraseLinks(of: Entity.self, id: id, cascade: true)
+        try exclusivelyMutating { try $0.eraseLinks(of: Entity.self, id: id, cascade: true) }
     }
 
     /// Removes every link of the entity `id` (both sides); erases the targets of cascading

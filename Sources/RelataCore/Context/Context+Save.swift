@@ -4,6 +4,11 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _upsert<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
+        exclusivelyMutating { $0.upsert(entity, options: options) }
+    }
+
+    @inlinable
+    mutating func upsert<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
         var normalized = entity
         normalized.normalize()
         let table = mutableTable(Entity.self)
@@ -27,6 +32,15 @@ extension Context {
     @_documentation(visibility: private)
     @inlinable
     public mutating func _saveRelation<Source: EntityModelProtocol, Target, D, C, K>(
+        _ relation: Relation<Target, D, C, K>,
+        of id: Source.ID,
+        _ descriptor: RelationDescriptor<Source, Target>
+    ) throws {
+        try exclusivelyMutating { try $0.saveRelation(relation, of: id, descriptor) }
+    }
+
+    @inlinable
+    mutating func saveRelation<Source: EntityModelProtocol, Target, D, C, K>(
         _ relation: Relation<Target, D, C, K>,
         of id: Source.ID,
         _ descriptor: RelationDescriptor<Source, Target>

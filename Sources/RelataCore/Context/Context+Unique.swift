@@ -5,8 +5,10 @@ extension Context {
     /// source already links. Called by the generated `save` before anything is changed.
     @_documentation(visibility: private)
     public func _checkUnique<Entity: EntityModelProtocol>(_ entity: Entity) throws {
-        var checker = UniqueChecker(context: self, entity: entity)
-        try Entity._relataVisitRelations(&checker)
+        try exclusively {
+            var checker = UniqueChecker(context: self, entity: entity)
+            try Entity._relataVisitRelations(&checker)
+        }
     }
 
     /// Throws when linking `targets` to `source` through `descriptor` (unique) would take a target

@@ -142,8 +142,10 @@ extension Context {
     /// - Complexity: O(1).
     @inlinable
     public func entity<Entity: EntityModelProtocol>(_ type: Entity.Type, id: Entity.ID) -> Entity? {
-        noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
-        return table(Entity.self)?.entity(id)
+        exclusively {
+            noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
+            return table(Entity.self)?.entity(id)
+        }
     }
 
     /// The stored entity of this type and id.
@@ -158,10 +160,12 @@ extension Context {
 
     /// The ids of every stored entity of this type, in no particular order.
     public func ids<Entity: EntityModelProtocol>(of type: Entity.Type) -> [Entity.ID] {
-        noteRead(.type(ObjectIdentifier(Entity.self)))
-        guard let table = table(Entity.self) else { return [] }
-        table.ensureAll()
-        return Array(table.entities.ids)
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            guard let table = table(Entity.self) else { return [] }
+            table.ensureAll()
+            return Array(table.entities.ids)
+        }
     }
 
     /// The number of stored entities of this type.
@@ -169,8 +173,10 @@ extension Context {
     /// - Complexity: O(1) in a context a ``Store`` handed out that has not written entities of
     ///   the type (storage keeps the count); O(n) the first time otherwise (every entity is read).
     public func count<Entity: EntityModelProtocol>(of type: Entity.Type) -> Int {
-        noteRead(.type(ObjectIdentifier(Entity.self)))
-        return table(Entity.self)?.count() ?? 0
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.count() ?? 0
+        }
     }
 
     /// The ids an entity links to through a relation, in order, without building any entity.
@@ -184,8 +190,10 @@ extension Context {
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
     ) -> [Target.ID] {
         let key = Source.relationKey(keyPath)
-        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
-        return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.targets(of: id, toMany: key.toMany) ?? []
+        return exclusively {
+            noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
+            return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.targets(of: id, toMany: key.toMany) ?? []
+        }
     }
 
     /// The ids an entity links to through a to-many relation in one page of its list — its first
@@ -206,10 +214,12 @@ extension Context {
         page: ListPage
     ) -> [Target.ID] {
         let key = Source.relationKey(keyPath)
-        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
-        guard let links = table(Source.self)?.existingLinkTable(key, Target.ID.self) else { return [] }
-        guard key.toMany else { return Array(page.slice(links.targets(of: id, toMany: false))) }
-        return links.targets(of: id, page: page)
+        return exclusively {
+            noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
+            guard let links = table(Source.self)?.existingLinkTable(key, Target.ID.self) else { return [] }
+            guard key.toMany else { return Array(page.slice(links.targets(of: id, toMany: false))) }
+            return links.targets(of: id, page: page)
+        }
     }
 
     /// The number of targets an entity links to through a relation, without building any entity.
@@ -222,8 +232,10 @@ extension Context {
         _ keyPath: KeyPath<Source, Relation<Target, D, C, K>>
     ) -> Int {
         let key = Source.relationKey(keyPath)
-        noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
-        return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.count(of: id, toMany: key.toMany) ?? 0
+        return exclusively {
+            noteRead(.links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(id)))
+            return table(Source.self)?.existingLinkTable(key, Target.ID.self)?.count(of: id, toMany: key.toMany) ?? 0
+        }
     }
 }
 

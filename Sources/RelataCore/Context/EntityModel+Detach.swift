@@ -68,11 +68,13 @@ enum RelationAction {
     static func unlinkAll<Entity: EntityModelProtocol, Target: EntityModelProtocol>(
         _: Entity.Type, _: Target.Type, _ key: _AnyRelationKey, id: Entity.ID, in context: inout Context
     ) -> [Target.ID] {
-        var visitor = Unlinker<Entity, Target>(ordinal: key.ordinal, id: id, context: context)
-        context = Context(storage: Context.emptyStorage)
-        try? Entity._relataVisitRelations(&visitor)
-        context = visitor.context
-        return visitor.removed
+        context.exclusivelyMutating { context in
+            var visitor = Unlinker<Entity, Target>(ordinal: key.ordinal, id: id, context: context)
+            context = Context(storage: Context.emptyStorage)
+            try? Entity._relataVisitRelations(&visitor)
+            context = visitor.context
+            return visitor.removed
+        }
     }
 
     struct Unlinker<Entity: EntityModelProtocol, Target: EntityModelProtocol>: _RelationVisitor {

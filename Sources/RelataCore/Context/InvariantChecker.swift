@@ -9,12 +9,14 @@ extension Context {
     public func checkInvariants() throws {
         // Over storage: what the context does not hold is read first (the other side of each
         // link is read as it is checked).
-        holdEverything()
-        if let failure = storage.base?.failure { throw failure }
-        for table in storage.tables {
-            try table.checkInvariants(in: self)
+        try exclusively {
+            holdEverything()
+            if let failure = storage.base?.failure { throw failure }
+            for table in storage.tables {
+                try table.checkInvariants(in: self)
+            }
+            try storage.dynamic?.checkInvariants(in: self)
         }
-        try storage.dynamic?.checkInvariants(in: self)
     }
 }
 

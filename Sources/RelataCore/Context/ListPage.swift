@@ -19,6 +19,7 @@ public enum ListPage: Hashable, Sendable {
 
     /// The offsets of the page in a list of `count` elements.
     public func offsets(in count: Int) -> Range<Int> {
+        let count = max(0, count)
         switch self {
         case .first(let n): return 0..<min(max(0, n), count)
         case .last(let n): return max(0, count - max(0, n))..<count

@@ -13,6 +13,10 @@ extension Context {
     ///   not stored, ``RelataError/Code/invalidRelation`` when they are the same entity. The
     ///   context is unchanged when it throws.
     public mutating func relate(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) throws {
+        try exclusivelyMutating { try $0.relateHolding(subject, kind, object) }
+    }
+
+    private mutating func relateHolding(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) throws {
         guard subject != object else {
             throw RelataError(
                 code: .invalidRelation, entityType: subject.typeName, id: "\(subject.id)", relation: kind.rawValue,
@@ -39,6 +43,10 @@ extension Context {
     /// - Returns: Whether the relationship existed.
     @discardableResult
     public mutating func unrelate(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) -> Bool {
+        exclusivelyMutating { $0.unrelateHolding(subject, kind, object) }
+    }
+
+    private mutating func unrelateHolding(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) -> Bool {
         let link = DynamicLink(subject, kind, object)
         ensureDynamicLinks(of: subject)
         ensureDynamicLinks(of: object)
@@ -50,8 +58,10 @@ extension Context {
 
     /// Whether `subject kind object` holds.
     public func isRelated(_ subject: EntityReference, _ kind: DynamicRelationKind, _ object: EntityReference) -> Bool {
-        ensureDynamicLinks(of: subject)
-        return storage.dynamic?.contains(DynamicLink(subject, kind, object)) ?? false
+        exclusively {
+            ensureDynamicLinks(of: subject)
+            return storage.dynamic?.contains(DynamicLink(subject, kind, object)) ?? false
+        }
     }
 
     /// The entities `subject` is related to by `kind`: what it owns (`.owns`), its owners
@@ -59,29 +69,33 @@ extension Context {
     ///
     /// - Complexity: O(k log k) for k related entities.
     public func related(_ subject: EntityReference, _ kind: DynamicRelationKind) -> [EntityReference] {
-        noteRead(.dynamic)
-        ensureDynamicLinks(of: subject)
-        guard let dynamic = storage.dynamic else { return [] }
-        let set: Set<EntityReference>? =
-            switch kind {
-            case .owns: dynamic.owned[subject]
-            case .ownedBy: dynamic.owners[subject]
-            case .free: dynamic.free[subject]
-            }
-        return EntityReference.canonicallySorted(set ?? [])
+        exclusively {
+            noteRead(.dynamic)
+            ensureDynamicLinks(of: subject)
+            guard let dynamic = storage.dynamic else { return [] }
+            let set: Set<EntityReference>? =
+                switch kind {
+                case .owns: dynamic.owned[subject]
+                case .ownedBy: dynamic.owners[subject]
+                case .free: dynamic.free[subject]
+                }
+            return EntityReference.canonicallySorted(set ?? [])
+        }
     }
 
     /// The number of entities `subject` is related to by `kind`, without listing them.
     ///
     /// - Complexity: O(1).
     public func countRelated(_ subject: EntityReference, _ kind: DynamicRelationKind) -> Int {
-        noteRead(.dynamic)
-        ensureDynamicLinks(of: subject)
-        guard let dynamic = storage.dynamic else { return 0 }
-        return switch kind {
-        case .owns: dynamic.owned[subject]?.count ?? 0
-        case .ownedBy: dynamic.owners[subject]?.count ?? 0
-        case .free: dynamic.free[subject]?.count ?? 0
+        exclusively {
+            noteRead(.dynamic)
+            ensureDynamicLinks(of: subject)
+            guard let dynamic = storage.dynamic else { return 0 }
+            return switch kind {
+            case .owns: dynamic.owned[subject]?.count ?? 0
+            case .ownedBy: dynamic.owners[subject]?.count ?? 0
+            case .free: dynamic.free[subject]?.count ?? 0
+            }
         }
     }
 

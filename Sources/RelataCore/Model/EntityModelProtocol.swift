@@ -144,11 +144,13 @@ extension EntityModelProtocol {
     /// - Throws: Whatever a hook throws, or a ``RelataError``.
     @inlinable
     public static func delete(id: ID, from context: inout Context) throws {
-        if let entity = context.entity(Self.self, id: id) {
-            try entity.delete(from: &context)
-        } else {
-            context.recordErasure(Self.self, id: id)
-            try context._eraseLinks(of: Self.self, id: id)
+        try context.exclusivelyMutating { context in
+            if let entity = context.entity(Self.self, id: id) {
+                try entity.delete(from: &context)
+            } else {
+                context.recordErasure(Self.self, id: id)
+                try context._eraseLinks(of: Self.self, id: id)
+            }
         }
     }
 
@@ -168,8 +170,10 @@ extension EntityModelProtocol {
     @inlinable
     public static func delete(ids: some Collection<ID>, from context: inout Context) throws {
         let ids = Array(ids)
-        context.prefetchErasure(of: Self.self, ids: ids)
-        for id in ids { try delete(id: id, from: &context) }
+        try context.exclusivelyMutating { context in
+            context.prefetchErasure(of: Self.self, ids: ids)
+            for id in ids { try delete(id: id, from: &context) }
+        }
     }
 }
 

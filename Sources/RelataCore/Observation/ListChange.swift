@@ -75,27 +75,32 @@ extension Store {
                 let region: Set<RegionKey> = [
                     .links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(source)), .type(ObjectIdentifier(Target.self)),
                 ]
-                let list = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.list(of: source) ?? OrderedLinks()
-                guard var old = previous.list else {
-                    // A copy of our own from the first change on: keeping the store's list would make
-                    // the store copy it at its next write.
-                    previous.list = list
-                    let all = list.targets
-                    continuation.yield(
-                        ListChange(
-                            deletions: [], insertions: Array(all.indices), insertedIDs: all, modifications: [], moves: [], count: all.count,
-                            isInitial: true
+                let list = context.exclusively {
+                    context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.list(of: source) ?? OrderedLinks()
+                }
+                // Evaluations run one at a time, on the hub's queue; the previous list changes
+                // only when the change is handed out (a list read on a refused state is not one).
+                return ObservationHub.Evaluation(keys: region) {
+                    guard var old = previous.list else {
+                        // A copy of our own from the first change on: keeping the store's list
+                        // would make the store copy it at its next write.
+                        previous.list = list
+                        let all = list.targets
+                        continuation.yield(
+                            ListChange(
+                                deletions: [], insertions: Array(all.indices), insertedIDs: all, modifications: [], moves: [],
+                                count: all.count, isInitial: true
+                            )
                         )
-                    )
-                    return region
+                        return
+                    }
+                    previous.list = nil
+                    let change = ListChange.between(&old, list, after: commits, source: source, key: key, of: Source.self, to: Target.self)
+                    previous.list = old
+                    if !change.deletions.isEmpty || !change.insertions.isEmpty || !change.modifications.isEmpty {
+                        continuation.yield(change)
+                    }
                 }
-                previous.list = nil
-                let change = ListChange.between(&old, list, after: commits, source: source, key: key, of: Source.self, to: Target.self)
-                previous.list = old
-                if !change.deletions.isEmpty || !change.insertions.isEmpty || !change.modifications.isEmpty {
-                    continuation.yield(change)
-                }
-                return region
             }
         }
     }

@@ -32,15 +32,24 @@ final class ObservationHub: Sendable {
     }
 
     /// An observer: evaluates itself on the newest state, given the commits that reached it since
-    /// its last evaluation (none the first time), and returns the keys that should reach it next
-    /// (`nil`: it is done).
+    /// its last evaluation (none the first time). What it computed is handed out only once the
+    /// hub knows the state it read was one state (``Evaluation/deliver``): user code that takes
+    /// the value never runs while a read is in progress, and never gets a value of a state whose
+    /// reads were refused.
     final class Observer: Sendable {
-        let evaluate: @Sendable (Context, [StoreCommit]) -> Set<RegionKey>?
+        let evaluate: @Sendable (Context, [StoreCommit]) -> Evaluation
         let keys = Mutex(Set<RegionKey>())
 
-        init(_ evaluate: @escaping @Sendable (Context, [StoreCommit]) -> Set<RegionKey>?) {
+        init(_ evaluate: @escaping @Sendable (Context, [StoreCommit]) -> Evaluation) {
             self.evaluate = evaluate
         }
+    }
+
+    /// What an observer computed: the keys that should reach it next (`nil`: it is done), and
+    /// what hands its value out (and keeps it as the last one), run after every read ended.
+    struct Evaluation {
+        var keys: Set<RegionKey>?
+        var deliver: () -> Void
     }
 
     /// Called when the state to evaluate observers on is behind storage (a store over storage
@@ -52,14 +61,19 @@ final class ObservationHub: Sendable {
         self.published = published
     }
 
-    /// Runs `body` on `context` as of its snapshot: a context over storage reads in one read
-    /// transaction at its sequence. `false` (and `body` not run) when storage has moved past it.
-    private func atSnapshot(_ context: Context, _ body: () -> Void) -> Bool {
-        guard let base = context.storage.base else {
-            body()
-            return true
+    /// Evaluates `observers` on `context` — outside any read transaction: each read of a context
+    /// over storage is one, at the context's snapshot, and refuses rows changed since — and, when
+    /// every read answered as of that one state, hands their values out and indexes them by what
+    /// they read; `false` (nothing handed out) when a read was refused because storage moved past
+    /// the snapshot: the observers then wait for the commits that moved it.
+    private func evaluate(_ observers: [(Int, Observer)], on context: Context, after commits: [StoreCommit]) -> Bool {
+        let evaluations = observers.map { ($0.0, $0.1, $0.1.evaluate(context, commits)) }
+        if let failure = context.storageFailure as? RelataError, failure.code == .staleSnapshot { return false }
+        for (id, observer, evaluation) in evaluations {
+            evaluation.deliver()
+            index(observer, id: id, by: evaluation.keys ?? [])
         }
-        return base.readingAtSnapshot(body)
+        return true
     }
 
     /// Whether anyone observes: when nobody does, a store skips work done only for observers.
@@ -113,10 +127,7 @@ final class ObservationHub: Sendable {
                 return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
             }
             guard let context else { continue }
-            let evaluated = atSnapshot(context) {
-                for (id, observer) in reached { evaluate(observer, id: id, on: context, after: commits) }
-            }
-            if !evaluated {
+            if !evaluate(reached, on: context, after: commits) {
                 // Storage moved past the state: the observers wait for the commits that moved it,
                 // and get these with them (subscribers have had them already).
                 let behind = state.withLock { state -> (@Sendable () -> Void)? in
@@ -128,9 +139,8 @@ final class ObservationHub: Sendable {
         }
     }
 
-    /// Runs `observer` on `context` and indexes it by what it read (on the queue).
-    private func evaluate(_ observer: Observer, id: Int, on context: Context, after commits: [StoreCommit]) {
-        let keys = observer.evaluate(context, commits) ?? []
+    /// Indexes `observer` by the keys its last evaluation read (on the queue).
+    private func index(_ observer: Observer, id: Int, by keys: Set<RegionKey>) {
         let old = observer.keys.withLock { old in
             defer { old = keys }
             return old
@@ -161,15 +171,22 @@ final class ObservationHub: Sendable {
             state.observers[state.nextID] = observer
             return state.nextID
         }
-        queue.async {
-            // A new context whose first read binds it to the newest commit: it reads one state,
-            // and commits up to it that arrive later change nothing it saw.
-            let context = self.published.snapshot
-            if !self.atSnapshot(context, { self.evaluate(observer, id: id, on: context, after: []) }) {
-                self.evaluate(observer, id: id, on: context, after: [])
-            }
-        }
+        queue.async { self.evaluateFirst(observer, id: id) }
         return id
+    }
+
+    /// An observer's first evaluation (on the queue), on a new context whose first read binds it
+    /// to the newest commit: it reads one state, and commits up to it that arrive later change
+    /// nothing it saw. A commit made between its reads refuses the later ones: it is evaluated
+    /// again on a new context, at once a few times, then after a pause, until it reads one state.
+    private func evaluateFirst(_ observer: Observer, id: Int, attempt: Int = 1) {
+        guard state.withLock({ $0.observers[id] != nil }) else { return }
+        if evaluate([(id, observer)], on: published.snapshot, after: []) { return }
+        if attempt % 8 == 0 {
+            queue.asyncAfter(deadline: .now() + .milliseconds(5)) { self.evaluateFirst(observer, id: id, attempt: attempt + 1) }
+        } else {
+            evaluateFirst(observer, id: id, attempt: attempt + 1)
+        }
     }
 
     /// Removes a subscriber or observer.

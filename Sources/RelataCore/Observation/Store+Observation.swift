@@ -70,14 +70,14 @@ extension Store {
                 let recorder = RegionRecorder()
                 do {
                     let value = try body(context.recordingReads(into: recorder))
-                    // Evaluations run one at a time, on the hub's queue.
-                    let repeated = last.value.map { isRepeat($0, value) } ?? false
-                    last.value = value
-                    if !repeated { continuation.yield(value) }
-                    return recorder.region
+                    return ObservationHub.Evaluation(keys: recorder.region) {
+                        // Evaluations run one at a time, on the hub's queue.
+                        let repeated = last.value.map { isRepeat($0, value) } ?? false
+                        last.value = value
+                        if !repeated { continuation.yield(value) }
+                    }
                 } catch {
-                    continuation.finish(throwing: error)
-                    return nil
+                    return ObservationHub.Evaluation(keys: nil) { continuation.finish(throwing: error) }
                 }
             }
         }

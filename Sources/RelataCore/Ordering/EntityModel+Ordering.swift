@@ -22,10 +22,12 @@ extension EntityModelProtocol {
         at index: Int,
         in context: inout Context
     ) throws {
-        let key = try checkInsertion(of: target, into: keyPath, at: index, in: context)
-        let descriptor = Self.descriptor(key, to: Target.self)
-        try context.checkUnique(descriptor, source: id, targets: [target])
-        context.insert(descriptor, source: id, target: target, at: index)
+        try context.exclusivelyMutating { context in
+            let key = try checkInsertion(of: target, into: keyPath, at: index, in: context)
+            let descriptor = Self.descriptor(key, to: Target.self)
+            try context.checkUnique(descriptor, source: id, targets: [target])
+            context.insert(descriptor, source: id, target: target, at: index)
+        }
     }
 
     /// Saves `target` (with its own relations and hooks), then puts it at `index` in a to-many
@@ -39,9 +41,11 @@ extension EntityModelProtocol {
         at index: Int,
         in context: inout Context
     ) throws {
-        _ = try checkInsertion(of: target.id, into: keyPath, at: index, in: context)
-        try target.save(to: &context)
-        try insert(target.id, into: keyPath, at: index, in: &context)
+        try context.exclusivelyMutating { context in
+            _ = try checkInsertion(of: target.id, into: keyPath, at: index, in: context)
+            try target.save(to: &context)
+            try insert(target.id, into: keyPath, at: index, in: &context)
+        }
     }
 
     /// The relation's key, once `index` is known to be a valid place for `target`.
@@ -80,15 +84,17 @@ extension EntityModelProtocol {
         in context: inout Context
     ) throws {
         let key = Self.relationKey(keyPath)
-        let (count, current) = context.placement(of: target, in: Self.self, id, key)
-        guard let current else {
-            throw RelataError.notLinked(Self.self, id: id, relation: key.nameString, target: target)
+        try context.exclusivelyMutating { context in
+            let (count, current) = context.placement(of: target, in: Self.self, id, key)
+            guard let current else {
+                throw RelataError.notLinked(Self.self, id: id, relation: key.nameString, target: target)
+            }
+            guard (0..<count).contains(index) else {
+                throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: count - 1)
+            }
+            guard current != index else { return }
+            context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
         }
-        guard (0..<count).contains(index) else {
-            throw RelataError.indexOutOfRange(Self.self, id: id, relation: key.nameString, index: index, count: count - 1)
-        }
-        guard current != index else { return }
-        context.insert(Self.descriptor(key, to: Target.self), source: id, target: target, at: index)
     }
 
     /// The position keys of the targets of a to-many relation of this entity, in order.
@@ -99,8 +105,10 @@ extension EntityModelProtocol {
         in context: Context
     ) -> [(id: Target.ID, key: PositionKey)] {
         let key = Self.relationKey(keyPath)
-        guard let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.list(of: id) else { return [] }
-        return Array(zip(links.targets, links.keys).map { (id: $0, key: $1) })
+        return context.exclusively {
+            guard let links = context.table(Self.self)?.existingLinkTable(key, Target.ID.self)?.list(of: id) else { return [] }
+            return Array(zip(links.targets, links.keys).map { (id: $0, key: $1) })
+        }
     }
 }
 

@@ -70,7 +70,9 @@ extension Context {
     /// context). O(store); nothing in a context that holds everything.
     func holdEverything() {
         guard storage.base != nil else { return }
-        for table in storage.tables { table.holdEverything(in: self) }
+        exclusively {
+            for table in storage.tables { table.holdEverything(in: self) }
+        }
     }
 
     /// Makes sure the dynamic relationships of `subject` are held: read from the base the first

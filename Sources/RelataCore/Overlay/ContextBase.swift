@@ -40,6 +40,9 @@ package final class ContextBase: Sendable {
 
     private let firstFailure = Mutex<(any Error)?>(nil)
 
+    /// The lock of the tables the contexts over this base share (see ``TableLock``).
+    @usableFromInline package let tableLock = TableLock()
+
     /// The rows shared with other bases of the same store, if any.
     @usableFromInline package let cache: RowCache?
     /// Whether ``cache`` keeps rows (a store opened with `cacheLimit: 0` keeps none: what it
@@ -127,13 +130,34 @@ package final class ContextBase: Sendable {
     /// (the session binds to it once a read is answered from the cache: ``bindAfterHit(_:)``);
     /// else `nil`. One lock of the snapshot: a bound session, the common case, needs no other.
     private func cacheSequence(_ cache: RowCache) -> (sequence: Int64, bound: Bool)? {
-        let current = cache.sequence
-        return snapshot.withLock { snapshot in
-            switch snapshot {
-            case .newest: return nil
-            case .at(let sequence, _): return sequence == current ? (current, true) : nil
-            case .unbound(let floor): return current >= floor ? (current, false) : nil
-            }
+        switch snapshot.withLock({ $0 }) {
+        case .newest: return nil
+        case .at(let sequence, _): return sequence == cache.sequence ? (sequence, true) : nil
+        case .unbound(let floor):
+            // A new context answers as of storage's newest commit: from the cache only when it is
+            // that commit (the backend says nothing was committed since the store learned it).
+            guard let current = newestInCache(), current >= floor else { return nil }
+            return (current, false)
+        }
+    }
+
+    /// The cache's sequence when it is storage's newest commit, learned without a transaction
+    /// (see ``StorageBackend/commitToken()``); `nil` when the backend cannot tell, or a commit
+    /// was made since the store last learned the newest.
+    package func newestInCache() -> Int64? {
+        guard let cache, let token = try? backend.commitToken() else { return nil }
+        return cache.sequenceIfNewest(token: token)
+    }
+
+    /// Runs `body` in a read transaction of the backend, read as this base reads (see
+    /// ``layered(_:)``); the cache learns the newest commit from it.
+    private func transaction<T>(_ body: (any StorageReader) throws -> T) throws -> T {
+        // Read before the transaction begins: a commit after it changes the token.
+        let token = cache == nil ? nil : try? backend.commitToken()
+        return try backend.read { reader in
+            let (layered, newest) = try layered(reader)
+            if let token, let cache, let newest { cache.noteNewest(newest, token: token) }
+            return try body(layered)
         }
     }
 
@@ -145,14 +169,15 @@ package final class ContextBase: Sendable {
 
     /// `reader` as this base reads it in a transaction of its own: through the cache (brought up
     /// to the transaction's sequence first), then refusing rows changed since ``sequence``.
-    private func layered(_ reader: any StorageReader) throws -> any StorageReader {
+    /// - Returns: The reader, and the transaction's newest commit when the bounds were read.
+    private func layered(_ reader: any StorageReader) throws -> (any StorageReader, Int64?) {
         let isNewest = snapshot.withLock { if case .newest = $0 { true } else { false } }
-        guard cache != nil || !isNewest else { return reader }
+        guard cache != nil || !isNewest else { return (reader, nil) }
         // The log's bounds, read once for both.
         let bounds = try reader.logBounds()
         var reader = reader
         if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
-        return try validating(reader, bounds: bounds)
+        return (try validating(reader, bounds: bounds), bounds.last)
     }
 
     /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
@@ -183,31 +208,9 @@ package final class ContextBase: Sendable {
     /// holds open, such as a store's write transaction (which holds the write lock, so it reads
     /// the newest state and nothing is validated).
     package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
-        try Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { try body() }
-    }
-
-    /// Runs `body` with every read of this base going through one read transaction that reads
-    /// as of ``sequence`` exactly; does not run it (and returns `false`) when storage has moved
-    /// past the snapshot — reads of rows changed since would be refused, and an observer must
-    /// see one state. A base without a sequence runs `body` in a transaction at the newest commit.
-    package func readingAtSnapshot(_ body: () -> Void) -> Bool {
-        var ran = false
-        do {
-            try backend.read { reader in
-                let bounds = try reader.logBounds()
-                if let bound = bind(to: bounds.last), bound.sequence != bounds.last { return }
-                var reader: any StorageReader = reader
-                if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
-                Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { body() }
-                ran = true
-            }
-        } catch {
-            firstFailure.withLock { if $0 == nil { $0 = error } }
-            // The reads failed: `body` runs on what the context holds, the failure kept.
-            if !ran { body() }
-            return true
+        try tableLock.withLock {
+            try Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { try body() }
         }
-        return ran
     }
 
     /// The first read that failed, if any.
@@ -243,7 +246,7 @@ package final class ContextBase: Sendable {
         do {
             if let current = Self.current, current.base === self { return try body(current.reader) }
             if let cached = try fromCache(body) { return cached }
-            return try backend.read { try body(try layered($0)) }
+            return try transaction(body)
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
             return nil
@@ -274,8 +277,7 @@ package final class ContextBase: Sendable {
         }
         var result: T?
         do {
-            try backend.read { reader in
-                let reader = try layered(reader)
+            try transaction { reader in
                 Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { result = body() }
             }
         } catch {

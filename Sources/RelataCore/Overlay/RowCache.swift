@@ -58,6 +58,24 @@ package final class RowCache: Sendable {
     /// The sequence the entries are as of.
     package var sequence: Int64 { state.withLock { $0.appliedThrough } }
 
+    /// Storage's newest commit as last learned, with the backend's commit token read before
+    /// learning it (see ``StorageBackend/commitToken()``).
+    private let newest = Mutex<(token: Int64, sequence: Int64)?>(nil)
+
+    /// ``sequence`` when it is storage's newest commit: nothing was committed since the store
+    /// learned the newest (the backend's commit token is still `token`) and the cache has applied
+    /// it; `nil` otherwise.
+    func sequenceIfNewest(token: Int64) -> Int64? {
+        guard let known = newest.withLock({ $0 }), known.token == token else { return nil }
+        return state.withLock { $0.appliedThrough == known.sequence ? known.sequence : nil }
+    }
+
+    /// Notes that storage's newest commit was `sequence` while the commit token was `token`
+    /// (read before the transaction that saw `sequence` began).
+    func noteNewest(_ sequence: Int64, token: Int64) {
+        newest.withLock { $0 = (token, sequence) }
+    }
+
     /// The estimated bytes held.
     package var bytes: Int { state.withLock { $0.bytes } }
 
@@ -74,28 +92,20 @@ package final class RowCache: Sendable {
         let bounds = try known ?? reader.logBounds()
         let from = state.withLock { $0.appliedThrough }
         guard bounds.last > from else { return bounds.last }
-        let entries = from >= bounds.pruned ? try reader.logEntries(after: from) : nil
+        let read = try ChangeLogCursor.commits(after: from, bounds: bounds, in: reader)
         state.withLock { state in
             guard state.appliedThrough == from else {
                 // Another thread applied commits meanwhile: apply what is still newer.
                 if state.appliedThrough < bounds.last { Self.clear(&state, at: bounds.last) }
                 return
             }
-            var records: [ChangeLogRecord] = []
-            for entry in entries ?? [] {
-                guard let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
-                    Self.clear(&state, at: bounds.last)
-                    reloads.add(1, ordering: .relaxed)
-                    return
-                }
-                records.append(record)
-            }
-            guard entries != nil else {
+            guard case .commits(let commits) = read else {
+                // Pruned, damaged or missing records: what they touched is unknown.
                 Self.clear(&state, at: bounds.last)
                 reloads.add(1, ordering: .relaxed)
                 return
             }
-            for record in records { Self.evict(record, from: &state) }
+            for commit in commits { Self.evict(commit.record, from: &state) }
             state.appliedThrough = bounds.last
         }
         return bounds.last

@@ -40,16 +40,9 @@ struct SnapshotChanges: Sendable {
         let bounds = try known ?? reader.logBounds()
         guard bounds.last > through else { return bounds.last }
         defer { through = bounds.last }
-        guard through >= bounds.pruned else {
-            unknowable = true
-            return bounds.last
-        }
-        for entry in try reader.logEntries(after: through) {
-            guard let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
-                unknowable = true
-                return bounds.last
-            }
-            add(record)
+        switch try ChangeLogCursor.commits(after: through, bounds: bounds, in: reader) {
+        case .unknowable: unknowable = true
+        case .commits(let commits): for commit in commits { add(commit.record) }
         }
         return bounds.last
     }

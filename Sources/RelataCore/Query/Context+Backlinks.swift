@@ -15,12 +15,14 @@ extension Context {
     ) -> [Source.ID] {
         let key = Source.relationKey(keyPath)
         let descriptor = Source.descriptor(key, to: Target.self)
-        noteBacklinkRead(descriptor, target)
-        if let inverse = descriptor.inverse {
-            return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
+        return exclusively {
+            noteBacklinkRead(descriptor, target)
+            if let inverse = descriptor.inverse {
+                return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
+            }
+            let sources = backlinkIndex(descriptor)?.sources(of: target) ?? []
+            return sources.sorted(by: IDOrder.precedes)
         }
-        let sources = backlinkIndex(descriptor)?.sources(of: target) ?? []
-        return sources.sorted(by: IDOrder.precedes)
     }
 
     /// The number of `Source`s that link to `target` through `keyPath`, without building anything.
@@ -31,11 +33,13 @@ extension Context {
     ) -> Int {
         let key = Source.relationKey(keyPath)
         let descriptor = Source.descriptor(key, to: Target.self)
-        noteBacklinkRead(descriptor, target)
-        if let inverse = descriptor.inverse {
-            return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.count(of: target, toMany: inverse.toMany) ?? 0
+        return exclusively {
+            noteBacklinkRead(descriptor, target)
+            if let inverse = descriptor.inverse {
+                return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.count(of: target, toMany: inverse.toMany) ?? 0
+            }
+            return backlinkIndex(descriptor)?.sources(of: target)?.count ?? 0
         }
-        return backlinkIndex(descriptor)?.sources(of: target)?.count ?? 0
     }
 
     /// Notes, for an observed closure, a read of the sources linking to `target` through `d`:

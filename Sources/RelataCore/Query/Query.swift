@@ -36,13 +36,15 @@ public struct Query<Entity: EntityModelProtocol> {
     @inlinable
     public func resolve() -> Entity? {
         guard let id else { return nil }
-        context.noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
-        return context.planned([id], modifiers) {
-            guard var entity = context.table(Entity.self)?.entity(id) else { return nil }
-            for modifier in modifiers {
-                modifier.apply(&entity)
+        return context.exclusively {
+            context.noteRead(.entity(ObjectIdentifier(Entity.self), AnyHashable(id)))
+            return context.planned([id], modifiers) {
+                guard var entity = context.table(Entity.self)?.entity(id) else { return nil }
+                for modifier in modifiers {
+                    modifier.apply(&entity)
+                }
+                return entity
             }
-            return entity
         }
     }
 

@@ -32,17 +32,22 @@ public struct QueryList<Entity: EntityModelProtocol> {
         let region = context.readRecorder
         for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         guard let table = context.table(Entity.self) else { return [] }
-        return context.planned(ids, modifiers) {
-            var result: [Entity] = []
-            result.reserveCapacity(ids.count)
-            for id in ids {
-                guard var entity = table.entity(id) else { continue }
-                for modifier in modifiers { modifier.apply(&entity) }
-                if filters.allSatisfy({ $0(entity) }) { result.append(entity) }
+        var result: [Entity] = context.exclusively {
+            context.planned(ids, modifiers) {
+                var result: [Entity] = []
+                result.reserveCapacity(ids.count)
+                for id in ids {
+                    guard var entity = table.entity(id) else { continue }
+                    for modifier in modifiers { modifier.apply(&entity) }
+                    result.append(entity)
+                }
+                return result
             }
-            if let order { result.sort(by: order) }
-            return result
         }
+        // The caller's closures run after the reads, without the context's lock.
+        if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
+        if let order { result.sort(by: order) }
+        return result
     }
 
     /// One query per id, each shaped like this one.

@@ -11,10 +11,17 @@ public struct EntityKey: Sendable, Hashable {
         self.id = id
     }
 
+    /// Equal when every field holds the same bytes (see `StoredText`): two ids that Swift's
+    /// `String` finds equal in another normal form are two stored rows.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        StoredText.equal(lhs.id, rhs.id) &&
+            StoredText.equal(lhs.type, rhs.type)
+    }
+
     /// Hashes the id and the other fields' lengths only: keys of one kind differ by id far more
     /// often than by type or relation, and every read of a store's row cache hashes keys.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
+        StoredText.hash(id, into: &hasher)
         hasher.combine(type.utf8.count)
     }
 }

@@ -59,6 +59,11 @@ public final class InMemoryBackend: StorageBackend {
 
     public func close() throws {}
 
+    /// The sequence of the newest commit: every commit changes it.
+    public func commitToken() throws -> Int64? {
+        rows.withLock { $0.sequence }
+    }
+
     /// The number of stored entity, link and dynamic link rows.
     public var rowCount: (entities: Int, links: Int, dynamicLinks: Int) {
         rows.withLock { ($0.entities.count, $0.links.values.reduce(0) { $0 + $1.count }, $0.dynamicLinks.count) }
@@ -195,7 +200,10 @@ public final class InMemoryBackend: StorageBackend {
         }
 
         func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
-            rows.log.filter { $0.sequence > sequence }.map { ChangeLogEntry(sequence: $0.sequence, origin: $0.origin, record: $0.record.encoded()) }
+            // Sequences have no gaps here: each record follows the one before it.
+            rows.log.filter { $0.sequence > sequence }.map {
+                ChangeLogEntry(sequence: $0.sequence, origin: $0.origin, record: StoredChangeLogRecord($0.record, after: $0.sequence - 1).encoded())
+            }
         }
 
         func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {

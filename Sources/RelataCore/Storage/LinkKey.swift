@@ -16,4 +16,18 @@ public struct LinkKey: Sendable, Hashable {
         self.source = source
         self.target = target
     }
+
+    /// Equal when every field holds the same bytes (see `StoredText`).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        StoredText.equal(lhs.source, rhs.source) && StoredText.equal(lhs.target, rhs.target)
+            && StoredText.equal(lhs.type, rhs.type) && StoredText.equal(lhs.relation, rhs.relation)
+    }
+
+    /// Hashes the bytes of the ids and the other fields' lengths.
+    public func hash(into hasher: inout Hasher) {
+        StoredText.hash(source, into: &hasher)
+        StoredText.hash(target, into: &hasher)
+        hasher.combine(type.utf8.count)
+        hasher.combine(relation.utf8.count)
+    }
 }

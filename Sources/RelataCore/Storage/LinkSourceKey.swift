@@ -14,10 +14,18 @@ public struct LinkSourceKey: Sendable, Hashable {
         self.source = source
     }
 
+    /// Equal when every field holds the same bytes (see `StoredText`): two ids that Swift's
+    /// `String` finds equal in another normal form are two stored rows.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        StoredText.equal(lhs.source, rhs.source) &&
+            StoredText.equal(lhs.type, rhs.type) &&
+            StoredText.equal(lhs.relation, rhs.relation)
+    }
+
     /// Hashes the id and the other fields' lengths only: keys of one kind differ by id far more
     /// often than by type or relation, and every read of a store's row cache hashes keys.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(source)
+        StoredText.hash(source, into: &hasher)
         hasher.combine(type.utf8.count)
         hasher.combine(relation.utf8.count)
     }

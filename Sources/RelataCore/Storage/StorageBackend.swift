@@ -37,6 +37,17 @@ public protocol StorageBackend: Sendable {
     /// follower (SQLite: `PRAGMA data_version`), never a promise. Return `true` when unsure.
     func hasNewCommits() throws -> Bool
 
+    /// A number that changes whenever a commit is made to the storage — by this process or
+    /// another, through any connection — read without a transaction (SQLite: `PRAGMA
+    /// data_version` on a connection kept for it). A store reads it when a new context first
+    /// reads: while it is the number it was when the store last learned storage's newest commit,
+    /// nothing was committed since, and the context answers from the store's cache without a
+    /// transaction. `nil` when the backend has none (the default): each new context's first read
+    /// then opens a read transaction, which reads the newest commit.
+    ///
+    /// It may change without a commit (then the first read opens a transaction), never the reverse.
+    func commitToken() throws -> Int64?
+
     /// Releases the storage. The backend is not used afterwards.
     func close() throws
 
@@ -47,12 +58,20 @@ public protocol StorageBackend: Sendable {
     /// needs (measured: W1's bulk save the same, a point write 0.39 ms eager against 0.45 ms
     /// batched). `false` by default.
     var readsCostRoundTrips: Bool { get }
+
+    /// The most reads the backend runs at once (its reader connections): a store runs at most as
+    /// many `async` reads at once on its reader threads. 4 by default.
+    var maxReaders: Int { get }
 }
 
 extension StorageBackend {
     public func hasNewCommits() throws -> Bool { true }
 
+    public func commitToken() throws -> Int64? { nil }
+
     public var readsCostRoundTrips: Bool { false }
+
+    public var maxReaders: Int { 4 }
 
     /// Streams every stored row in one read transaction (see ``StorageReader/load(entities:links:dynamicLinks:)``).
     ///

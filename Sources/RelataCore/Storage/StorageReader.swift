@@ -168,16 +168,16 @@ extension StorageReader {
     /// ``changes(since:)``, with the log's `bounds` read already in this transaction.
     func changes(since sequence: Int64, bounds: ChangeLogBounds) throws -> CommittedChanges? {
         guard bounds.last > sequence else { return nil }
-        guard sequence >= bounds.pruned else { return CommittedChanges.reload(at: bounds.last) }
+        // Pruned, damaged or missing records cannot say what their commits touched: the rows
+        // themselves are the truth, so the store loads them all again.
+        guard case .commits(let commits) = try ChangeLogCursor.commits(after: sequence, bounds: bounds, in: self) else {
+            return CommittedChanges.reload(at: bounds.last)
+        }
         var changes = CommittedChanges(sequence: bounds.last)
-        for entry in try logEntries(after: sequence) {
-            // A damaged record cannot say what its commit touched: the rows themselves are the
-            // truth, so the store loads them all again.
-            guard let origin = entry.origin, let bytes = entry.record, let record = try? ChangeLogRecord(decoding: bytes) else {
-                return CommittedChanges.reload(at: bounds.last)
-            }
+        for commit in commits {
+            guard let origin = commit.origin else { return CommittedChanges.reload(at: bounds.last) }
             changes.origins.append(origin)
-            changes.touched.formUnion(record)
+            changes.touched.formUnion(commit.record)
         }
         let entities = Array(Set(changes.touched.entities))
         if !entities.isEmpty { changes.entities = try fetchEntities(entities) }

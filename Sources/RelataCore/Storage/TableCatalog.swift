@@ -71,6 +71,13 @@ package struct TableCatalog: Sendable, Equatable {
     /// The number the next entry gets.
     package var nextNumber: Int64 { (entries.last?.number ?? 0) + 1 }
 
+    /// Whether `number`, read from storage after `previous` (the entries are read in number
+    /// order), is one a catalog can hold: above `previous` (and 0) and below `Int64.max`, so that
+    /// ``nextNumber`` never overflows.
+    package static func accepts(_ number: Int64, after previous: Int64?) -> Bool {
+        number > (previous ?? 0) && number < .max
+    }
+
     /// Adds `entry` (its number must be above every number listed).
     package mutating func add(_ entry: Entry) {
         entries.append(entry)

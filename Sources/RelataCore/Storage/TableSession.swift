@@ -34,6 +34,11 @@ package final class TableSession {
     /// The last commit of the log as the transaction read it (its bounds), if it did: the
     /// backend tells it.
     package var seenSequence: Int64?
+
+    /// The newest commit this transaction knows of: the one it made, else the newest it saw
+    /// (in a write transaction, which holds the lock, storage's newest); `nil` before it read
+    /// the log's bounds.
+    package var newestKnownCommit: Int64? { madeSequence ?? seenSequence }
     /// The sequence of the commit the transaction made, once its log record is written: the
     /// backend tells it.
     package var madeSequence: Int64?

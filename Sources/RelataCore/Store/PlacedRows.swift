@@ -40,8 +40,8 @@ final class PlacedRows: Sendable {
     /// when the store's cache is still as of the commit they were read at and that commit is not
     /// older than `published`'s; `nil` otherwise (stale tables are dropped).
     func context(over published: ContextBase) -> Context? {
-        guard limit > 0, let cache = published.cache else { return nil }
-        let sequence = cache.sequence
+        // Only at storage's newest commit: a new context answers as of it.
+        guard limit > 0, published.cache != nil, let sequence = published.newestInCache() else { return nil }
         let taken: Placed? = placed.withLock { placed in
             guard let kept = placed else { return nil }
             placed = nil
@@ -62,12 +62,17 @@ final class PlacedRows: Sendable {
             let sequence = base.sequence, sequence == cache.sequence,
             context.storage.tracker == nil, context.storage.recorder == nil
         else { return }
-        let rowCount = context.heldRowCount
-        guard rowCount > 0, rowCount <= limit else { return }
-        let current = placed.withLock { $0.map { ($0.sequence, $0.rowCount) } }
-        if let current, current.0 == sequence, current.1 >= rowCount { return }
-        // A clone: `context` may live on (returned by the read), and must not place into these.
-        let storage = context.storage.placedCopy()
+        // The context may live on in other threads (returned by the read): its tables are read
+        // holding their lock.
+        let copied: (storage: Context.Storage, rowCount: Int)? = context.exclusively {
+            let rowCount = context.heldRowCount
+            guard rowCount > 0, rowCount <= limit else { return nil }
+            let current = placed.withLock { $0.map { ($0.sequence, $0.rowCount) } }
+            if let current, current.0 == sequence, current.1 >= rowCount { return nil }
+            // A clone: `context` may live on, and must not place into these.
+            return (context.storage.placedCopy(), rowCount)
+        }
+        guard let (storage, rowCount) = copied else { return }
         placed.withLock { placed in
             if let kept = placed, kept.sequence == sequence, kept.rowCount >= rowCount { return }
             placed = Placed(sequence: sequence, storage: storage, rowCount: rowCount)

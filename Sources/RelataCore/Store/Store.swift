@@ -49,7 +49,7 @@ public final class Store: Sendable {
     private let follower: StoreFollower?
     /// Where `async` reads run: threads that may block on storage, never Swift's cooperative pool
     /// (see ``read(_:)-s1ly``).
-    let readers = ReaderQueues(label: "Relata.Store.reads", width: 4)
+    let readers: ReaderQueues
 
     /// Opens a store on `backend`. Nothing is loaded: the store reads the log's newest sequence
     /// (and, from the storage's catalog, what the schema does not know: ``ignoredRecords``), and
@@ -79,6 +79,7 @@ public final class Store: Sendable {
             try? backend.close()
             throw error
         }
+        readers = ReaderQueues(label: "Relata.Store.reads", width: backend.maxReaders)
         let writer = StoreWriter(backend: backend, origin: UUID().uuidString, cacheLimit: cacheLimit, followsOthers: followInterval != nil)
         self.ignoredRecords = try await writer.open(schema: schema)
         self.writer = writer

@@ -14,13 +14,15 @@ struct StoreInspection {
     init(schema: EntitySchema, reading reader: any StorageReader) throws {
         let inventory = try reader.inventory()
         for type in inventory.entityTypes {
-            if schema.isShortName(type) { needsUpgrade = true }
+            // Rows under a name without its module are rewritten under the full name; the table
+            // stays listed, empty, once they are (an upgrade done is not done again).
+            if schema.isShortName(type), try reader.fetchEntityCount(of: type) > 0 { needsUpgrade = true }
             guard schema.type(named: type) == nil else { continue }
             let count = try reader.fetchEntityCount(of: type)
             if count > 0 { ignored[type, default: 0] += count }
         }
         for relation in inventory.relations {
-            if schema.isShortName(relation.type) { needsUpgrade = true }
+            if schema.isShortName(relation.type), try reader.fetchLinkCount(of: relation) > 0 { needsUpgrade = true }
             guard let loader = schema.type(named: relation.type)?._relataStoreSupport.linkLoader(relation.relation) else {
                 let count = try reader.fetchLinkCount(of: relation)
                 if count > 0 { ignored["\(relation.type).\(relation.relation)", default: 0] += count }

@@ -105,9 +105,12 @@ struct DamagedFileFuzzTests {
         let row = "rowid IN (SELECT rowid FROM \(table.name) ORDER BY random() LIMIT \(Int.random(in: 1...3, using: &random)))"
         let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
         let value: String =
-            switch Int.random(in: 0..<9, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
             case 0: "NULL"
             case 1: "42"
+            // The extreme integers: every number read from a file is checked before arithmetic.
+            case 9: "9223372036854775807"
+            case 10: "-9223372036854775808"
             case 2: "-1.5"
             case 3: "x'\(bytes)'"
             case 4: "'\(bytes)'"
@@ -144,9 +147,22 @@ struct DamagedFileFuzzTests {
             ["DELETE FROM relata_table WHERE kind = 'to-one'"],
             ["UPDATE relata_table SET kind = 'weird' WHERE number = (SELECT max(number) FROM relata_table)"],
             ["UPDATE relata_table SET number = 1 WHERE number = (SELECT max(number) FROM relata_table)"],
-        ]
+        ] + Self.extremeNumbers
         return Damage(sql: choices.randomElement(using: &random)!)
     }
+
+    /// Numbers at the ends of `Int64` where the store reads numbers: log sequences, catalog
+    /// numbers, counts.
+    static let extremeNumbers: [[String]] = [
+        ["UPDATE relata_log SET seq = -9223372036854775808 WHERE seq = (SELECT min(seq) FROM relata_log)"],
+        ["UPDATE relata_log SET seq = 9223372036854775807 WHERE seq = (SELECT max(seq) FROM relata_log)"],
+        ["UPDATE relata_log SET seq = 0 WHERE seq = (SELECT min(seq) FROM relata_log)"],
+        ["UPDATE relata_table SET number = 9223372036854775807 WHERE number = (SELECT max(number) FROM relata_table)"],
+        ["UPDATE relata_table SET number = -9223372036854775808 WHERE number = (SELECT min(number) FROM relata_table)"],
+        ["INSERT INTO relata_table VALUES (9223372036854775807, 'entity', 'Nobody', '')"],
+        ["UPDATE relata_count SET count = 9223372036854775807"],
+        ["UPDATE relata_count SET count = -9223372036854775808"],
+    ]
 
     /// Overwrites `count` random bytes of the file at random places (after its header), or cuts it.
     static func damagePages(_ path: String, _ random: inout SeededGenerator) throws -> String {
@@ -277,7 +293,8 @@ struct DamagedFileFuzzTests {
                     }
                 }
                 for statement in damage.sql { try? db.execute(sql: statement) }
-                return ChangeLogRecord(touching: changes).encoded()
+                let previous = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM relata_log") ?? 0
+                return StoredChangeLogRecord(ChangeLogRecord(touching: changes), after: previous).encoded()
             }
             try await queue.write { db in
                 try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', 0, ?)", arguments: [everything])

@@ -40,6 +40,29 @@ struct DamagedLogRecordTests {
         try await lagging.close()
     }
 
+    @Test("A zeroed log record, or one missing from the middle of the log: the lagging store drops its cache, once, and reads what is stored", arguments: [
+        "UPDATE relata_log SET record = zeroblob(length(record)) WHERE seq = (SELECT max(seq) FROM relata_log)",
+        "UPDATE relata_log SET record = x'' WHERE seq = (SELECT max(seq) FROM relata_log)",
+        "DELETE FROM relata_log WHERE seq = (SELECT max(seq) FROM relata_log) - 1",
+    ])
+    func zeroedOrMissingRecord(damage: String) async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let lagging = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        try await writer.write { try ChatExample.Chat(id: "c").save(to: &$0) }
+        // The lagging store caches the chat's (empty) list, then misses two commits to it.
+        #expect(try await lagging.read { $0.ids(of: "c", \ChatExample.Chat.$messages) } == [])
+        try await writer.write { try Message(id: "m1", text: "t", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await writer.write { try ChatExample.Chat(id: "d").save(to: &$0) }
+        try await Self.damage(path, damage)
+        try await lagging.refresh()
+        #expect(lagging.fullReloads == 1, "the damage is seen and counted")
+        #expect(try await lagging.read { $0.ids(of: "c", \ChatExample.Chat.$messages) } == ["m1"], "current, not stale")
+        try await writer.close()
+        try await lagging.close()
+    }
+
     /// Another program commits a row that does not decode with the model, as a store would: the
     /// row and a log record naming it, in one transaction. Returns the row's good payload.
     static func commitUndecodable(_ queue: DatabaseQueue, table: String) async throws -> Data? {
@@ -52,8 +75,10 @@ struct DamagedLogRecordTests {
     static func commitPayload(_ payload: Data?, _ queue: DatabaseQueue, table: String) async throws {
         var touched = StoreChanges()
         touched.deletedEntities = [EntityKey(type: Message.storedTypeName, id: "m1")]
-        let record = ChangeLogRecord(touching: touched).encoded()
+        let keys = ChangeLogRecord(touching: touched)
         try await queue.write { db in
+            let previous = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM relata_log") ?? 0
+            let record = StoredChangeLogRecord(keys, after: previous).encoded()
             try db.execute(sql: "UPDATE \(table) SET payload = ? WHERE id = 'm1'", arguments: [payload])
             try db.execute(sql: "INSERT INTO relata_log (origin, at, record) VALUES ('other', ?, ?)", arguments: [Date().timeIntervalSince1970, record])
         }

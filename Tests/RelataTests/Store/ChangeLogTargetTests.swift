@@ -14,7 +14,7 @@ struct ChangeLogTargetTests {
         try backend.read { reader in
             let bounds = try reader.logBounds()
             let entry = try #require(try reader.logEntries(after: bounds.last - 1).first)
-            let record = try ChangeLogRecord(decoding: try #require(entry.record))
+            let record = try StoredChangeLogRecord(decoding: try #require(entry.record)).record
             return Set(record.linkTargets.map { "\($0.type == message ? "" : $0.type + ".")\($0.relation) \($0.target)" })
         }
     }

@@ -90,7 +90,7 @@ struct MultiProcessStoreTests {
         let queue = try DatabaseQueue(path: path)
         let committed = try await queue.read { db in
             try Data.fetchAll(db, sql: "SELECT record FROM relata_log ORDER BY seq").flatMap { data in
-                try ChangeLogRecord(decoding: data).entities.filter { $0.type == Message.storedTypeName }.map(\.id)
+                try StoredChangeLogRecord(decoding: data).record.entities.filter { $0.type == Message.storedTypeName }.map(\.id)
             }
         }
         try queue.close()

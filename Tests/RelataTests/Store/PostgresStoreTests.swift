@@ -310,3 +310,21 @@ struct Processes {
     }
 }
 }
+
+extension PostgresStoreTests {
+    @Test("Every connection pins search_path to pg_catalog, pg_temp, whatever the role's default")
+    func searchPathPinned() async throws {
+        guard let url = Self.serverURL() else { return }
+        let schema = Self.schema()
+        let store = try await Processes.open(url, schema)
+        try await store.write { try MultiProcessStoreTests.Chat(id: "c").save(to: &$0) }
+        let backend = try PostgresBackend.open(url: url, configuration: .init(schema: schema))
+        let paths = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try backend.searchPaths() }) }
+        }
+        #expect(paths == ["pg_catalog, pg_temp", "pg_catalog, pg_temp"])
+        #expect(store.context.entity(MultiProcessStoreTests.Chat.self, id: "c") != nil)
+        try backend.close()
+        try await store.close()
+    }
+}

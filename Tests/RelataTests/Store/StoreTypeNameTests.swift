@@ -100,4 +100,26 @@ struct StoreTypeNameTests {
         #expect(types == ["RelataTests.User", "RelataTests.Chat"])
         #expect(version == "7")
     }
+
+    @Test("A file upgraded from format 4 is upgraded once: later opens commit nothing and read no row")
+    func upgradedOnce() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Store(path: path, entities: User.self, Chat.self)
+        try await store.write { context in try Chat(id: "c", users: .relation([User(id: "1", name: "Bob")])).save(to: &context) }
+        try await store.close()
+        try await LegacyStoreFile.downgrade(path, version: 4, module: "RelataTests", dropLog: true)
+        let upgraded = try await Store(path: path, entities: User.self, Chat.self)
+        let afterUpgrade = upgraded.sequence
+        try await upgraded.close()
+        #expect(afterUpgrade == 1, "the upgrade is one commit")
+        for _ in 0..<2 {
+            let backend = try SQLiteBackend(path: path)
+            let reopened = try await Store(backend: backend, schema: EntitySchema(User.self, Chat.self), followInterval: nil)
+            #expect(reopened.sequence == afterUpgrade, "opening again committed an upgrade again")
+            #expect(backend.rowsRead.count == 0, "opening again read \(backend.rowsRead.count) rows")
+            #expect(reopened.context.ids(of: "c", \Chat.$users) == ["1"])
+            try await reopened.close()
+        }
+    }
 }

@@ -1,0 +1,162 @@
+import Foundation
+
+/// The connections a backend reads on: at most ``limit`` open at once, idle ones kept for the next
+/// read, callers past the limit waiting their turn (in order of arrival), and every call refused
+/// once the pool is closed — as GRDB's `DatabasePool` bounds its readers
+/// (`maximumReaderCount`) and postgres-nio's `PostgresClient` its connections.
+///
+/// **Invariant**: `open` counts the connections made and not yet disposed of (idle or lent),
+/// and never exceeds `limit`; after ``close()``, idle is empty and nothing is lent anew.
+///
+/// A connection's owner blocks while it waits: callers are reader threads (a store's reader
+/// queues, or a synchronous `Store.read`), never the cooperative pool's by the store's own doing.
+package final class ConnectionPool<Connection>: @unchecked Sendable {
+    /// The most connections open at once.
+    package let limit: Int
+    private let condition = NSCondition()
+    private var idle: [Connection] = []
+    private var open = 0
+    private var isClosed = false
+    /// Tickets of the callers waiting, served in order.
+    private var nextTicket: UInt64 = 0
+    private var serving: UInt64 = 0
+    private let dispose: (Connection) -> Void
+    private let isUsable: (Connection) -> Bool
+    private let closedError: () -> any Error
+
+    /// A pool of at most `limit` connections (at least 1), closed by `dispose`; an idle one
+    /// `isUsable` refuses (lost) is disposed of and replaced. Calls after ``close()`` throw
+    /// `closedError()`.
+    package init(
+        limit: Int, dispose: @escaping (Connection) -> Void, isUsable: @escaping (Connection) -> Bool = { _ in true },
+        closedError: @escaping () -> any Error
+    ) {
+        self.limit = max(1, limit)
+        self.dispose = dispose
+        self.isUsable = isUsable
+        self.closedError = closedError
+    }
+
+    /// Runs `body` with a connection of the pool — an idle one, or one `make` makes — waiting for
+    /// one while `limit` are lent.
+    ///
+    /// - Throws: `closedError()` when the pool is closed (before or while waiting); what making a
+    ///   connection or `body` throws.
+    package func withConnection<T>(make: () throws -> Connection, _ body: (Connection) throws -> T) throws -> T {
+        let lent = try acquire(make: make)
+        defer { release(lent) }
+        return try body(lent)
+    }
+
+    /// Runs `body`, which may ask for its connection more than once (`acquire`): the first call
+    /// lends one, each later call disposes of the one lent and makes a new one in its slot (a
+    /// connection found lost as the transaction began). The last one lent comes back.
+    package func withReplaceableConnection<T>(
+        make: () throws -> Connection, _ body: (_ acquire: () throws -> Connection) throws -> T
+    ) throws -> T {
+        var lent: Connection?
+        var holdsSlot = false
+        defer {
+            if let lent {
+                release(lent)
+            } else if holdsSlot {
+                freeSlot()
+            }
+        }
+        func lend(_ make: () throws -> Connection) throws -> Connection {
+            guard holdsSlot else {
+                let connection = try acquire(make: make)
+                holdsSlot = true
+                lent = connection
+                return connection
+            }
+            if let previous = lent {
+                lent = nil
+                dispose(previous)
+            }
+            let fresh = try make()
+            lent = fresh
+            return fresh
+        }
+        return try withoutActuallyEscaping(make) { make in
+            try body { try lend(make) }
+        }
+    }
+
+    /// Frees the slot of a connection disposed of and not replaced.
+    private func freeSlot() {
+        condition.lock()
+        open -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Closes the idle connections and refuses every later call; connections lent are disposed of
+    /// when they come back.
+    package func close() {
+        condition.lock()
+        isClosed = true
+        let idle = self.idle
+        self.idle = []
+        open -= idle.count
+        condition.broadcast()
+        condition.unlock()
+        for connection in idle { dispose(connection) }
+    }
+
+    /// How many connections are open (idle or lent).
+    package var openCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return open
+    }
+
+    private func acquire(make: () throws -> Connection) throws -> Connection {
+        condition.lock()
+        let ticket = nextTicket
+        nextTicket &+= 1
+        // Wait for this caller's turn, and then for a connection or a free slot.
+        while !isClosed, ticket != serving || (idle.isEmpty && open >= limit) {
+            condition.wait()
+        }
+        if isClosed {
+            condition.unlock()
+            throw closedError()
+        }
+        serving &+= 1
+        var lost: [Connection] = []
+        var found: Connection?
+        while let connection = idle.popLast() {
+            if isUsable(connection) {
+                found = connection
+                break
+            }
+            open -= 1
+            lost.append(connection)
+        }
+        // No usable idle one: a slot is free (the wait above, or the lost ones just dropped).
+        if found == nil { open += 1 }
+        condition.broadcast()
+        condition.unlock()
+        for connection in lost { dispose(connection) }
+        if let found { return found }
+        do {
+            return try make()
+        } catch {
+            condition.lock()
+            open -= 1
+            condition.broadcast()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func release(_ connection: Connection) {
+        condition.lock()
+        let keep = !isClosed && isUsable(connection)
+        if keep { idle.append(connection) } else { open -= 1 }
+        condition.broadcast()
+        condition.unlock()
+        if !keep { dispose(connection) }
+    }
+}

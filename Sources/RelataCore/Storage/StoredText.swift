@@ -1,0 +1,19 @@
+/// Text compared and hashed as storage compares it: by its UTF-8 bytes.
+///
+/// Swift's `String` compares by canonical equivalence — `"é"` written as one scalar (NFC) equals
+/// `"e"` followed by a combining accent (NFD) — while SQLite and PostgreSQL (with the `"C"`
+/// collation Relata's tables use) compare bytes: the two are two rows. The keys of stored rows
+/// (``EntityKey``, ``LinkSourceKey``, ``LinkTargetKey``, ``LinkKey``) compare their ids this way,
+/// so that a store's cache holds one entry per stored row, never one for two.
+enum StoredText {
+    /// Whether `a` and `b` are the same bytes.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Feeds the bytes of `text` to `hasher`.
+    static func hash(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
