@@ -36,3 +36,8 @@ extension PostgresBackend {
         }
     }
 }
+
+extension PostgresBackend {
+    /// How many connections reads hold open now, idle or in use (tests).
+    package var readerConnectionCount: Int { readers.openCount }
+}

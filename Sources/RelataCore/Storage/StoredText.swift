@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text compared and hashed as storage compares it: by its UTF-8 bytes.
 ///
 /// Swift's `String` compares by canonical equivalence — `"é"` written as one scalar (NFC) equals
@@ -8,7 +10,10 @@
 enum StoredText {
     /// Whether `a` and `b` are the same bytes.
     static func equal(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 
     /// Feeds the bytes of `text` to `hasher`.

@@ -3,6 +3,7 @@ import Relata
 @_spi(Paged) import RelataCore
 @testable import RelataPostgres
 import RelataStoreConformance
+import Synchronization
 import Testing
 
 /// The PostgreSQL backend on a real server: the one `.ci/run` starts (`RELATA_POSTGRES_URL`).
@@ -326,5 +327,37 @@ extension PostgresStoreTests {
         #expect(store.context.entity(MultiProcessStoreTests.Chat.self, id: "c") != nil)
         try backend.close()
         try await store.close()
+    }
+}
+
+extension PostgresStoreTests {
+    @Test("64 threads on the synchronous store.read with maxReaders 2: at most 2 reader connections, and a closed store refuses an escaped context with storeClosed")
+    func readerPoolBounded() async throws {
+        guard let url = Self.serverURL() else { return }
+        let backend = try PostgresBackend.open(url: url, configuration: .init(schema: Self.schema(), maxReaders: 2))
+        let store = try await Store(
+            backend: backend, schema: EntitySchema(MultiProcessStoreTests.User.self, MultiProcessStoreTests.Chat.self,
+                                                   MultiProcessStoreTests.Message.self, MultiProcessStoreTests.Attachment.self))
+        try await store.write { try MultiProcessStoreTests.Chat(id: "c").save(to: &$0) }
+        let escaped = store.context
+        let most = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            DispatchQueue.global().async {
+                let most = Mutex(0)
+                DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                    for _ in 0..<5 {
+                        _ = try? store.read { $0.entity(MultiProcessStoreTests.Chat.self, id: "c") }
+                        let open = backend.readerConnectionCount
+                        most.withLock { $0 = max($0, open) }
+                    }
+                }
+                continuation.resume(returning: most.withLock { $0 })
+            }
+        }
+        #expect(most >= 1 && most <= 2, "reader connections open at once: \(most)")
+        try await store.close()
+        #expect(backend.readerConnectionCount == 0, "connections left open after close")
+        #expect(escaped.entity(MultiProcessStoreTests.Chat.self, id: "c") == nil)
+        #expect((escaped.storageFailure as? RelataError)?.code == .storeClosed, "\(String(describing: escaped.storageFailure))")
+        #expect(backend.readerConnectionCount == 0, "an escaped context's read opened a connection")
     }
 }
