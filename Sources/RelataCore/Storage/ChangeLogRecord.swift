@@ -97,7 +97,8 @@ extension ChangeLogRecord {
     }
 }
 
-private struct LogWriter {
+/// Writes the binary form of log records (see ``ChangeLogRecord/encoded()``).
+struct LogWriter {
     var bytes: [UInt8] = []
 
     /// Keys grouped by (type, relation), each group's type and relation once, then its ids.
@@ -113,7 +114,12 @@ private struct LogWriter {
     }
 
     mutating func count(_ value: Int) {
-        var value = UInt64(value)
+        varint(UInt64(value))
+    }
+
+    /// `value` in 7-bit groups, least significant first, each but the last with its top bit set.
+    mutating func varint(_ value: UInt64) {
+        var value = value
         while value >= 0x80 {
             bytes.append(UInt8(value & 0x7f) | 0x80)
             value >>= 7
@@ -130,7 +136,8 @@ private struct LogWriter {
     }
 }
 
-private struct LogReader {
+/// Reads the binary form of log records (see ``ChangeLogRecord/init(decoding:)``).
+struct LogReader {
     static let damaged = RelataError(code: .corruptedStore, entityType: "Store", message: "a change log record is damaged")
     let bytes: [UInt8]
     var offset = 0
@@ -147,7 +154,15 @@ private struct LogReader {
         return keys
     }
 
+    /// A count of elements: at most one per byte of the record.
     mutating func count() throws -> Int {
+        let value = try varint()
+        guard value <= UInt64(bytes.count) else { throw Self.damaged }
+        return Int(value)
+    }
+
+    /// A number written by ``LogWriter/varint(_:)``.
+    mutating func varint() throws -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -158,8 +173,7 @@ private struct LogReader {
             if byte < 0x80 { break }
             shift += 7
         }
-        guard value <= UInt64(bytes.count) else { throw Self.damaged }
-        return Int(value)
+        return value
     }
 
     mutating func string() throws -> String {

@@ -26,14 +26,9 @@ public struct StoredChangeLogRecord: Sendable, Hashable {
 
     /// The bytes to store.
     public func encoded() -> Data {
-        var bytes: [UInt8] = [Self.marker]
-        var value = UInt64(max(0, previous))
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7f) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-        bytes += record.encoded()
+        var writer = LogWriter(bytes: [Self.marker])
+        writer.varint(UInt64(max(0, previous)))
+        var bytes = writer.bytes + record.encoded()
         var checksum = Self.checksum(bytes[...]).littleEndian
         withUnsafeBytes(of: &checksum) { bytes += $0 }
         return Data(bytes)
@@ -50,20 +45,11 @@ public struct StoredChangeLogRecord: Sendable, Hashable {
         var stored: UInt64 = 0
         for (shift, byte) in bytes[(bytes.count - 8)...].enumerated() { stored |= UInt64(byte) << (8 * UInt64(shift)) }
         guard Self.checksum(body) == stored else { throw Self.damaged }
-        var offset = 1
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < body.count, shift < 63 else { throw Self.damaged }
-            let byte = body[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7f) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
+        var reader = LogReader(bytes: Array(body), offset: 1)
+        let value = try reader.varint()
         guard value < UInt64(Int64.max) else { throw Self.damaged }
         previous = Int64(value)
-        record = try ChangeLogRecord(decoding: Data(body[offset...]))
+        record = try ChangeLogRecord(decoding: Data(body[reader.offset...]))
     }
 
     static let damaged = RelataError(code: .corruptedStore, entityType: "Store", message: "a change log record is damaged (its checksum does not match)")
