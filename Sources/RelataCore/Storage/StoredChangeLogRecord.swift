@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The checksum tells a damaged record (zeroed, cut, bytes changed) from a record that touched
 /// nothing; the sequence it follows chains the records, so a reader sees a record that is
-/// missing from the middle of the log (``ChangeLogCursor``). Either way, a store that cannot
+/// missing from the middle of the log (`ChangeLogCursor`). Either way, a store that cannot
 /// tell what a commit touched drops what it cached (counted in ``Store/fullReloads``), never
 /// keeps a stale row.
 public struct StoredChangeLogRecord: Sendable, Hashable {
