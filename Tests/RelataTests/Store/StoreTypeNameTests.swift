@@ -79,15 +79,19 @@ struct StoreTypeNameTests {
         #expect(reopened.ignoredRecords.isEmpty)
     }
 
+    /// A store of chat "c" with user "1", turned into what version 4 wrote (names without module).
+    static func makeFormat4Store(at path: String) async throws {
+        let store = try await Store(path: path, entities: User.self, Chat.self)
+        try await store.write { context in try Chat(id: "c", users: .relation([User(id: "1", name: "Bob")])).save(to: &context) }
+        try await store.close()
+        try await LegacyStoreFile.downgrade(path, version: 4, module: "RelataTests", dropLog: true)
+    }
+
     @Test("A SQLite file of format 4 (names without module) is upgraded to the current format (7) when opened")
     func sqliteFormat4() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try await Store(path: path, entities: User.self, Chat.self)
-        try await store.write { context in try Chat(id: "c", users: .relation([User(id: "1", name: "Bob")])).save(to: &context) }
-        try await store.close()
-        // Turn it into what version 4 wrote.
-        try await LegacyStoreFile.downgrade(path, version: 4, module: "RelataTests", dropLog: true)
+        try await Self.makeFormat4Store(at: path)
         let reopened = try await Store(path: path, entities: User.self, Chat.self)
         #expect(reopened.context.ids(of: "c", \Chat.$users) == ["1"])
         try await reopened.close()
@@ -105,10 +109,7 @@ struct StoreTypeNameTests {
     func upgradedOnce() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try await Store(path: path, entities: User.self, Chat.self)
-        try await store.write { context in try Chat(id: "c", users: .relation([User(id: "1", name: "Bob")])).save(to: &context) }
-        try await store.close()
-        try await LegacyStoreFile.downgrade(path, version: 4, module: "RelataTests", dropLog: true)
+        try await Self.makeFormat4Store(at: path)
         let upgraded = try await Store(path: path, entities: User.self, Chat.self)
         let afterUpgrade = upgraded.sequence
         try await upgraded.close()
