@@ -24,8 +24,8 @@ extension Context {
     /// A context over `backend`'s rows, typed through `schema` (see ``init(over:)``).
     ///
     /// SPI (`@_spi(Paged)`), for benchmarks: not API yet. Each read is its own read transaction
-    /// (a resolve is one), a context must not be used from several threads at once, what it
-    /// keeps is not bounded, and its writes are not persisted — the paged Store brings those.
+    /// (a resolve is one), what it keeps is not bounded, and its writes are not persisted — a
+    /// `Store`'s contexts bring those. Like every context, it may be read from several threads.
     @_spi(Paged)
     public init(over backend: any StorageBackend, schema: EntitySchema) {
         self.init(over: ContextBase(backend: backend, schema: schema))
