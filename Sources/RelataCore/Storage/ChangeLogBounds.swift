@@ -18,7 +18,10 @@ extension ChangeLogBounds {
     /// Bounds as storage gives them, checked before any arithmetic: the newest sequence in
     /// `0..<Int64.max`, the pruned one in `0...last`.
     ///
-    /// - Parameter place: Where they were read, for the error (a path, a schema).
+    /// - Parameters:
+    ///   - last: The sequence of the newest record.
+    ///   - pruned: The newest sequence whose record was pruned.
+    ///   - place: Where they were read, for the error (a path, a schema).
     /// - Throws: ``RelataError`` with code ``RelataError/Code/corruptedStore`` naming `place` and
     ///   the numbers, when they are out of range (a crafted or damaged log).
     public init(checkedLast last: Int64, pruned: Int64, place: String) throws {
@@ -35,6 +38,10 @@ extension ChangeLogBounds {
     /// none), checked as ``init(checkedLast:pruned:place:)`` does: what was pruned is what comes
     /// before the oldest record kept (sequences have no gaps).
     ///
+    /// - Parameters:
+    ///   - newest: The sequence of the newest record, `nil` for an empty log.
+    ///   - oldest: The sequence of the oldest record kept.
+    ///   - place: Where they were read, for the error (a path, a schema).
     /// - Throws: ``RelataError`` with code ``RelataError/Code/corruptedStore`` when they are out of
     ///   range: the oldest below 1 or above the newest, the newest `Int64.max`.
     public init(newest: Int64?, oldest: Int64?, place: String) throws {
