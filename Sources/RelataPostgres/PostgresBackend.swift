@@ -43,7 +43,8 @@ public final class PostgresBackend: StorageBackend {
         public var maxReaders: Int
 
         /// A configuration: schema `public`, no TLS, a 10 s busy timeout, the standard log
-        /// retention (10,000 records of the last 10 minutes).
+        /// retention (10,000 records of the last 10 minutes), a 5-minute statement timeout, at
+        /// most 4 reader connections.
         public init(
             schema: String = "public", tls: PostgresConnection.Configuration.TLS = .disable, busyTimeout: Duration = .seconds(10),
             logRetention: LogRetention = .standard, statementTimeout: Duration = .seconds(300), maxReaders: Int = 4
