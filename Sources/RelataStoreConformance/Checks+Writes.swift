@@ -109,6 +109,19 @@ extension StoreConformance {
             let reopened = try await reopen(store, storage, "after 200 writers")
             try expect(Set(reopened.context.ids(of: "t", \Team.$members)).count == 200, "200 members")
         },
+        Check(name: "A new read sees another store's commit at once, whatever its store cached (commitToken changes with every commit, or is nil)") { storage in
+            let reader = try await open(storage)
+            let writer = try await open(storage)
+            for round in 0..<5 {
+                // The reader's cache holds the row as it is now; the other store then changes it.
+                _ = try await reader.read { $0.entity(Member.self, id: "m") }
+                try await writer.save(Member(id: "m", name: "v\(round)"))
+                let read = try await reader.read { $0.entity(Member.self, id: "m")?.name }
+                try expect(read == "v\(round)", "round \(round): a new read answered \(read ?? "nothing"), not the other store's commit")
+            }
+            try await writer.close()
+            try await reader.close()
+        },
         Check(name: "A closed store refuses writes with storeClosed") { storage in
             let store = try await open(storage)
             try await store.close()
