@@ -152,8 +152,10 @@ package final class ContextBase: Sendable {
     /// Runs `body` in a read transaction of the backend, read as this base reads (see
     /// ``layered(_:)``); the cache learns the newest commit from it.
     private func transaction<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        // Read before the transaction begins: a commit after it changes the token.
-        let token = cache == nil ? nil : try? backend.commitToken()
+        // Only a context's first read learns the newest commit (its later reads are bound to
+        // one); the token is read before the transaction begins: a commit after it changes it.
+        let isFirstRead = snapshot.withLock { if case .unbound = $0 { true } else { false } }
+        let token = cache == nil || !isFirstRead ? nil : try? backend.commitToken()
         return try backend.read { reader in
             let (layered, newest) = try layered(reader)
             if let token, let cache, let newest { cache.noteNewest(newest, token: token) }
