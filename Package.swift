@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
         // The chat models of SwiftletModel's README / workload W1, shared by the demo and the benchmarks.
         .library(name: "ChatExample", targets: ["ChatExample"]),
+        // The benchmarks (Benchmarks/README.md): run in release, never by the tests.
+        .executable(name: "relata-bench", targets: ["RelataBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
@@ -65,6 +67,16 @@ let package = Package(
         .executableTarget(
             name: "RelataDemo",
             dependencies: ["Relata", "RelataPostgres", "ChatExample", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Workloads W1–W3 beside hand-written GRDB and postgres-nio (Benchmarks/README.md).
+        .executableTarget(
+            name: "RelataBench",
+            dependencies: [
+                "Relata", "RelataCore", "RelataSQLite", "RelataPostgres", "ChatExample",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "RelataTests",
