@@ -29,6 +29,12 @@ struct RelataBench: AsyncParsableCommand {
     @Flag(help: "Run only workload W2 (a store larger than a process should hold): its files are built once in $TMPDIR/relata-w2 and reused.")
     var w2 = false
 
+    @Flag(help: "Run only workload W3 (finding things by value): its files are built once in $TMPDIR/relata-w2 and reused.")
+    var w3 = false
+
+    @Option(help: "The scale of W3 in storage (S=10: 1,000,000 messages); in memory it runs at --scale.")
+    var w3Scale: Double = 10
+
     @Option(help: "The scale of W2's large store (S=10: 1,000,000 messages).")
     var w2Scale: Double = 10
 
@@ -91,6 +97,14 @@ struct RelataBench: AsyncParsableCommand {
         }
         if let probe, let path, probe.hasPrefix("w2-pg-") {
             try await LargeStorePostgresW2.runChild(probe, target: path, scale: scale)
+            return
+        }
+        if let probe, let path, probe.hasPrefix("w3-") {
+            try await W3Bench.runChild(probe, path: path, scale: scale)
+            return
+        }
+        if w3 {
+            try await W3Bench.run(scale: w3Scale, memoryScale: scale, runs: runs)
             return
         }
         if let probe, let path, probe.hasPrefix("w2-") {

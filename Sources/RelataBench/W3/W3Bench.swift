@@ -1,0 +1,304 @@
+import Foundation
+import GRDB
+import Relata
+
+/// Workload W3 (Benchmarks/README.md): finding things by value, each query in fresh processes
+/// (cold: open and the first answer; warm: again in that process) beside GRDB by hand with the
+/// same indexes, and in memory beside the floor.
+enum W3Bench {
+    static let entities: [any EntityModelProtocol.Type] = [W3User.self, W3Chat.self, W3Message.self]
+    static let queries = ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8"]
+    typealias Figures = LargeStoreW2.Figures
+
+    struct Files {
+        let relata: String, grdb: String
+        init(scale: Double) {
+            relata = LargeStoreW2.folder.appendingPathComponent("w3-relata-\(scale).sqlite").path
+            grdb = LargeStoreW2.folder.appendingPathComponent("w3-grdb-\(scale).sqlite").path
+        }
+        /// Written when both files are complete: the build times (W), in nanoseconds.
+        var built: String { relata + ".built-format\(LargeStoreW2.storageFormat)" }
+    }
+
+    static func run(scale: Double, memoryScale: Double, runs: Int) async throws {
+        let data = W3Data(scale: scale), files = Files(scale: scale)
+        let build = try await self.build(data, files)
+        print("W3 at S=\(scale) (\(data.description)) on SQLite: median of \(runs) fresh processes; in memory at S=\(memoryScale)")
+        print("  \(pad("query", 34))\(pad("Relata", 12))\(pad("GRDB", 12))\(pad("ratio", 9))\(pad("statements", 12))answers")
+        let table = LargeStoreW2.Table()
+        for query in queries {
+            let relata = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-relata-\(query)", path: files.relata, scale: scale) }
+            let grdb = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-grdb-\(query)", path: files.grdb, scale: scale) }
+            for phase in ["cold", "warm"] {
+                let statements = "\(relata["statements-\(phase)"] ?? -1) / \(grdb["statements-\(phase)"] ?? -1)"
+                let answers = (relata["right"] == 1 ? "right" : "WRONG") + " / " + (grdb["right"] == 1 ? "right" : "WRONG")
+                print("  \(pad("\(query) \(title(query)) \(phase)", 34))\(pad(formatFine(relata.time(phase)), 12))\(pad(formatFine(grdb.time(phase)), 12))"
+                    + "\(pad(LargeStoreW2.ratio(relata.time(phase), grdb.time(phase)), 9))\(pad(statements, 12))\(answers)")
+            }
+            if query == "Q6" {
+                table.memory("  Q6 RSS after the scan", relata["rss-after"]! - relata["rss-before"]!, grdb["rss-after"]! - grdb["rss-before"]!)
+                table.memory("  Q6 peak RSS (VmHWM)", relata["rss-peak"]!, grdb["rss-peak"]!)
+            }
+        }
+        if let build {
+            print("  \(pad("W  build through Store.write", 34))\(pad(formatFine(build.relata), 12))\(pad(formatFine(build.grdb), 12))"
+                + "\(LargeStoreW2.ratio(build.relata, build.grdb))  (writes of 1,000; GRDB with the same indexes and FTS5)")
+        }
+        let memory = try await LargeStoreW2.child("w3-memory", path: files.relata, scale: memoryScale)
+        print("  in memory at S=\(memoryScale): the Context beside the floor (plain arrays, indexes kept by hand), warm, median of 5")
+        for query in queries {
+            print("  \(pad("\(query) \(title(query))", 34))\(pad(formatFine(memory.time("relata-\(query)")), 12))\(pad(formatFine(memory.time("floor-\(query)")), 12))"
+                + "\(pad(LargeStoreW2.ratio(memory.time("relata-\(query)"), memory.time("floor-\(query)")), 9))\(pad("", 12))"
+                + (memory["right-\(query)"] == 1 ? "right" : "WRONG"))
+        }
+        print("")
+    }
+
+    /// Times below 0.1 ms in microseconds (the floor answers in microseconds).
+    static func formatFine(_ duration: Duration) -> String {
+        duration.milliseconds < 0.1 ? String(format: "%.2f µs", duration.milliseconds * 1_000) : format(duration)
+    }
+
+    static func title(_ query: String) -> String {
+        switch query {
+        case "Q1": "user by e-mail"
+        case "Q2": "20 newest after a date"
+        case "Q3": "count unread"
+        case "Q4": "aged 30…39, page 3"
+        case "Q5": "full text, 20 best"
+        case "Q6": "scan for \"99999\""
+        case "Q7": "Q2 with author, chat"
+        default: "Q2 inside a write"
+        }
+    }
+
+    /// Builds the files unless a complete build is there; the build times (W) when built now.
+    static func build(_ data: W3Data, _ files: Files) async throws -> (relata: Duration, grdb: Duration)? {
+        if FileManager.default.fileExists(atPath: files.built) { return nil }
+        removeDatabase(files.relata)
+        removeDatabase(files.grdb)
+        var start = ContinuousClock.now
+        let store = try await Store(backend: SQLiteBackend(path: files.relata), schema: EntitySchema(entities))
+        try await store.write { context in
+            for i in 0..<data.userCount { try data.user(i).save(to: &context) }
+            for i in 0..<data.chatCount { try data.chat(i).save(to: &context) }
+        }
+        for first in stride(from: 0, to: data.messageCount, by: 1_000) {
+            let batch = (first..<min(first + 1_000, data.messageCount)).map(data.message)
+            try await store.write { context in
+                for message in batch { try message.save(to: &context) }
+            }
+        }
+        try await store.close()
+        let relata = ContinuousClock.now - start
+        start = ContinuousClock.now
+        try W3GRDB.save(data, path: files.grdb)
+        let grdb = ContinuousClock.now - start
+        _ = FileManager.default.createFile(atPath: files.built, contents: nil)
+        return (relata, grdb)
+    }
+
+    // MARK: - Children
+
+    struct Rollback: Error {}
+
+    /// The ten messages Q8's write saves: newer than every stored one.
+    static func newer(_ data: W3Data) -> [W3Message] {
+        (0..<10).map { k in
+            let j = data.messageCount + k
+            return W3Message(id: "n\(k)", text: "new \(k)", sentAt: W3Data.sentAt(j), isRead: false, author: .id("u0"), chat: .id("c0"))
+        }
+    }
+
+    /// Whether `answer` is the right one for `query`.
+    static func isRight(_ query: String, _ answer: [String], _ data: W3Data) -> Bool {
+        switch query {
+        case "Q2", "Q7": answer == data.newest
+        case "Q4": answer == data.agedPage
+        case "Q5": Set(answer.prefix(data.bestMatches.count)) == data.bestMatches
+        case "Q6": answer == data.scannedIDs
+        case "Q8": answer == (0..<10).reversed().map { "n\($0)" } + data.newest.prefix(10)
+        default: false
+        }
+    }
+
+    static func runChild(_ probe: String, path: String, scale: Double) async throws {
+        let data = W3Data(scale: scale)
+        if probe == "w3-memory" { return try runMemory(data) }
+        let query = String(probe.suffix(2))
+        let before = residentBytes()
+        let start = ContinuousClock.now
+        if probe.hasPrefix("w3-relata-") {
+            let backend = try SQLiteBackend(path: path)
+            let store = try await Store(backend: backend, schema: EntitySchema(entities))
+            // What a user's program does: one `try await store.read` (or write) per answer.
+            let answer: @Sendable () async throws -> [String] = {
+                switch query {
+                case "Q1": return try await store.read { [W3Queries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
+                case "Q2": return try await store.read { W3Queries.newest(after: data.after, in: $0) }
+                case "Q3": return try await store.read { ["\(W3Queries.unread(in: $0))"] }
+                case "Q4": return try await store.read { W3Queries.agedPage(in: $0) }
+                case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
+                case "Q6": return try await store.read { W3Queries.scan(W3Data.scanned, in: $0) }
+                case "Q7": return try await store.read { W3Queries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
+                default:
+                    var result: [String] = []
+                    do {
+                        try await store.write { context in
+                            for message in newer(data) { try message.save(to: &context) }
+                            result = W3Queries.newest(after: data.after, in: context)
+                            throw Rollback()
+                        }
+                    } catch is Rollback {}
+                    return result
+                }
+            }
+            try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: answer) { email in
+                try await store.read { W3Queries.user(email: email, in: $0) }
+            }
+            try await store.close()
+        } else {
+            let statements = StatementCounter()
+            var configuration = Configuration()
+            // Statements this program sent (FTS5's own reads of its tables, quoted 'main'.'…', are not).
+            configuration.prepareDatabase { db in
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event, !statement.sql.contains("'main'.") { statements.add() }
+                }
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let answer: @Sendable () async throws -> [String] = {
+                switch query {
+                case "Q1": return try await queue.read { [try W3GRDB.user(email: data.lookupEmails()[0], $0) ?? ""] }
+                case "Q2": return try await queue.read { try W3GRDB.newest(after: data.after, $0) }
+                case "Q3": return try await queue.read { ["\(try W3GRDB.unread($0))"] }
+                case "Q4": return try await queue.read { try W3GRDB.agedPage($0) }
+                case "Q5": return try await queue.read { try W3GRDB.search(W3Data.search, $0) }
+                case "Q6": return try await queue.read { try W3GRDB.scan(W3Data.scanned, $0) }
+                case "Q7": return try await queue.read { try W3GRDB.newestNested(after: data.after, $0).map { $0[0] as String } }
+                default:
+                    return try await queue.writeWithoutTransaction { db in
+                        var result: [String] = []
+                        try db.inTransaction {
+                            let insert = try db.cachedStatement(
+                                sql: "INSERT INTO message (id, text, sent_at, is_read, author, chat, position) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                            )
+                            for (k, message) in newer(data).enumerated() {
+                                try insert.execute(arguments: [message.id, message.text, message.sentAt.timeIntervalSince1970, false, "u0", "c0", data.messageCount + k])
+                            }
+                            result = try W3GRDB.newest(after: data.after, db)
+                            return .rollback
+                        }
+                        return result
+                    }
+                }
+            }
+            try await measure(query, data, start: start, before: before, statements: { statements.value }, answer: answer) { email in
+                try await queue.read { try W3GRDB.user(email: email, $0) }
+            }
+            try queue.close()
+        }
+    }
+
+    /// Says the figures of one query: cold (from `start`, the open included) and warm, with the
+    /// statements each sent, whether the answers were right, and memory.
+    static func measure(
+        _ query: String, _ data: W3Data, start: ContinuousClock.Instant, before: Int, statements: () -> Int,
+        answer: () async throws -> [String], lookup: (String) async throws -> String?
+    ) async throws {
+        var right = true
+        func check(_ result: [String]) {
+            switch query {
+            case "Q1": right = right && result == ["u0"]
+            case "Q3": right = right && result == ["\(data.unread)"]
+            default: right = right && isRight(query, result, data)
+            }
+        }
+        check(try await answer())
+        LargeStoreW2.say("cold", ContinuousClock.now - start)
+        LargeStoreW2.say("statements-cold", statements())
+        var sent = statements()
+        var times: [Duration] = []
+        if query == "Q1" {
+            // 1,000 e-mails, each its own read; the median of one lookup.
+            for (k, email) in data.lookupEmails().enumerated() {
+                let start = ContinuousClock.now
+                let found = try await lookup(email)
+                times.append(ContinuousClock.now - start)
+                right = right && found == "u\((k * 7_919) % data.userCount)"
+            }
+        } else {
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                let result = try await answer()
+                times.append(ContinuousClock.now - start)
+                check(result)
+            }
+        }
+        LargeStoreW2.say("warm", times.sorted()[times.count / 2])
+        LargeStoreW2.say("statements-warm", (statements() - sent) / times.count)
+        sent = statements()
+        LargeStoreW2.say("right", right ? 1 : 0)
+        LargeStoreW2.say("rss-before", before)
+        LargeStoreW2.say("rss-after", residentBytes())
+        LargeStoreW2.say("rss-peak", peakResidentBytes())
+    }
+
+    /// The in-memory `Context` at `data`'s scale beside the floor: each query warm, median of 5.
+    static func runMemory(_ data: W3Data) throws {
+        let floor = W3Floor(data)
+        var context = Context()
+        for i in 0..<data.userCount { try data.user(i).save(to: &context) }
+        for i in 0..<data.chatCount { try data.chat(i).save(to: &context) }
+        for j in 0..<data.messageCount { try data.message(j).save(to: &context) }
+        let emails = data.lookupEmails(100)
+        for query in queries {
+            var relataAnswer: [String] = [], floorAnswer: [String] = []
+            let relata: Duration, floorTime: Duration
+            switch query {
+            case "Q1":
+                relata = median(runs: 5) { relataAnswer = emails.compactMap { W3Queries.user(email: $0, in: context) } } / emails.count
+                floorTime = median(runs: 5) { floorAnswer = emails.compactMap { floor.user(email: $0) } } / emails.count
+            case "Q2":
+                relata = median(runs: 5) { relataAnswer = W3Queries.newest(after: data.after, in: context) }
+                floorTime = median(runs: 5) { floorAnswer = floor.newest(after: data.after).map { floor.messageIDs[$0] } }
+            case "Q3":
+                relata = median(runs: 5) { relataAnswer = ["\(W3Queries.unread(in: context))"] }
+                floorTime = median(runs: 5) { floorAnswer = ["\(floor.unread)"] }
+            case "Q4":
+                relata = median(runs: 5) { relataAnswer = W3Queries.agedPage(in: context) }
+                floorTime = median(runs: 5) { floorAnswer = floor.agedPage() }
+            case "Q5":
+                relata = median(runs: 5) { relataAnswer = W3Queries.search(W3Data.search, in: context) }
+                floorTime = median(runs: 5) { floorAnswer = floor.search(W3Data.search) }
+            case "Q6":
+                relata = median(runs: 5) { relataAnswer = W3Queries.scan(W3Data.scanned, in: context) }
+                floorTime = median(runs: 5) { floorAnswer = floor.scan(W3Data.scanned) }
+            case "Q7":
+                relata = median(runs: 5) { relataAnswer = W3Queries.newestNested(after: data.after, in: context).compactMap { $0.author?.name == nil ? nil : $0.id } }
+                floorTime = median(runs: 5) { floorAnswer = floor.newestNested(after: data.after).map(\.0) }
+            default:
+                let newer = newer(data)
+                relata = try median(runs: 5) {
+                    var copy = context
+                    for message in newer { try message.save(to: &copy) }
+                    relataAnswer = W3Queries.newest(after: data.after, in: copy)
+                }
+                floorTime = median(runs: 5) {
+                    var ids = newer.reversed().map(\.id)
+                    ids += floor.newest(after: data.after).prefix(20 - ids.count).map { floor.messageIDs[$0] }
+                    floorAnswer = ids
+                }
+            }
+            let right: Bool
+            switch query {
+            case "Q1": right = relataAnswer == floorAnswer && relataAnswer.count == emails.count
+            case "Q3": right = relataAnswer == ["\(data.unread)"] && floorAnswer == relataAnswer
+            default: right = isRight(query, relataAnswer, data) && isRight(query, floorAnswer, data)
+            }
+            LargeStoreW2.say("relata-\(query)", relata)
+            LargeStoreW2.say("floor-\(query)", floorTime)
+            LargeStoreW2.say("right-\(query)", right ? 1 : 0)
+        }
+    }
+}

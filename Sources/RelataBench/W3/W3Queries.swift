@@ -1,0 +1,55 @@
+import Foundation
+import Relata
+
+/// W3's queries through Relata's public API as a user writes them today: `filter` and `sorted`
+/// closures over every entity of the type (Relata has no index, predicate or limit yet).
+enum W3Queries {
+    /// Q1: the user with this e-mail.
+    static func user(email: String, in context: Context) -> String? {
+        W3User.query(in: context).filter(\.email, equals: email).resolve().first?.id
+    }
+
+    /// Q2: the 20 newest messages sent after `date`, newest first.
+    static func newest(after date: Date, in context: Context) -> [String] {
+        W3Message.query(in: context)
+            .filter { $0.sentAt > date }
+            .sorted(by: \.sentAt, ascending: false)
+            .resolve().prefix(20).map(\.id)
+    }
+
+    /// Q3: the number of unread messages.
+    static func unread(in context: Context) -> Int {
+        W3Message.query(in: context).filter { !$0.isRead }.resolve().count
+    }
+
+    /// Q4: users aged 30…39 sorted by name (then id), the third page of 50.
+    static func agedPage(in context: Context) -> [String] {
+        let page = W3Data.page
+        return W3User.query(in: context)
+            .filter { W3Data.ages.contains($0.age) }
+            .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+            .resolve().dropFirst(page.offset).prefix(page.limit).map(\.id)
+    }
+
+    /// Q5: the 20 best matches for `words`: no ranking today — the messages holding every word
+    /// (case-insensitive), by id.
+    static func search(_ words: String, in context: Context) -> [String] {
+        let parts = words.lowercased().split(separator: " ")
+        return W3Message.query(in: context)
+            .filter { message in let text = message.text.lowercased(); return parts.allSatisfy { text.contains($0) } }
+            .sorted(by: \.id)
+            .resolve().prefix(20).map(\.id)
+    }
+
+    /// Q6: messages whose text contains `text`, by id.
+    static func scan(_ text: String, in context: Context) -> [String] {
+        W3Message.query(in: context).filter { $0.text.contains(text) }.sorted(by: \.id).resolve().map(\.id)
+    }
+
+    /// Q7: Q2 with each message's author and chat: the 20 ids first, then one nested query of
+    /// them (what a user does today; `with` before a filter would resolve every message).
+    static func newestNested(after date: Date, in context: Context) -> [W3Message] {
+        let ids = newest(after: date, in: context)
+        return W3Message.query(ids, in: context).with(\.$author).with(\.$chat).resolve()
+    }
+}
