@@ -67,29 +67,32 @@ enum GRDBBaselineW1 {
 
     /// The chats of `chats` (by number), as ``resolve(_:chats:)-(_,Int)`` reads them.
     static func resolve(_ queue: DatabaseQueue, chats: Range<Int>) throws -> Int {
-        try queue.read { db in
-            var count = 0
-            let chat = try db.makeStatement(sql: "SELECT id FROM chat WHERE id = ?")
-            let messages = try db.makeStatement(
-                sql: "SELECT id, text, author FROM message WHERE chat = ? ORDER BY position"
-            )
-            let attachment = try db.makeStatement(sql: "SELECT id, kind FROM attachment WHERE message = ?")
-            let replies = try db.makeStatement(sql: "SELECT id, text, author FROM message WHERE reply_to = ?")
-            let users = try db.makeStatement(
-                sql: "SELECT user.id, user.name FROM chat_user JOIN user ON user.id = chat_user.user WHERE chat_user.chat = ? ORDER BY position"
-            )
-            for i in chats {
-                guard try String.fetchOne(chat, arguments: ["c\(i)"]) != nil else { continue }
-                let rows = try Row.fetchAll(messages, arguments: ["c\(i)"])
-                for row in rows {
-                    let id: String = row[0]
-                    _ = try Row.fetchOne(attachment, arguments: [id])
-                    _ = try Row.fetchAll(replies, arguments: [id])
-                }
-                _ = try Row.fetchAll(users, arguments: ["c\(i)"])
-                count += rows.count
+        try queue.read { try resolve($0, chats: chats) }
+    }
+
+    /// The chats of `chats` resolved in `db` (inside a read the caller opened).
+    static func resolve(_ db: Database, chats: Range<Int>) throws -> Int {
+        var count = 0
+        let chat = try db.makeStatement(sql: "SELECT id FROM chat WHERE id = ?")
+        let messages = try db.makeStatement(
+            sql: "SELECT id, text, author FROM message WHERE chat = ? ORDER BY position"
+        )
+        let attachment = try db.makeStatement(sql: "SELECT id, kind FROM attachment WHERE message = ?")
+        let replies = try db.makeStatement(sql: "SELECT id, text, author FROM message WHERE reply_to = ?")
+        let users = try db.makeStatement(
+            sql: "SELECT user.id, user.name FROM chat_user JOIN user ON user.id = chat_user.user WHERE chat_user.chat = ? ORDER BY position"
+        )
+        for i in chats {
+            guard try String.fetchOne(chat, arguments: ["c\(i)"]) != nil else { continue }
+            let rows = try Row.fetchAll(messages, arguments: ["c\(i)"])
+            for row in rows {
+                let id: String = row[0]
+                _ = try Row.fetchOne(attachment, arguments: [id])
+                _ = try Row.fetchAll(replies, arguments: [id])
             }
-            return count
+            _ = try Row.fetchAll(users, arguments: ["c\(i)"])
+            count += rows.count
         }
+        return count
     }
 }

@@ -77,6 +77,9 @@ enum LargeStoreW2 {
         // The Store: no copy of the data; each read a new context over the last commit.
         let paged = try await medians(runs) { try await child("w2-paged-read", path: files.relata, scale: scale) }
         let smallPaged = try await medians(runs) { try await child("w2-paged-read", path: smallFiles.relata, scale: small) }
+        let user = try await medians(runs) { try await child("w2-user-read", path: files.relata, scale: scale) }
+        let grdbUser = try await medians(runs) { try await child("w2-grdb-user-read", path: files.grdb, scale: scale) }
+        precondition(user["resolved"] == grdbRead["resolved"] && grdbUser["resolved"] == grdbRead["resolved"], "a user's resolve: \(user["resolved"] ?? -1), GRDB \(grdbUser["resolved"] ?? -1)")
         precondition(paged["resolved"] == grdbRead["resolved"], "resolve, Store over storage: \(paged["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
         let pagedWrite = try await onCopy(files.relata) { try await child("w2-paged-write", path: $0, scale: scale) }
         let pagedDelete = try await onCopy(files.relata) { try await child("w2-paged-delete", path: $0, scale: scale) }
@@ -90,6 +93,8 @@ enum LargeStoreW2 {
         table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
         table.row("  cold resolve (\(chats) chats)", paged.time("cold"), grdbRead.time("cold"), "  (GRDB by hand)")
         table.count("    statements sent", paged["statements-cold"]!, grdbRead["statements-cold"]!)
+        table.row("  a user's program: open", user.time("open"), grdbUser.time("open"), "  (`Store(path:entities:)`; GRDB's `DatabaseQueue(path:)`)")
+        table.row("    then the first read, cold", user.time("first-read"), grdbUser.time("first-read"), "  (`try await store.read { resolve }`; GRDB's `try await queue.read`)")
         table.memory("  RSS after cold resolve", paged["rss-cold"]! - paged["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
         table.row("  second resolve (the same chats)", paged.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context; a new context, rows from the cache)")
         table.count("    statements sent", paged["statements-warm"]!, 0)
@@ -264,6 +269,28 @@ enum LargeStoreW2 {
             _ = try! await store.read { $0.entity(Chat.self, id: "c0") != nil }
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in try! store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
+        case "w2-user-read", "w2-grdb-user-read":
+            // A user's program: open, then one `try await … read` resolves the chats (no read
+            // before it, nothing timed in between).
+            let start = ContinuousClock.now
+            let resolved: Int
+            if probe == "w2-user-read" {
+                let store = try await Store(path: path, entities: User.self, Chat.self, Message.self, Attachment.self)
+                say("open", ContinuousClock.now - start)
+                let read = ContinuousClock.now
+                resolved = try await store.read { RelataW1.resolve($0, chats: first) }
+                say("first-read", ContinuousClock.now - read)
+                try await store.close()
+            } else {
+                let queue = try DatabaseQueue(path: path)
+                say("open", ContinuousClock.now - start)
+                let read = ContinuousClock.now
+                resolved = try await queue.read { try GRDBBaselineW1.resolve($0, chats: first) }
+                say("first-read", ContinuousClock.now - read)
+                try queue.close()
+            }
+            say("resolved", resolved)
+            say("rss-peak", peakResidentBytes())
         case "w2-overlay-read":
             // A context over storage (the paged store's reads, not yet behind Store).
             let before = residentBytes()
