@@ -99,8 +99,16 @@ struct RelataBench: AsyncParsableCommand {
             try await LargeStorePostgresW2.runChild(probe, target: path, scale: scale)
             return
         }
+        if let probe, let path, probe.hasPrefix("w3-pg-") {
+            try await W3Postgres.runChild(probe, target: path, scale: scale)
+            return
+        }
         if let probe, let path, probe.hasPrefix("w3-") {
             try await W3Bench.runChild(probe, path: path, scale: scale)
+            return
+        }
+        if w3, let postgres {
+            try await W3Postgres.run(url: postgres, scale: w3Scale, runs: runs)
             return
         }
         if w3 {

@@ -29,12 +29,7 @@ enum W3Bench {
         for query in queries {
             let relata = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-relata-\(query)", path: files.relata, scale: scale) }
             let grdb = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-grdb-\(query)", path: files.grdb, scale: scale) }
-            for phase in ["cold", "warm"] {
-                let statements = "\(relata["statements-\(phase)"] ?? -1) / \(grdb["statements-\(phase)"] ?? -1)"
-                let answers = (relata["right"] == 1 ? "right" : "WRONG") + " / " + (grdb["right"] == 1 ? "right" : "WRONG")
-                print("  \(pad("\(query) \(title(query)) \(phase)", 34))\(pad(formatFine(relata.time(phase)), 12))\(pad(formatFine(grdb.time(phase)), 12))"
-                    + "\(pad(LargeStoreW2.ratio(relata.time(phase), grdb.time(phase)), 9))\(pad(statements, 12))\(answers)")
-            }
+            printRows(query, relata, grdb)
             if query == "Q6" {
                 table.memory("  Q6 RSS after the scan", relata["rss-after"]! - relata["rss-before"]!, grdb["rss-after"]! - grdb["rss-before"]!)
                 table.memory("  Q6 peak RSS (VmHWM)", relata["rss-peak"]!, grdb["rss-peak"]!)
@@ -52,6 +47,17 @@ enum W3Bench {
                 + (memory["right-\(query)"] == 1 ? "right" : "WRONG"))
         }
         print("")
+    }
+
+    /// The cold and warm rows of `query`: Relata's figure, the baseline's, their ratio, the
+    /// statements (round trips) each sent, and whether each answered right.
+    static func printRows(_ query: String, _ relata: Figures, _ baseline: Figures) {
+        for phase in ["cold", "warm"] {
+            let statements = "\(relata["statements-\(phase)"] ?? -1) / \(baseline["statements-\(phase)"] ?? -1)"
+            let answers = (relata["right"] == 1 ? "right" : "WRONG") + " / " + (baseline["right"] == 1 ? "right" : "WRONG")
+            print("  \(pad("\(query) \(title(query)) \(phase)", 34))\(pad(formatFine(relata.time(phase)), 12))\(pad(formatFine(baseline.time(phase)), 12))"
+                + "\(pad(LargeStoreW2.ratio(relata.time(phase), baseline.time(phase)), 9))\(pad(statements, 12))\(answers)")
+        }
     }
 
     /// Times below 0.1 ms in microseconds (the floor answers in microseconds).
@@ -79,6 +85,18 @@ enum W3Bench {
         removeDatabase(files.grdb)
         var start = ContinuousClock.now
         let store = try await Store(backend: SQLiteBackend(path: files.relata), schema: EntitySchema(entities))
+        try await save(data, to: store)
+        try await store.close()
+        let relata = ContinuousClock.now - start
+        start = ContinuousClock.now
+        try W3GRDB.save(data, path: files.grdb)
+        let grdb = ContinuousClock.now - start
+        _ = FileManager.default.createFile(atPath: files.built, contents: nil)
+        return (relata, grdb)
+    }
+
+    /// Saves W3's data through `store`: users and chats in one write, then one per 1,000 messages.
+    static func save(_ data: W3Data, to store: Store) async throws {
         try await store.write { context in
             for i in 0..<data.userCount { try data.user(i).save(to: &context) }
             for i in 0..<data.chatCount { try data.chat(i).save(to: &context) }
@@ -89,13 +107,6 @@ enum W3Bench {
                 for message in batch { try message.save(to: &context) }
             }
         }
-        try await store.close()
-        let relata = ContinuousClock.now - start
-        start = ContinuousClock.now
-        try W3GRDB.save(data, path: files.grdb)
-        let grdb = ContinuousClock.now - start
-        _ = FileManager.default.createFile(atPath: files.built, contents: nil)
-        return (relata, grdb)
     }
 
     // MARK: - Children
@@ -131,28 +142,7 @@ enum W3Bench {
         if probe.hasPrefix("w3-relata-") {
             let backend = try SQLiteBackend(path: path)
             let store = try await Store(backend: backend, schema: EntitySchema(entities))
-            // What a user's program does: one `try await store.read` (or write) per answer.
-            let answer: @Sendable () async throws -> [String] = {
-                switch query {
-                case "Q1": return try await store.read { [W3Queries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
-                case "Q2": return try await store.read { W3Queries.newest(after: data.after, in: $0) }
-                case "Q3": return try await store.read { ["\(W3Queries.unread(in: $0))"] }
-                case "Q4": return try await store.read { W3Queries.agedPage(in: $0) }
-                case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
-                case "Q6": return try await store.read { W3Queries.scan(W3Data.scanned, in: $0) }
-                case "Q7": return try await store.read { W3Queries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
-                default:
-                    var result: [String] = []
-                    do {
-                        try await store.write { context in
-                            for message in newer(data) { try message.save(to: &context) }
-                            result = W3Queries.newest(after: data.after, in: context)
-                            throw Rollback()
-                        }
-                    } catch is Rollback {}
-                    return result
-                }
-            }
+            let answer = relataAnswer(store, query, data)
             try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: answer) { email in
                 try await store.read { W3Queries.user(email: email, in: $0) }
             }
@@ -197,6 +187,32 @@ enum W3Bench {
                 try await queue.read { try W3GRDB.user(email: email, $0) }
             }
             try queue.close()
+        }
+    }
+
+    /// One answer to `query` through `store`, as a user's program asks it: one `try await
+    /// store.read` (Q8: one write, rolled back).
+    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
+        {
+            switch query {
+            case "Q1": return try await store.read { [W3Queries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
+            case "Q2": return try await store.read { W3Queries.newest(after: data.after, in: $0) }
+            case "Q3": return try await store.read { ["\(W3Queries.unread(in: $0))"] }
+            case "Q4": return try await store.read { W3Queries.agedPage(in: $0) }
+            case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
+            case "Q6": return try await store.read { W3Queries.scan(W3Data.scanned, in: $0) }
+            case "Q7": return try await store.read { W3Queries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
+            default:
+                var result: [String] = []
+                do {
+                    try await store.write { context in
+                        for message in newer(data) { try message.save(to: &context) }
+                        result = W3Queries.newest(after: data.after, in: context)
+                        throw Rollback()
+                    }
+                } catch is Rollback {}
+                return result
+            }
         }
     }
 
