@@ -3,8 +3,18 @@ import GRDB
 
 /// The GRDB baseline of W1 operation 5: the same rows in plain tables (one per type, to-one
 /// relations as columns, one link table per to-many relation), written and read by hand.
+///
+/// *Minimal*: the indexes its own reads need. *Matched*: also the indexes Relata keeps — every
+/// to-one relation indexed from its target (`message.author`) and every link table from both ends
+/// (`chat_admin.user`) — so a write maintains the same index entries a Store's does.
 enum GRDBBaselineW1 {
-    static func save(_ input: FloorW1.Input, path: String) throws {
+    /// The indexes the matched baseline adds to the minimal one.
+    static let matchedIndexes = """
+        CREATE INDEX message_author ON message (author);
+        CREATE INDEX chat_admin_user ON chat_admin (user);
+        """
+
+    static func save(_ input: FloorW1.Input, path: String, matched: Bool = false) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.prepareDatabase { try $0.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -26,6 +36,7 @@ enum GRDBBaselineW1 {
                     CREATE TABLE attachment (id TEXT PRIMARY KEY, kind TEXT NOT NULL, message TEXT NOT NULL UNIQUE);
                     """
             )
+            if matched { try db.execute(sql: matchedIndexes) }
             let user = try db.makeStatement(sql: "INSERT INTO user (id, name) VALUES (?, ?)")
             for (row, _) in input.users { try user.execute(arguments: [row.id, row.name]) }
             let chat = try db.makeStatement(sql: "INSERT INTO chat (id) VALUES (?)")

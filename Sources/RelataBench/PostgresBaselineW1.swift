@@ -25,7 +25,10 @@ enum PostgresBaselineW1 {
 
     /// Creates the tables in `schema` (dropped first) and saves W1: users and chats in one
     /// transaction, then one transaction per 1,000 messages.
-    static func save(_ input: FloorW1.Input, on connection: PostgresConnection, schema: String) async throws {
+    ///
+    /// `matched` adds the indexes Relata keeps (as ``GRDBBaselineW1/matchedIndexes``): the message's
+    /// author and the admin link table's user.
+    static func save(_ input: FloorW1.Input, on connection: PostgresConnection, schema: String, matched: Bool = false) async throws {
         try await run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
         try await run(connection, "CREATE SCHEMA \(schema)")
         for statement in [
@@ -41,7 +44,7 @@ enum PostgresBaselineW1 {
             "CREATE INDEX ON \(schema).message (chat, position)",
             "CREATE INDEX ON \(schema).message (reply_to)",
             "CREATE TABLE \(schema).attachment (id text PRIMARY KEY, kind text NOT NULL, message text NOT NULL UNIQUE)",
-        ] {
+        ] + (matched ? ["CREATE INDEX ON \(schema).message (author)", "CREATE INDEX ON \(schema).chat_admin (\"user\")"] : []) {
             try await run(connection, statement)
         }
         try await run(connection, "BEGIN")
