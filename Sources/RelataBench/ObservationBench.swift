@@ -9,8 +9,26 @@ enum ObservationBench {
     static let entities: [any EntityModelProtocol.Type] = [User.self, Chat.self, Message.self, Attachment.self]
 
     static func run(runs: Int) async throws {
-        print("Observation (in-memory store; times from the write's start)")
-        let store = try await Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil)
+        print("Observation (times from the write's start)")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-observation.sqlite").path
+        removeDatabase(path)
+        defer { removeDatabase(path) }
+        try await listChange("in-memory store", Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil))
+        try await listChange("SQLite store", Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities), followInterval: nil))
+
+        // Commits to one chat, with and without 1,000 observers of other chats, interleaved.
+        var without: [Duration] = [], with: [Duration] = []
+        for _ in 0..<max(runs, 3) {
+            without.append(try await commits(observers: 0))
+            with.append(try await commits(observers: 1_000))
+        }
+        let a = without.sorted()[without.count / 2], b = with.sorted()[with.count / 2]
+        print("  500 commits to one chat of an in-memory store: \(format(a)) with no observer, \(format(b)) with 1,000 observers of other chats (\(String(format: "%.2f", b.milliseconds / a.milliseconds))x; observers idle until the last commit is handed on)")
+        print("")
+    }
+
+    /// How soon an observer of a 100,000-message chat of `store` hears of one appended message.
+    static func listChange(_ name: String, _ store: Store) async throws {
         try await store.write { context in
             try Chat(id: "big").save(to: &context)
             for i in 0..<100_000 { try Message(id: "m\(i)", text: "message \(i)", author: .id("u"), chat: .id("big")).save(to: &context) }
@@ -36,17 +54,8 @@ enum ObservationBench {
         }
         listening.cancel()
         func p(_ values: [Duration], _ q: Double) -> String { format(values.sorted()[min(values.count - 1, Int(Double(values.count) * q))]) }
-        print("  one message appended to a 100,000-message chat → its ListChange delivered: p50 \(p(latencies, 0.5)), p99 \(p(latencies, 0.99)) (the write itself: p50 \(p(writes, 0.5)); 200 writes)")
-
-        // Commits to one chat, with and without 1,000 observers of other chats, interleaved.
-        var without: [Duration] = [], with: [Duration] = []
-        for _ in 0..<max(runs, 3) {
-            without.append(try await commits(observers: 0))
-            with.append(try await commits(observers: 1_000))
-        }
-        let a = without.sorted()[without.count / 2], b = with.sorted()[with.count / 2]
-        print("  500 commits to one chat: \(format(a)) with no observer, \(format(b)) with 1,000 observers of other chats (\(String(format: "%.2f", b.milliseconds / a.milliseconds))x; observers idle until the last commit is handed on)")
-        print("")
+        print("  \(name): one message appended to a 100,000-message chat → its ListChange delivered: p50 \(p(latencies, 0.5)), p99 \(p(latencies, 0.99)) (the write itself: p50 \(p(writes, 0.5)); 200 writes)")
+        try await store.close()
     }
 
     /// The time of 500 writes to chat "x" with `observers` observers of other chats registered,

@@ -60,7 +60,8 @@ extension Store {
     /// ```
     ///
     /// The indexes come from the commits' link entries and the position keys, each found by a
-    /// binary search: O(changes · log n) for a list of n after this store's own writes. After
+    /// binary search: O(changes · log n) for a list of n after this store's own writes, which
+    /// read nothing of the list (the observer keeps its own copy, from the first value). After
     /// commits of other stores (``StoreCommit/Kind/remote``, ``StoreCommit/Kind/reload``), whose
     /// deltas do not name the list a link left, the list is compared with the one before: O(n). Every
     /// change is kept for a reader that lags (each is relative to the one before); commits that
@@ -75,13 +76,24 @@ extension Store {
                 let region: Set<RegionKey> = [
                     .links(ObjectIdentifier(Source.self), key.ordinal, AnyHashable(source)), .type(ObjectIdentifier(Target.self)),
                 ]
-                let list = context.exclusively {
-                    context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.list(of: source) ?? OrderedLinks()
-                }
+                // After this store's own commits the list is the previous one with the commits'
+                // link entries applied: nothing is read (a long list read whole at every append
+                // would cost O(n) per commit). Other stores' commits do not name every entry of
+                // the list, so after them the list is read.
+                let fromEntries = previous.list != nil && !commits.isEmpty
+                    && commits.allSatisfy { $0.kind == .local && !$0.reachesEveryObserver }
+                let list: OrderedLinks<Target.ID>? =
+                    fromEntries
+                    ? nil
+                    : context.exclusively {
+                        context.table(Source.self)?.existingLinkTable(key, Target.ID.self)?.list(of: source) ?? OrderedLinks()
+                    }
                 // Evaluations run one at a time, on the hub's queue; the previous list changes
                 // only when the change is handed out (a list read on a refused state is not one).
                 return ObservationHub.Evaluation(keys: region) {
                     guard var old = previous.list else {
+                        // The first value (`list` was read: there was no previous one).
+                        let list = list ?? OrderedLinks()
                         // A copy of our own from the first change on: keeping the store's list
                         // would make the store copy it at its next write.
                         previous.list = list
@@ -109,20 +121,30 @@ extension Store {
 extension ListChange {
     /// The change from `old` to `new`, from the targets the commits' entries name; `old` is
     /// brought to `new` along the way (element by element: O(changes · log n), plus the moves
-    /// inside its arrays).
+    /// inside its arrays). Without `new` (this store's own commits), each touched target's place
+    /// after the commits is the position key of its last entry.
     static func between<Source: EntityModelProtocol, Target: EntityModelProtocol>(
-        _ old: inout OrderedLinks<ID>, _ new: OrderedLinks<ID>, after commits: [StoreCommit],
+        _ old: inout OrderedLinks<ID>, _ new: OrderedLinks<ID>?, after commits: [StoreCommit],
         source: Source.ID, key: _AnyRelationKey, of _: Source.Type, to _: Target.Type
     ) -> ListChange where Target.ID == ID {
         var touched = Set<ID>()
         var stored = Set<ID>()
+        // Each touched target's position key after the commits (`nil`: not in the list).
+        var lastKeys: [ID: PositionKey?] = [:]
         for commit in commits {
             if let relation = commit.delta.relation(key, of: Source.self, to: Target.self) {
-                for entry in relation.toMany where entry.source == source { touched.insert(entry.target) }
+                for entry in relation.toMany where entry.source == source {
+                    touched.insert(entry.target)
+                    lastKeys[entry.target] = .some(entry.key)
+                }
             }
             for (id, value) in commit.delta.entities(of: Target.self) where value != nil { stored.insert(id) }
         }
-        if commits.contains(where: { $0.kind != .local || $0.reachesEveryObserver }) {
+        func keyAfter(_ target: ID) -> PositionKey? {
+            if let new { return new.key(of: target) }
+            return lastKeys[target] ?? old.key(of: target)
+        }
+        if let new, commits.contains(where: { $0.kind != .local || $0.reachesEveryObserver }) {
             // Other stores' commits: their delta holds the rows they touched as they are now, so
             // a target that left this list (its to-one link moved or removed elsewhere) is not
             // named for it. The two lists are compared instead — O(n) for these commits only.
@@ -135,7 +157,7 @@ extension ListChange {
         var moved = Set<ID>()
         for target in touched {
             let before = old.key(of: target)
-            let after = new.key(of: target)
+            let after = keyAfter(target)
             guard before != after else { continue }
             if before != nil, let index = old.index(of: target) { removed.append((index, target)) }
             if after != nil { added.append(target) }
@@ -150,9 +172,11 @@ extension ListChange {
         // Insertions are indexes in the new list: placed in key order, each at its final index.
         var insertions: [(index: Int, id: ID)] = []
         for target in added {
-            guard let key = new.key(of: target) else { continue }
+            guard let key = keyAfter(target) else { continue }
             old.place(target, at: key)
         }
+        // `old` is the new list now.
+        let new = new ?? old
         for target in added { if let index = new.index(of: target) { insertions.append((index, target)) } }
         insertions.sort { $0.index < $1.index }
         let changed = Set(added).union(removed.map(\.id))

@@ -146,6 +146,17 @@ public final class InMemoryBackend: StorageBackend {
             return targets.flatMap { (found[$0] ?? []).sorted(by: LinkRecord.inverseOrder) }
         }
 
+        /// The last link of each list: O(n) for a list of n, not a sort of it.
+        func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
+            Set(sources).compactMap { rows.links[$0]?.values.max(by: LinkRecord.positionOrder) }
+        }
+
+        /// The last source of each target's list: O(n) for a list of n, not a sort of it.
+        func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
+            let found = sources(of: targets)
+            return Set(targets).compactMap { found[$0]?.max(by: LinkRecord.inverseOrder) }
+        }
+
         func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
             sources(of: targets).mapValues(\.count).filter { $0.value > 0 }
         }
