@@ -40,6 +40,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         if !hasInit {
             members.append(memberwiseInit(properties, access: access))
         }
+        members += ColumnCodingDecls.decls(for: structDecl, properties: properties, access: access)
         return members
     }
 
@@ -53,7 +54,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
                 continue
             }
             if property.isLet, property.initializer != nil { continue }
-            guard let type = property.type else { continue }
+            guard let type = property.type ?? property.literalType else { continue }
             if let initializer = property.initializer {
                 parameters.append("\(property.name): \(type) = \(initializer)")
             } else if property.isOptional, !property.isLet {

@@ -9,6 +9,20 @@ struct StoredProperty {
     let isLet: Bool
     let relation: RelationProperty?
 
+    /// The type of a property declared without one whose initial value is a literal
+    /// (`var seen = false`), as Swift infers it; `nil` for any other initial value.
+    var literalType: TypeSyntax? {
+        guard let initializer else { return nil }
+        if initializer.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if initializer.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if initializer.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if let string = initializer.as(StringLiteralExprSyntax.self),
+           string.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) {
+            return "String"
+        }
+        return nil
+    }
+
     /// `T?` / `Optional<T>` (for the generated patch strategy).
     var isOptional: Bool {
         guard let type else { return false }

@@ -3,6 +3,19 @@ import Relata
 
 extension StoreConformance {
     static let evolutionChecks: [Check] = [
+        Check(name: "An added property with a default reads its default from rows stored before it") { storage in
+            let store = try await open(storage)
+            try await store.save(Project(id: "x", title: "X"))
+            try await store.close()
+            let evolved = try await Store(backend: try storage(), schema: EntitySchema(ProjectV4.self))
+            let read = try await evolved.read { $0.entity(ProjectV4.self, id: "x") }
+            try expect(read?.title == "X" && read?.priority == 3 && read?.tags == ["new"], "the defaults: \(String(describing: read))")
+            var stored = ProjectV4(id: "y", title: "Y", priority: 7)
+            stored.tags = []
+            try await evolved.write { [stored] in try stored.save(to: &$0) }
+            try expect(try await evolved.read { $0.entity(ProjectV4.self, id: "y") } == stored, "stored values win over the defaults")
+            try await evolved.close()
+        },
         Check(name: "An added optional property and relation need no migration; a type dropped from the schema is kept") { storage in
             let store = try await open(storage)
             try await store.write { try saveTeam(&$0) }
@@ -31,6 +44,7 @@ extension StoreConformance {
             } catch let error as RelataError {
                 try expect(error.code == .undecodableRecord, "undecodableRecord, not \(error.code)")
                 try expect(error.entityType == "RelataConformance.Project" && error.id == "x", "type and id named: \(error)")
+                try expect(error.message.contains("deadline"), "the property named: \(error)")
             }
             try await evolved.close()
             let again = try await open(storage)

@@ -3,6 +3,31 @@ import Relata
 
 extension StoreConformance {
     static let fetchChecks: [Check] = [
+        Check(name: "Every kind of stored property round-trips exactly (dates compare equal, extremes kept, nil stays nil)") { storage in
+            let samples = [
+                Sample(
+                    id: "a", small: .min, huge: .max, count: .min, ratio: -0.1, single: .pi, flag: true, text: "é ü 💬 \u{0}",
+                    date: Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_7), uuid: UUID(),
+                    url: URL(string: "https://example.com/a?b=c#d")!, bytes: Data([0, 1, 255]), mood: .loud, level: .high,
+                    note: "", when: Date(), place: Sample.Place(name: "P", point: [1.5, -2]),
+                    places: ["k": Sample.Place(name: "Q", point: [])], list: [3, 1, 2]
+                ),
+                Sample(
+                    id: "b", small: .max, huge: 0, count: .max, ratio: .greatestFiniteMagnitude, single: -0, flag: false, text: "",
+                    date: .distantPast, uuid: UUID(), url: URL(string: "file:///tmp/x%20y")!, bytes: Data(), mood: .calm,
+                    level: nil, note: nil, when: nil, place: Sample.Place(name: "", point: []), places: nil, list: []
+                ),
+            ]
+            let store = try await Store(backend: try storage(), schema: EntitySchema(Sample.self))
+            try await store.write { context in for sample in samples { try sample.save(to: &context) } }
+            try await store.close()
+            let reopened = try await Store(backend: try storage(), schema: EntitySchema(Sample.self))
+            for sample in samples {
+                let read = try await reopened.read { $0.entity(Sample.self, id: sample.id) }
+                try expect(read == sample, "\(sample.id) round-trips: \(String(describing: read))")
+            }
+            try await reopened.close()
+        },
         Check(name: "Batched fetches return exactly the rows a full load holds, and nothing for keys that are not stored") { storage in
             let store = try await open(storage)
             try await store.write { try saveTeamWithDynamicLinks(&$0) }

@@ -64,6 +64,46 @@ struct ProjectV3: Codable, Equatable {
     var deadline: Date
 }
 
+/// A version of `Project` with an added property that has a default: rows stored before it read
+/// the default.
+@EntityModel
+struct ProjectV4: Codable, Equatable {
+    static var storedTypeName: String { "RelataConformance.Project" }
+    let id: String
+    var title: String
+    var priority: Int = 3
+    var tags = ["new"]
+}
+
+/// One property of every kind a row stores as a column of its own, and nested values stored whole.
+@EntityModel
+struct Sample: Codable, Equatable {
+    enum Mood: String, Codable { case calm, loud }
+    enum Level: Int, Codable { case low = 1, high = 9 }
+    struct Place: Codable, Equatable { var name: String; var point: [Double] }
+
+    static var storedTypeName: String { "RelataConformance.Sample" }
+    let id: String
+    var small: Int8
+    var huge: UInt64
+    var count: Int
+    var ratio: Double
+    var single: Float
+    var flag: Bool
+    var text: String
+    var date: Date
+    var uuid: UUID
+    var url: URL
+    var bytes: Data
+    var mood: Mood
+    var level: Level?
+    var note: String?
+    var when: Date?
+    var place: Place
+    var places: [String: Place]?
+    var list: [Int]
+}
+
 enum ConformanceModels {
     static let all: [any EntityModelProtocol.Type] = [Member.self, Team.self, Post.self, Bill.self, Project.self]
     static var schema: EntitySchema { EntitySchema(all) }

@@ -61,6 +61,19 @@ struct EntityModelMacroTests {
                     self._chat = Relata.Relationship(relation: chat)
                     self._attachments = Relata.Relationship(relation: attachments)
                 }
+
+                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.id, "id", 0)
+                    try writer.writeOptional(entity.text, "text", 1)
+                }
+
+                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.id = try reader.read(\Self.id, "id", 0)
+                    self.text = try reader.readOptional(\Self.text, "text", 1)
+                    self._author = Relata.Relationship(relation: .none)
+                    self._chat = Relata.Relationship(relation: .none)
+                    self._attachments = Relata.Relationship(relation: .none)
+                }
             }
 
             extension Message: Relata.EntityModelProtocol {
@@ -182,10 +195,18 @@ struct EntityModelMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             public struct Tag {
                 public let id: Int
                 public init(id: Int) { self.id = id }
+
+                public static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.id, "id", 0)
+                }
+
+                public init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.id = try reader.read(\Self.id, "id", 0)
+                }
             }
 
             extension Tag: Relata.EntityModelProtocol {
@@ -221,7 +242,7 @@ struct EntityModelMacroTests {
                     Relata._EntityStoreSupport(Self.self)
                 }
             }
-            """
+            """#
         }
     }
 
@@ -326,6 +347,15 @@ struct EntityModelMacroTests {
                     self.id = id
                     self._user = Relata.Relationship(relation: user)
                 }
+
+                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.id, "id", 0)
+                }
+
+                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.id = try reader.read(\Self.id, "id", 0)
+                    self._user = Relata.Relationship(relation: .none)
+                }
             }
 
             extension Bare: Relata.EntityModelProtocol {
@@ -411,6 +441,137 @@ struct EntityModelMacroTests {
                               ╰─ 🛑 the unlabeled @Relationship argument must be '.required'
             }
             """
+        }
+    }
+
+    @Test("Column code: defaults for properties with an initial value, none for a constant, none at all for a type with its own CodingKeys")
+    func columns() {
+        assertMacro {
+            """
+            @EntityModel
+            struct Note {
+                let id: String
+                let version = 2
+                var seen = false
+                var tags: [String] = ["new"]
+            }
+
+            @EntityModel
+            struct Renamed {
+                enum CodingKeys: String, CodingKey { case id = "identifier" }
+                let id: String
+            }
+            """
+        } expansion: {
+            #"""
+            struct Note {
+                let id: String
+                let version = 2
+                var seen = false
+                var tags: [String] = ["new"]
+
+                init(
+                    id: String,
+                    seen: Bool = false,
+                    tags: [String] = ["new"]
+                ) {
+                    self.id = id
+                    self.seen = seen
+                    self.tags = tags
+                }
+
+                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.id, "id", 0)
+                    try writer.write(entity.seen, "seen", 1)
+                    try writer.write(entity.tags, "tags", 2)
+                }
+
+                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.id = try reader.read(\Self.id, "id", 0)
+                    self.seen = try reader.read(\Self.seen, "seen", 1, default: false)
+                    self.tags = try reader.read(\Self.tags, "tags", 2, default: ["new"])
+                }
+            }
+            struct Renamed {
+                enum CodingKeys: String, CodingKey { case id = "identifier" 
+            }
+                let id: String
+
+                init(
+                    id: String
+                ) {
+                    self.id = id
+                }
+            }
+
+            extension Note: Relata.EntityModelProtocol {
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Note>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                }
+
+                static var patch: Relata.MergeStrategy<Note> {
+                    Relata.MergeStrategy<Note>()
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    return nil
+                }
+
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    return nil
+                }
+
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
+                }
+            }
+
+            extension Renamed: Relata.EntityModelProtocol {
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Renamed>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                }
+
+                static var patch: Relata.MergeStrategy<Renamed> {
+                    Relata.MergeStrategy<Renamed>()
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    return nil
+                }
+
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    return nil
+                }
+
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
+                }
+            }
+            """#
         }
     }
 }

@@ -253,6 +253,23 @@ enum PayloadCoding {
         try $isEncodingPayload.withValue(true) { try encoder.encode(entity) }
     }
 
+    /// Encodes `entity` as a stored payload from its columns (``EntityModelProtocol/_relataWriteColumns(_:to:)``).
+    @usableFromInline
+    static func encodeEntity<Entity: EntityModelProtocol>(_ entity: Entity, with encoder: PayloadEncoder) throws -> Data {
+        try encoder.encodeColumns(of: entity)
+    }
+
+    /// Decodes a stored entity payload: its columns from ``PayloadFormat``, or JSON as written by
+    /// versions before it.
+    @usableFromInline
+    static func decodeEntity<Entity: EntityModelProtocol>(_ type: Entity.Type, from payload: Data, with decoders: Decoders) throws -> Entity {
+        guard PayloadFormat.isBinary(payload) else { return try decoders.json.decode(type, from: payload) }
+        return try payload.withUnsafeBytes { bytes in
+            var reader = try PayloadColumnReader(bytes)
+            return try Entity(_relataColumns: &reader)
+        }
+    }
+
     /// Decodes a stored payload: ``PayloadFormat``, or JSON as written by versions before it.
     @usableFromInline
     static func decode<Entity: Decodable>(_ type: Entity.Type, from payload: Data, with decoders: Decoders) throws -> Entity {

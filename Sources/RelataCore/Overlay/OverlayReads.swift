@@ -24,17 +24,14 @@ enum OverlayReads {
                     continue
                 }
                 do {
-                    let entity = try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
+                    let entity = try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders)
                     // A row whose payload names another id gives no entity: an entity is placed
                     // only under the id of its own row.
                     guard (try? IDText.decode(record.id, as: Entity.ID.self)) == entity.id else { continue }
                     found.append((entity.id, entity))
                     if base.cache != nil { decoded.append((record, entity)) }
                 } catch {
-                    throw RelataError(
-                        code: .undecodableRecord, entityType: record.type, id: record.id,
-                        message: "the stored \(record.type) \"\(record.id)\" cannot be decoded with the current model", underlying: error
-                    )
+                    throw record.undecodable(error)
                 }
             }
         }

@@ -285,13 +285,9 @@ enum EntityLoader<Entity: EntityModelProtocol> {
     static func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
         let entities = try ParallelCoding.map(records, worker: { PayloadCoding.Decoders() }) { decoders, record in
             do {
-                return try PayloadCoding.decode(Entity.self, from: record.payload, with: decoders)
+                return try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders)
             } catch {
-                throw RelataError(
-                    code: .undecodableRecord, entityType: record.type, id: record.id,
-                    message: "the stored \(record.type) \"\(record.id)\" cannot be decoded with the current model",
-                    underlying: error
-                )
+                throw record.undecodable(error)
             }
         }
         return { context in

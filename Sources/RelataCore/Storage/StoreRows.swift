@@ -121,7 +121,7 @@ extension EntityTable {
         changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(
                 type: type, id: try IDText.encode(row.id, of: type),
-                payload: try row.entity.map { try PayloadCoding.encode($0, with: encoder) } ?? Data(),
+                payload: try row.entity.map { try PayloadCoding.encodeEntity($0, with: encoder) } ?? Data(),
                 toOne: try {
                     var links: [ToOneLinkRecord] = []
                     for write in writers { _ = try write(row.id, &links) }
