@@ -34,14 +34,25 @@ let package = Package(
             name: "RelataCore",
             dependencies: [.product(name: "Collections", package: "swift-collections")]
         ),
-        .macro(
-            name: "RelataMacros",
+        // What `@EntityModel` expands to, in a library of its own: the macro tests link it, not
+        // the macro target (a test target that links a macro target makes SwiftPM build every
+        // target of the package, and its dependencies, a second time for the host).
+        .target(
+            name: "RelataMacroExpansion",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .macro(
+            name: "RelataMacros",
+            dependencies: [
+                "RelataMacroExpansion",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
         .target(
@@ -96,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "RelataMacrosTests",
             dependencies: [
-                "RelataMacros",
+                "RelataMacroExpansion",
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]

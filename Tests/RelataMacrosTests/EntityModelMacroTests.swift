@@ -1,5 +1,5 @@
 import MacroTesting
-import RelataMacros
+import RelataMacroExpansion
 import SwiftSyntaxMacroExpansion
 import Testing
 

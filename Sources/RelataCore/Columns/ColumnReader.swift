@@ -1,5 +1,5 @@
 /// Where the code `@EntityModel` generates reads an entity's stored properties back
-/// (`init(_relataColumns:)`), in the order ``_ColumnWriter`` wrote them.
+/// (`init(_relataColumns:)`), in the order `_ColumnWriter` wrote them.
 ///
 /// A column that is not stored (a property added to the model after the row was written) reads
 /// as `nil`: the property's default when it has one, `nil` when it is optional, and otherwise an

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes an entity's columns as one keyed ``PayloadFormat`` payload: an entry per property,
+/// Writes an entity's columns as one keyed `PayloadFormat` payload: an entry per property,
 /// keyed by its name, in declaration order — the form `Codable` gave the same entity, so rows
 /// written either way read either way. A `nil` optional is left out, like `encodeIfPresent`.
 struct PayloadColumnWriter: _ColumnWriter {

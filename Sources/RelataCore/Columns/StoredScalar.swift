@@ -1,6 +1,6 @@
 import Foundation
 
-/// A property type stored as one scalar column (``StoredValue``), read and written without
+/// A property type stored as one scalar column (`StoredValue`), read and written without
 /// `Codable`. The types Relata stores this way conform; other `Codable` types are stored whole.
 @_documentation(visibility: private)
 public protocol _StoredScalar: Codable {

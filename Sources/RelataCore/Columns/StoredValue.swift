@@ -1,10 +1,10 @@
 import Foundation
 
 /// One stored property's value as storage keeps it: what the code `@EntityModel` generates
-/// writes for each column and reads back (see ``_ColumnWriter`` and ``_ColumnReader``).
+/// writes for each column and reads back (see `_ColumnWriter` and `_ColumnReader`).
 ///
 /// Integers, floating point, `Bool`, `String`, `Date`, `UUID`, `Data`, `URL` and raw-value enums
-/// are stored as the scalar they are; any other `Codable` value is stored whole (``nested``).
+/// are stored as the scalar they are; any other `Codable` value is stored whole.
 @_documentation(visibility: private)
 public enum StoredValue: Sendable, Hashable {
     /// A `Bool`.
