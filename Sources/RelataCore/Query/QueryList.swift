@@ -15,6 +15,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var modifiers: [Modifier<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
+    /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
+    @usableFromInline var window: (count: Int, offset: Int)?
 
     /// A query for the entities with these ids in `context`.
     @inlinable
@@ -24,6 +26,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         self.modifiers = []
         self.filters = []
         self.order = nil
+        self.window = nil
     }
 
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
@@ -47,6 +50,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // The caller's closures run after the reads, without the context's lock.
         if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
         if let order { result.sort(by: order) }
+        if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
         return result
     }
 

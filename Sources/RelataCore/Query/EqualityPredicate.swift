@@ -1,0 +1,24 @@
+/// An equality test of a property that is `Equatable` but not `Comparable` (`\.kind == .photo`
+/// for an enum without an order), as in SwiftletModel.
+public struct EqualityPredicate<Entity, Value: Equatable & Sendable> {
+    let keyPath: KeyPath<Entity, Value>
+    let isEqual: Bool
+    let value: Value
+
+    /// Whether `entity` satisfies the test.
+    public func isIncluded(_ entity: Entity) -> Bool {
+        (entity[keyPath: keyPath] == value) == isEqual
+    }
+}
+
+extension KeyPath where Value: Equatable & Sendable {
+    /// The entities whose property equals `rhs`.
+    public static func == (lhs: KeyPath<Root, Value>, rhs: Value) -> EqualityPredicate<Root, Value> {
+        EqualityPredicate(keyPath: lhs, isEqual: true, value: rhs)
+    }
+
+    /// The entities whose property differs from `rhs`.
+    public static func != (lhs: KeyPath<Root, Value>, rhs: Value) -> EqualityPredicate<Root, Value> {
+        EqualityPredicate(keyPath: lhs, isEqual: false, value: rhs)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A text test of one or more `String` properties: `.string(\.text, contains: "hello")`, as in
+/// SwiftletModel. Matching is case-insensitive unless `caseSensitive` is `true`; with several key
+/// paths, an entity is included when any of them matches (for the negative forms, when none does).
+public struct StringPredicate<Entity> {
+    let keyPaths: [KeyPath<Entity, String>]
+    let method: Method
+    let value: String
+
+    enum Method {
+        case contains(caseSensitive: Bool)
+        case hasPrefix(caseSensitive: Bool)
+        case hasSuffix(caseSensitive: Bool)
+        case notHavingPrefix(caseSensitive: Bool)
+        case notHavingSuffix(caseSensitive: Bool)
+    }
+
+    /// Whether `entity` satisfies the test.
+    public func isIncluded(_ entity: Entity) -> Bool {
+        switch method {
+        case .contains(let caseSensitive):
+            return keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).contains(Self.text(value, caseSensitive)) }
+        case .hasPrefix(let caseSensitive):
+            return keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasPrefix(Self.text(value, caseSensitive)) }
+        case .hasSuffix(let caseSensitive):
+            return keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasSuffix(Self.text(value, caseSensitive)) }
+        case .notHavingPrefix(let caseSensitive):
+            return !keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasPrefix(Self.text(value, caseSensitive)) }
+        case .notHavingSuffix(let caseSensitive):
+            return !keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasSuffix(Self.text(value, caseSensitive)) }
+        }
+    }
+
+    /// The text as compared: lowercased unless the comparison is case-sensitive (SwiftletModel's
+    /// rule, `String.lowercased()`).
+    private static func text(_ text: String, _ caseSensitive: Bool) -> String {
+        caseSensitive ? text : text.lowercased()
+    }
+}
+
+extension StringPredicate {
+    /// The entities where any of `keyPaths` contains `value`.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., contains value: String, caseSensitive: Bool = false) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .contains(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where any of `keyPaths` starts with `value`.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., hasPrefix value: String, caseSensitive: Bool = false) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .hasPrefix(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where any of `keyPaths` ends with `value`.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., hasSuffix value: String, caseSensitive: Bool = false) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .hasSuffix(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where none of `keyPaths` starts with `value`.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., notHavingPrefix value: String, caseSensitive: Bool = false) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .notHavingPrefix(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where none of `keyPaths` ends with `value`.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., notHavingSuffix value: String, caseSensitive: Bool = false) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .notHavingSuffix(caseSensitive: caseSensitive), value: value)
+    }
+}

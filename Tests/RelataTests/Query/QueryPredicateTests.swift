@@ -1,0 +1,132 @@
+import Foundation
+import Relata
+import Testing
+
+/// SwiftletModel's filter, sort and limit vocabulary: `filter(\.age > 18)`, `.and(…)`,
+/// `.string(\.name, contains:)`, `sorted(by: \.age.desc, \.name)`, `limit(_:offset:)` — the same
+/// answers as plain Swift over the same entities, in a context and in a store's context on
+/// every backend.
+@Suite("Queries: predicates, sorting and limits")
+struct QueryPredicateTests {
+    @EntityModel
+    struct Employee: Codable, Equatable {
+        enum Team: String, Codable { case core, web, ops }
+        let id: String
+        var name: String
+        var age: Int
+        var team: Team
+        var email: String?
+        var remote: Bool
+    }
+
+    static let names = ["Ann", "bob", "Cleo", "dan", "Éva", "ann-marie", "Bo", "zed"]
+
+    static func employees(_ count: Int, seed: UInt64) -> [Employee] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { i in
+            Employee(
+                id: "e\(i)", name: names.randomElement(using: &random)! + (Bool.random(using: &random) ? "" : " Smith"),
+                age: Int.random(in: 18...70, using: &random), team: [.core, .web, .ops].randomElement(using: &random)!,
+                email: Bool.random(using: &random) ? "e\(i)@example.com" : nil, remote: Bool.random(using: &random)
+            )
+        }
+    }
+
+    /// One random query and the answer plain Swift gives for it.
+    struct Case: CustomStringConvertible, Sendable {
+        var description: String
+        var query: @Sendable (QueryList<Employee>) -> QueryList<Employee>
+        var expected: @Sendable ([Employee]) -> [Employee]
+    }
+
+    static func randomCase(_ random: inout SeededGenerator) -> Case {
+        var description: [String] = []
+        var query: @Sendable (QueryList<Employee>) -> QueryList<Employee> = { $0 }
+        var expected: @Sendable ([Employee]) -> [Employee] = { $0 }
+        func add(
+            _ text: String, _ q: @escaping @Sendable (QueryList<Employee>) -> QueryList<Employee>,
+            _ e: @escaping @Sendable ([Employee]) -> [Employee]
+        ) {
+            description.append(text)
+            let (q0, e0) = (query, expected)
+            query = { q(q0($0)) }
+            expected = { e(e0($0)) }
+        }
+        let age = Int.random(in: 15...75, using: &random)
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0: add("age > \(age)", { $0.filter(\.age > age) }, { $0.filter { $0.age > age } })
+        case 1: add("age <= \(age)", { $0.filter(\.age <= age) }, { $0.filter { $0.age <= age } })
+        case 2: add("age == \(age)", { $0.filter(\.age == age) }, { $0.filter { $0.age == age } })
+        case 3: add("team == web", { $0.filter(\.team == .web) }, { $0.filter { $0.team == .web } })
+        case 4: add("remote == true", { $0.filter(\.remote == true) }, { $0.filter { $0.remote } })
+        default: break
+        }
+        let word = ["an", "AN", "bo", "Smith", "é", "e", "zz"].randomElement(using: &random)!
+        let caseSensitive = Bool.random(using: &random)
+        let folded: @Sendable (String) -> String = { [caseSensitive] s in caseSensitive ? s : s.lowercased() }
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:
+            add("name contains \(word) cs=\(caseSensitive)", { $0.and(.string(\.name, contains: word, caseSensitive: caseSensitive)) },
+                { $0.filter { folded($0.name).contains(folded(word)) } })
+        case 1:
+            add("name hasPrefix \(word) cs=\(caseSensitive)", { $0.and(.string(\.name, hasPrefix: word, caseSensitive: caseSensitive)) },
+                { $0.filter { folded($0.name).hasPrefix(folded(word)) } })
+        case 2:
+            add("name notHavingSuffix \(word) cs=\(caseSensitive)", { $0.filter(.string(\.name, notHavingSuffix: word, caseSensitive: caseSensitive)) },
+                { $0.filter { !folded($0.name).hasSuffix(folded(word)) } })
+        case 3:
+            add("team != core", { $0.and(\.team != .core) }, { $0.filter { $0.team != .core } })
+        default: break
+        }
+        // Sorts end with the id, so the expected order is one order.
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: add("by age, id", { $0.sorted(by: \.age, \.id) }, { $0.sorted { ($0.age, $0.id) < ($1.age, $1.id) } })
+        case 1: add("by age desc, name, id", { $0.sorted(by: \.age.desc, \.name, \.id) }, {
+            $0.sorted { ($1.age, $0.name, $0.id) < ($0.age, $1.name, $1.id) }
+        })
+        case 2: add("by team raw, age desc, name, id", { $0.sorted(by: \.team.rawValue, \.age.desc, \.name, \.id) }, {
+            $0.sorted { ($0.team.rawValue, $1.age, $0.name, $0.id) < ($1.team.rawValue, $0.age, $1.name, $1.id) }
+        })
+        default: add("by id", { $0.sorted(by: \.id) }, { $0.sorted { $0.id < $1.id } })
+        }
+        if Bool.random(using: &random) {
+            let count = Int.random(in: 0...12, using: &random), offset = Int.random(in: 0...30, using: &random)
+            add("limit \(count) offset \(offset)", { $0.limit(count, offset: offset) }, { Array($0.dropFirst(offset).prefix(count)) })
+        }
+        return Case(description: description.joined(separator: ", "), query: query, expected: expected)
+    }
+
+    @Test("Key path operators make the predicates SwiftletModel's do; a sort by a Descending key is reversed")
+    func vocabulary() throws {
+        var context = Context()
+        for employee in Self.employees(40, seed: 7) { try employee.save(to: &context) }
+        let all = Employee.query(in: context).resolve()
+        let adults = Employee.query(in: context).filter(\.age >= 30).and(\.team == .web).sorted(by: \.age.desc).resolve()
+        #expect(adults.map(\.id) == all.filter { $0.age >= 30 && $0.team == .web }.sorted { $0.age > $1.age }.map(\.id))
+        #expect(!adults.isEmpty)
+        let anns = Employee.query(in: context).filter(.string(\.name, hasPrefix: "ANN")).resolve()
+        #expect(Set(anns.map(\.id)) == Set(all.filter { $0.name.lowercased().hasPrefix("ann") }.map(\.id)))
+        #expect(Employee.query(in: context).limit(-3, offset: -1).resolve().isEmpty, "a negative count keeps nothing")
+        #expect(Employee.query(in: context).sorted(by: \.id).limit(5, offset: 38).resolve().count == 2)
+    }
+
+    @Test("Random filters, sorts and pages answer as plain Swift does: in a context and in a store on every backend", arguments: BackendKind.allCases)
+    func differential(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let employees = Self.employees(120, seed: 11)
+        var context = Context()
+        for employee in employees { try employee.save(to: &context) }
+        let store = try await kind.open(harness.backend(), schema: EntitySchema(Employee.self))
+        try await store.write { context in for employee in employees { try employee.save(to: &context) } }
+        var random = SeededGenerator(seed: 3)
+        for _ in 0..<SeededGenerator.rounds(normal: 150, long: 3_000) {
+            let test = Self.randomCase(&random)
+            let expected = test.expected(employees).map(\.id)
+            #expect(test.query(Employee.query(in: context)).resolve().map(\.id) == expected, "in a context: \(test)")
+            let stored = try await store.read { test.query(Employee.query(in: $0)).resolve().map(\.id) }
+            #expect(stored == expected, "in a store on \(kind): \(test)")
+        }
+        try await store.close()
+    }
+}
