@@ -14,6 +14,7 @@ public struct StringPredicate<Entity> {
         case hasSuffix(caseSensitive: Bool)
         case notHavingPrefix(caseSensitive: Bool)
         case notHavingSuffix(caseSensitive: Bool)
+        case matches(tokens: [String])
     }
 
     /// Whether `entity` satisfies the test.
@@ -29,6 +30,8 @@ public struct StringPredicate<Entity> {
             return !keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasPrefix(Self.text(value, caseSensitive)) }
         case .notHavingSuffix(let caseSensitive):
             return !keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasSuffix(Self.text(value, caseSensitive)) }
+        case .matches(let tokens):
+            return keyPaths.contains { SearchTokens.text(entity[keyPath: $0], matchesAnyOf: tokens) }
         }
     }
 
@@ -53,6 +56,14 @@ extension StringPredicate {
     /// The entities where any of `keyPaths` ends with `value`.
     public static func string(_ keyPaths: KeyPath<Entity, String>..., hasSuffix value: String, caseSensitive: Bool = false) -> StringPredicate {
         StringPredicate(keyPaths: keyPaths, method: .hasSuffix(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where any of `keyPaths` fuzzily matches `value`, as SwiftletModel matches:
+    /// the property contains any three-character run (trigram) of a word of the lowercased
+    /// `value` (`"Hello"` matches `"yellow"`: both have `ell`). A `value` without a word of three
+    /// characters matches nothing.
+    public static func string(_ keyPaths: KeyPath<Entity, String>..., matches value: String) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .matches(tokens: SearchTokens.trigrams(of: value)), value: value)
     }
 
     /// The entities where none of `keyPaths` starts with `value`.

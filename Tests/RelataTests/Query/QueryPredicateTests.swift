@@ -64,7 +64,7 @@ struct QueryPredicateTests {
         let word = ["an", "AN", "bo", "Smith", "é", "e", "zz"].randomElement(using: &random)!
         let caseSensitive = Bool.random(using: &random)
         let folded: @Sendable (String) -> String = { [caseSensitive] s in caseSensitive ? s : s.lowercased() }
-        switch Int.random(in: 0..<5, using: &random) {
+        switch Int.random(in: 0..<6, using: &random) {
         case 0:
             add("name contains \(word) cs=\(caseSensitive)", { $0.and(.string(\.name, contains: word, caseSensitive: caseSensitive)) },
                 { $0.filter { folded($0.name).contains(folded(word)) } })
@@ -74,6 +74,11 @@ struct QueryPredicateTests {
         case 2:
             add("name notHavingSuffix \(word) cs=\(caseSensitive)", { $0.filter(.string(\.name, notHavingSuffix: word, caseSensitive: caseSensitive)) },
                 { $0.filter { !folded($0.name).hasSuffix(folded(word)) } })
+        case 4:
+            let pattern = ["smithy", "Anne", "bob!", "x", "Évan", "dan-ann"].randomElement(using: &random)!
+            add("name matches \(pattern)", { $0.filter(.string(\.name, matches: pattern)) }, {
+                $0.filter { SwiftletModelOracles.matches($0.name, fuzzy: pattern) }
+            })
         case 3:
             add("team != core", { $0.and(\.team != .core) }, { $0.filter { $0.team != .core } })
         default: break
@@ -107,6 +112,9 @@ struct QueryPredicateTests {
         let anns = Employee.query(in: context).filter(.string(\.name, hasPrefix: "ANN")).resolve()
         #expect(Set(anns.map(\.id)) == Set(all.filter { $0.name.lowercased().hasPrefix("ann") }.map(\.id)))
         #expect(Employee.query(in: context).limit(-3, offset: -1).resolve().isEmpty, "a negative count keeps nothing")
+        let smiths = Employee.query(in: context).filter(.string(\.name, matches: "blacksmith")).resolve()
+        #expect(!smiths.isEmpty && smiths.allSatisfy { $0.name.hasSuffix("Smith") }, "mit, ith: trigrams of the pattern")
+        #expect(Employee.query(in: context).filter(.string(\.name, matches: "Bo")).resolve().isEmpty, "no trigram, no match")
         #expect(Employee.query(in: context).sorted(by: \.id).limit(5, offset: 38).resolve().count == 2)
     }
 
