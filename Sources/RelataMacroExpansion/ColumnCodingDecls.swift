@@ -37,7 +37,7 @@ enum ColumnCodingDecls {
             EntityModelMacro.function(
                 "\(access)static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws", writes
             ),
-            initializer("\(access)init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws", reads),
+            EntityModelMacro.function("\(access)init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws", reads),
         ]
     }
 
@@ -67,17 +67,5 @@ enum ColumnCodingDecls {
         if let s = decl.as(StructDeclSyntax.self) { return s.name.text }
         if let t = decl.as(TypeAliasDeclSyntax.self) { return t.name.text }
         return nil
-    }
-
-    /// An initializer declaration with one statement per line.
-    private static func initializer(_ signature: DeclSyntax, _ statements: [CodeBlockItemSyntax]) -> DeclSyntax {
-        guard var initializer = signature.as(InitializerDeclSyntax.self) else { return signature }
-        let items = statements.map { $0.with(\.leadingTrivia, .newline) }
-        initializer.body = CodeBlockSyntax(
-            leftBrace: .leftBraceToken(leadingTrivia: .space),
-            statements: CodeBlockItemListSyntax(items),
-            rightBrace: .rightBraceToken(leadingTrivia: items.isEmpty ? [] : .newline)
-        )
-        return DeclSyntax(initializer)
     }
 }

@@ -228,16 +228,23 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         )
     }
 
-    /// A function declaration: `signature` with one statement per line (an empty body for none).
+    /// A function or initializer declaration: `signature` with one statement per line (an empty
+    /// body for none).
     static func function(_ signature: DeclSyntax, _ statements: [CodeBlockItemSyntax]) -> DeclSyntax {
-        guard var function = signature.as(FunctionDeclSyntax.self) else { return signature }
+        if let function = signature.as(FunctionDeclSyntax.self) { return DeclSyntax(withBody(function, statements)) }
+        if let initializer = signature.as(InitializerDeclSyntax.self) { return DeclSyntax(withBody(initializer, statements)) }
+        return signature
+    }
+
+    private static func withBody<Decl: WithOptionalCodeBlockSyntax>(_ decl: Decl, _ statements: [CodeBlockItemSyntax]) -> Decl {
+        var decl = decl
         let items = statements.map { $0.with(\.leadingTrivia, .newline) }
-        function.body = CodeBlockSyntax(
+        decl.body = CodeBlockSyntax(
             leftBrace: .leftBraceToken(leadingTrivia: .space),
             statements: CodeBlockItemListSyntax(items),
             rightBrace: .rightBraceToken(leadingTrivia: items.isEmpty ? [] : .newline)
         )
-        return DeclSyntax(function)
+        return decl
     }
 
     /// `public` / `package` when the struct is, so the conformance can be used where the type can.

@@ -35,38 +35,38 @@ extension QueryList {
 
     /// Sorts by `kp0`, then by `kp1` where `kp0` ties (`sorted(by: \.lastName, \.firstName)`).
     public func sorted<T0: Comparable, T1: Comparable>(by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> QueryList {
-        sorted { a, b in
-            let (a0, b0) = (a[keyPath: kp0], b[keyPath: kp0])
-            if a0 != b0 { return a0 < b0 }
-            return a[keyPath: kp1] < b[keyPath: kp1]
-        }
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, then by `kp2`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>
     ) -> QueryList {
-        sorted { a, b in
-            let (a0, b0) = (a[keyPath: kp0], b[keyPath: kp0])
-            if a0 != b0 { return a0 < b0 }
-            let (a1, b1) = (a[keyPath: kp1], b[keyPath: kp1])
-            if a1 != b1 { return a1 < b1 }
-            return a[keyPath: kp2] < b[keyPath: kp2]
-        }
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, `kp2` and `kp3`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable, T3: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
     ) -> QueryList {
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2), Self.key(kp3)])
+    }
+
+    /// One sort key: whether `a` goes before `b` by it, or `nil` when they tie.
+    private static func key<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> (Entity, Entity) -> Bool? {
+        { a, b in
+            let (x, y) = (a[keyPath: keyPath], b[keyPath: keyPath])
+            return x == y ? nil : x < y
+        }
+    }
+
+    /// Sorts by the first key that does not tie.
+    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?]) -> QueryList {
         sorted { a, b in
-            let (a0, b0) = (a[keyPath: kp0], b[keyPath: kp0])
-            if a0 != b0 { return a0 < b0 }
-            let (a1, b1) = (a[keyPath: kp1], b[keyPath: kp1])
-            if a1 != b1 { return a1 < b1 }
-            let (a2, b2) = (a[keyPath: kp2], b[keyPath: kp2])
-            if a2 != b2 { return a2 < b2 }
-            return a[keyPath: kp3] < b[keyPath: kp3]
+            for key in keys {
+                if let before = key(a, b) { return before }
+            }
+            return false
         }
     }
 
