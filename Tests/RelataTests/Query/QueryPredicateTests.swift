@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+import RelataPostgres
 import Testing
 
 /// SwiftletModel's filter, sort and limit vocabulary: `filter(\.age > 18)`, `.and(…)`,
@@ -122,10 +123,23 @@ struct QueryPredicateTests {
     func differential(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
+        let store = try await kind.open(harness.backend(), schema: EntitySchema(Employee.self))
+        try await Self.compare(store, "\(kind)")
+    }
+
+    @Test("Random filters, sorts and pages answer as plain Swift does: in a store on PostgreSQL")
+    func differentialPostgres() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: PostgresStoreTests.schema()))
+        let store = try await Store(backend: backend, schema: EntitySchema(Employee.self), followInterval: nil)
+        try await Self.compare(store, "PostgreSQL")
+    }
+
+    /// Random queries over the same employees in a context and in `store`, each against plain Swift.
+    static func compare(_ store: Store, _ backend: String) async throws {
         let employees = Self.employees(120, seed: 11)
         var context = Context()
         for employee in employees { try employee.save(to: &context) }
-        let store = try await kind.open(harness.backend(), schema: EntitySchema(Employee.self))
         try await store.write { context in for employee in employees { try employee.save(to: &context) } }
         var random = SeededGenerator(seed: 3)
         for _ in 0..<SeededGenerator.rounds(normal: 150, long: 3_000) {
@@ -133,7 +147,7 @@ struct QueryPredicateTests {
             let expected = test.expected(employees).map(\.id)
             #expect(test.query(Employee.query(in: context)).resolve().map(\.id) == expected, "in a context: \(test)")
             let stored = try await store.read { test.query(Employee.query(in: $0)).resolve().map(\.id) }
-            #expect(stored == expected, "in a store on \(kind): \(test)")
+            #expect(stored == expected, "in a store on \(backend): \(test)")
         }
         try await store.close()
     }
