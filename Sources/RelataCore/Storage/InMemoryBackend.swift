@@ -18,8 +18,21 @@ public final class InMemoryBackend: StorageBackend {
         /// The sources of each target through each relation (link rows and to-one columns): the
         /// index a SQL backend reads sources by.
         var sources: [LinkTargetKey: Set<String>] = [:]
+        /// The last source of a target's list, for the targets whose last source was asked for:
+        /// kept by every commit (a later source replaces it; a change of the last source itself
+        /// drops it, to be found again), so appending to a long list does not walk it.
+        var lastSources: [LinkTargetKey: LinkRecord] = [:]
         var log: [(sequence: Int64, origin: String, at: TimeInterval, record: ChangeLogRecord)] = []
         var sequence: Int64 = 0
+
+        /// The link from `source` to the target of `key`: its link row, or its to-one column.
+        func link(_ key: LinkTargetKey, from source: String) -> LinkRecord? {
+            if let row = links[LinkSourceKey(type: key.type, relation: key.relation, source: source)]?[key.target] { return row }
+            guard let link = entities[EntityKey(type: key.type, id: source)]?.toOne.first(where: { $0.relation == key.relation }) else {
+                return nil
+            }
+            return LinkRecord(type: key.type, relation: key.relation, source: source, target: link.target, position: nil, inversePosition: link.inversePosition)
+        }
     }
 
     private let rows = Mutex(Rows())
@@ -49,15 +62,27 @@ public final class InMemoryBackend: StorageBackend {
             throw RelataError(code: .storeBusy, entityType: "Store", message: "another write held the in-memory store longer than \(busyTimeout)")
         }
         defer { writeLock.unlock() }
-        let transaction = Transaction(backend: self, rows: rows.withLock { $0 })
-        let result = try body(transaction)
+        var transaction: Transaction? = Transaction(backend: self, rows: rows.withLock { $0 })
+        let result = try body(transaction!)
+        let pending = transaction!.pending
+        // The transaction's copy of the rows goes before the commit changes them: held, it would
+        // make the commit copy every table it touches (all of a type's rows, per write).
+        transaction = nil
         rows.withLock { rows in
-            for (changes, origin) in transaction.pending { Self.commit(changes, origin: origin, to: &rows, keeping: logRetention) }
+            for (changes, origin) in pending { Self.commit(changes, origin: origin, to: &rows, keeping: logRetention) }
         }
         return result
     }
 
     public func close() throws {}
+
+    /// Keeps lists' last sources found by a transaction that read the newest commit.
+    private func remember(lastSources found: [LinkTargetKey: LinkRecord], asOf sequence: Int64) {
+        rows.withLock { rows in
+            guard rows.sequence == sequence else { return }
+            rows.lastSources.merge(found) { $1 }
+        }
+    }
 
     /// The sequence of the newest commit: every commit changes it.
     public func commitToken() throws -> Int64? {
@@ -70,8 +95,10 @@ public final class InMemoryBackend: StorageBackend {
     }
 
     private static func commit(_ changes: StoreChanges, origin: String, to rows: inout Rows, keeping retention: LogRetention) {
+        var touched: [(LinkTargetKey, String)] = []
         func index(_ type: String, _ relation: String, _ source: String, _ target: String, _ present: Bool) {
             let key = LinkTargetKey(type: type, relation: relation, target: target)
+            if rows.lastSources[key] != nil { touched.append((key, source)) }
             if present {
                 rows.sources[key, default: []].insert(source)
             } else {
@@ -95,6 +122,14 @@ public final class InMemoryBackend: StorageBackend {
         for record in changes.upsertedLinks {
             rows.links[LinkSourceKey(type: record.type, relation: record.relation, source: record.source), default: [:]][record.target] = record
             index(record.type, record.relation, record.source, record.target, true)
+        }
+        for (key, source) in touched {
+            guard let last = rows.lastSources[key] else { continue }
+            if last.source == source {
+                rows.lastSources[key] = nil
+            } else if let link = rows.link(key, from: source), LinkRecord.inverseOrder(last, link) {
+                rows.lastSources[key] = link
+            }
         }
         for record in changes.deletedDynamicLinks { rows.dynamicLinks.remove(record) }
         for record in changes.insertedDynamicLinks { rows.dynamicLinks.insert(record) }
@@ -151,10 +186,20 @@ public final class InMemoryBackend: StorageBackend {
             Set(sources).compactMap { rows.links[$0]?.values.max(by: LinkRecord.positionOrder) }
         }
 
-        /// The last source of each target's list: O(n) for a list of n, not a sort of it.
+        /// The last source of each target's list: kept by the backend once found (O(n) for a
+        /// list of n the first time, then O(1) while its last source stays).
         func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-            let found = sources(of: targets)
-            return Set(targets).compactMap { found[$0]?.max(by: LinkRecord.inverseOrder) }
+            var lasts: [LinkRecord] = [], found: [LinkTargetKey: LinkRecord] = [:]
+            for key in Set(targets) {
+                if let last = rows.lastSources[key] {
+                    lasts.append(last)
+                } else if let last = (rows.sources[key] ?? []).compactMap({ rows.link(key, from: $0) }).max(by: LinkRecord.inverseOrder) {
+                    lasts.append(last)
+                    found[key] = last
+                }
+            }
+            if !found.isEmpty { backend.remember(lastSources: found, asOf: rows.sequence) }
+            return lasts
         }
 
         func fetchSourceCounts(of targets: [LinkTargetKey]) throws -> [LinkTargetKey: Int] {
@@ -166,13 +211,7 @@ public final class InMemoryBackend: StorageBackend {
             var found: [LinkTargetKey: [LinkRecord]] = [:]
             for key in Set(targets) {
                 for source in rows.sources[key] ?? [] {
-                    if let row = rows.links[LinkSourceKey(type: key.type, relation: key.relation, source: source)]?[key.target] {
-                        found[key, default: []].append(row)
-                    } else if let link = rows.entities[EntityKey(type: key.type, id: source)]?.toOne.first(where: { $0.relation == key.relation }) {
-                        found[key, default: []].append(
-                            LinkRecord(type: key.type, relation: key.relation, source: source, target: link.target, position: nil, inversePosition: link.inversePosition)
-                        )
-                    }
+                    if let link = rows.link(key, from: source) { found[key, default: []].append(link) }
                 }
             }
             return found
