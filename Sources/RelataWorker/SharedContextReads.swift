@@ -43,7 +43,7 @@ struct SharedContextReads: Sendable {
             let ids = context.ids(of: chat, \Chat.$messages)
             return !ids.isEmpty && ids == ids.indices.map { "\(chat)-\($0)" }
         default:
-            guard let resolved = Chat.query(chat, in: context).with(\.$messages) { $0.with(\.$author) }.resolve(),
+            guard let resolved = Chat.query(chat, in: context).with(\.$messages, { $0.with(\.$author) }).resolve(),
                 let messages = resolved.messages, !messages.isEmpty
             else { return false }
             return messages.enumerated().allSatisfy { $0.element.id == "\(chat)-\($0.offset)" && $0.element.author?.id == "u" }
