@@ -3,22 +3,25 @@ import SwiftSyntaxBuilder
 
 /// The per-type column code `@EntityModel` generates: `_relataWriteColumns(_:to:)` and
 /// `init(_relataColumns:)`, which store and read every stored property (relations excluded) as
-/// a typed column, without `Codable`.
+/// a typed column, without `Codable`, and `_relataColumnName(_:)`, the column a key path names
+/// (what lets a query's predicate run in SQL).
 ///
 /// A struct that codes itself (its own `CodingKeys`, `init(from:)` or `encode(to:)`) or whose
 /// properties the macro cannot read one by one (another property wrapper, `lazy`, a tuple
 /// pattern) gets no column code: the store then writes it whole through `Codable`.
 enum ColumnCodingDecls {
-    /// The two declarations, or none when the struct's columns are not generated.
+    /// The three declarations, or none when the struct's columns are not generated.
     static func decls(for structDecl: StructDeclSyntax, properties: [StoredProperty], access: DeclModifierListSyntax) -> [DeclSyntax] {
         guard generatesColumns(structDecl) else { return [] }
         let columns = properties.filter { $0.relation == nil && !($0.isLet && $0.initializer != nil) }
         var writes: [CodeBlockItemSyntax] = []
         var reads: [CodeBlockItemSyntax] = []
+        var names: [CodeBlockItemSyntax] = []
         for (ordinal, property) in columns.enumerated() {
             let name = property.name
             let column = StringLiteralExprSyntax(content: name.text)
             let index = IntegerLiteralExprSyntax(ordinal)
+            names.append("if keyPath == \\Self.\(name) { return \(column) }")
             if property.isOptional {
                 writes.append("try writer.writeOptional(entity.\(name), \(column), \(index))")
                 reads.append("self.\(name) = try reader.readOptional(\\Self.\(name), \(column), \(index))")
@@ -38,6 +41,9 @@ enum ColumnCodingDecls {
                 "\(access)static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws", writes
             ),
             EntityModelMacro.function("\(access)init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws", reads),
+            EntityModelMacro.function(
+                "\(access)static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String?", names + ["return nil"]
+            ),
         ]
     }
 

@@ -89,14 +89,17 @@ struct PostgresRowWriter {
         }
     }
 
-    /// Stores the entity rows of `type`, each whole (payload and every to-one column of the type;
-    /// a relation the row has no link through is set to NULL), in one statement.
+    /// Stores the entity rows of `type`, each whole (the payload's rest, every property column
+    /// and every to-one column of the type; a property or relation the row has no value for is
+    /// set to NULL), in one statement.
     private func upsert(_ type: String, _ records: [EntityRecord]) throws {
         guard let table = try tables.entityTable(of: type) else { throw TableSession.missing(type, nil) }
         var rows: [String: EntityRecord] = [:]
         for record in records { rows[record.id] = record }
         let unique = Array(rows.values)
+        let split = try tables.split(unique)
         let columns = tables.toOneColumns(of: type)
+        let properties = tables.catalog.propertyColumns(of: type)
         // Per to-one column: whether the row has a link (a target id may be empty text), its
         // target, and its inverse position ('' for none: positions are never empty).
         var names = ["id", "payload"], selected = ["k.id", "k.payload"]
@@ -106,7 +109,14 @@ struct PostgresRowWriter {
             selected += ["CASE WHEN k.h\(offset) THEN k.t\(offset) END", "CASE WHEN k.h\(offset) THEN NULLIF(k.i\(offset), '') END"]
             types += ["bool", "text", "text"]
         }
-        let aliases = ["id", "payload"] + columns.indices.flatMap { ["h\($0)", "t\($0)", "i\($0)"] }
+        var aliases = ["id", "payload"] + columns.indices.flatMap { ["h\($0)", "t\($0)", "i\($0)"] }
+        for (offset, column) in properties.enumerated() {
+            let (array, cast) = PostgresSchema.bindType(column.kind)
+            names.append(column.column)
+            selected.append("CASE WHEN k.ph\(offset) THEN k.pv\(offset)\(cast) END")
+            types += ["bool", array]
+            aliases += ["ph\(offset)", "pv\(offset)"]
+        }
         var query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO \(schema.qualified(table)) (\(names.joined(separator: ", ")))
@@ -116,13 +126,15 @@ struct PostgresRowWriter {
                 """
         )
         query.binds.append(unique.map(\.id))
-        query.binds.append(unique.map { ByteBuffer(bytes: $0.payload) })
+        query.binds.append(split.map { ByteBuffer(bytes: $0.rest) })
         for column in columns {
             let links = unique.map { record in record.toOne.first { $0.relation == column.relation } }
             query.binds.append(links.map { $0 != nil })
             query.binds.append(links.map { $0?.target ?? "" })
             query.binds.append(links.map { $0?.inversePosition ?? "" })
         }
+        let values = split.map { Dictionary($0.values, uniquingKeysWith: { first, _ in first }) }
+        for column in properties { PostgresSchema.bind(column, values, to: &query) }
         try enqueue(query)
     }
 }

@@ -58,6 +58,11 @@ extension PostgresSchema {
                 "ALTER TABLE \(table) ADD COLUMN \(column.target) text COLLATE \"C\", ADD COLUMN \(column.inverse) text COLLATE \"C\"",
                 "CREATE INDEX \(name)_\(column.target) ON \(table) (\(column.target), \(column.inverse) NULLS FIRST, id) WHERE \(column.target) IS NOT NULL",
             ]
+        case .property(let kind):
+            guard let name = catalog.entityTable(of: entry.type) else {
+                throw RelataError(code: .storageFailed, entityType: entry.type, message: "no table for \(entry.type) to hold its property \(entry.relation)")
+            }
+            statements = ["ALTER TABLE \(qualified(name)) ADD COLUMN c\(n) \(Self.columnType(kind))"]
         case .toMany:
             let name = TableCatalog.linkTable(n)
             let table = qualified(name)
@@ -77,6 +82,39 @@ extension PostgresSchema {
         insert.binds.append(entry.type)
         insert.binds.append(entry.relation)
         _ = try execute(insert)
+        if entry.kind != .toMany {
+            var grown = catalog
+            grown.add(entry)
+            try makeView(of: entry.type, in: grown, execute)
+        }
+    }
+
+    /// Makes (again) the view named after `type` that shows its entities with a column per
+    /// property and to-one relation, for people reading the schema with `psql`. A type whose name
+    /// another relation of the schema has, or that is no identifier (NUL, over 63 bytes), gets
+    /// none.
+    func makeView(of type: String, in catalog: TableCatalog, _ execute: PostgresExecute) throws {
+        guard let table = catalog.entityTable(of: type), !type.utf8.contains(0), type.utf8.count <= 63 else { return }
+        var existing = PostgresQuery(
+            unsafeSQL: """
+                SELECT c.relkind::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = $1 AND c.relname = $2
+                """
+        )
+        existing.binds.append(schema)
+        existing.binds.append(type)
+        let kind = try execute(existing).first.map { try $0.decode(String.self) }
+        guard kind == nil || kind == "v" else { return }
+        let name = "\"\(schema)\".\(TableCatalog.quoted(type))"
+        _ = try execute(PostgresQuery(unsafeSQL: "DROP VIEW IF EXISTS \(name)"))
+        _ = try execute(
+            PostgresQuery(
+                unsafeSQL: """
+                    CREATE VIEW \(name) AS SELECT \(catalog.viewColumns(of: type, maxName: 63, asText: "::text").joined(separator: ", ")) \
+                    FROM \(qualified(table)) WHERE pg_catalog.octet_length(payload) > 0
+                    """
+            )
+        )
     }
 
     /// Version 2: the rows of version 1's `relata_entity` and `relata_link` moved into typed

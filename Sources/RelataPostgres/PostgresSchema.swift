@@ -8,8 +8,10 @@ struct PostgresSchema: Sendable {
     /// 1: the tables of SQLite format 6 (entities, links, dynamic links, change log); 2: those of
     /// SQLite format 7 — a table per entity type with its to-one links in indexed columns, a
     /// link table per to-many relation indexed from both ends, counts kept by triggers (see
-    /// ``TableCatalog``); a version 1 schema's rows move there once, under the writers' lock.
-    static let version = 2
+    /// ``TableCatalog``); a version 1 schema's rows move there once, under the writers' lock;
+    /// 3: each stored property in a typed column of its own (`c<n>`, see `SplitPayload`), the
+    /// rows of a version 2 schema moved there in batches after the open, resumed if interrupted.
+    static let version = 3
 
     let schema: String
     let meta: String, catalog: String, count: String, dynamicLink: String, log: String
@@ -95,9 +97,14 @@ struct PostgresSchema: Sendable {
                     code: .notAStore, entityType: "Store",
                     message: "schema \(schema) is a Relata store of version \(version), newer than this library (\(Self.version))"
                 )
-            } else if let version = found["version"].flatMap(Int.init), version < 2 {
-                _ = try connection.query(PostgresQuery(unsafeSQL: countFunctionSQL), logger: logger).answer(from: connection)
-                try upgradeToTypedTables { query in try connection.query(query, logger: logger).answer(from: connection).rows }
+            } else if let version = found["version"].flatMap(Int.init), version < Self.version {
+                let execute: PostgresExecute = { query in try connection.query(query, logger: logger).answer(from: connection).rows }
+                if version < 2 {
+                    _ = try connection.query(PostgresQuery(unsafeSQL: countFunctionSQL), logger: logger).answer(from: connection)
+                    try upgradeToTypedTables(execute)
+                } else {
+                    try markPropertyColumnsUpgrade(execute)
+                }
                 _ = try connection.query(
                     PostgresQuery(unsafeSQL: "UPDATE \(meta) SET value = '\(Self.version)' WHERE key = 'version'"), logger: logger
                 ).answer(from: connection)
@@ -107,6 +114,7 @@ struct PostgresSchema: Sendable {
             _ = try? connection.query("ROLLBACK", logger: logger).answer(from: connection)
             throw error
         }
+        try upgradeToPropertyColumns(on: connection, logger: logger)
     }
 
     /// Entity counts, kept by statement triggers on each entity table (their argument is the

@@ -545,9 +545,11 @@ final class PostgresTransaction: StorageTransaction {
     func entityRecord(_ cells: PostgresRandomAccessRow, from offset: Int, type: String, layout: inout EntityRowLayout?) throws -> EntityRecord {
         if layout == nil { layout = try EntityRowLayout(type: type, columnNames: cells.dropFirst(offset).map(\.columnName), tables: tables) }
         let toOne = try layout!.links { try cells[offset + $0].decode(String?.self) }
-        return EntityRecord(
-            type: type, id: try cells[offset].decode(String.self), payload: Data(buffer: try cells[offset + 1].decode(ByteBuffer.self)), toOne: toOne
-        )
+        let id = try cells[offset].decode(String.self)
+        let payload = try layout!.payload(rest: Data(buffer: try cells[offset + 1].decode(ByteBuffer.self)), type: type, id: id) { slot in
+            try PostgresSchema.property(cells[offset + slot.index], slot.kind, type: type, name: slot.name)
+        }
+        return EntityRecord(type: type, id: id, payload: payload, toOne: toOne)
     }
 
     /// The link row of `SELECT` ``linkColumns``.

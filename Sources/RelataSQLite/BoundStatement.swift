@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import RelataCore
 
 /// Runs a prepared GRDB statement many times with arguments bound straight through the SQLite C
 /// API: the persist path writes hundreds of thousands of rows, and GRDB's `StatementArguments`
@@ -54,6 +55,23 @@ struct BoundStatement {
     @inline(__always)
     func bind(_ index: Int32, _ data: Data?) throws {
         if let data { try bind(index, data) } else { try bindNull(index) }
+    }
+
+    /// Binds a property column's `value` (see ``SQLiteSchema/declaredType(_:)``), or NULL when it
+    /// is `nil`, to the parameter at `index` (from 1).
+    func bind(_ index: Int32, _ value: PropertyValue?) throws {
+        let handle = statement.sqliteStatement
+        let code: Int32
+        switch value {
+        case nil: code = sqlite3_bind_null(handle, index)
+        case .bool(let value): code = sqlite3_bind_int64(handle, index, value ? 1 : 0)
+        case .int(let value): code = sqlite3_bind_int64(handle, index, value)
+        case .uint(let value): return try bind(index, String(value))
+        case .double(let value): code = sqlite3_bind_double(handle, index, value)
+        case .text(let text), .json(let text): return try bind(index, text)
+        case .data(let data): return try bind(index, data)
+        }
+        guard code == SQLITE_OK else { throw error(code) }
     }
 
     /// Binds NULL to the parameter at `index` (from 1).

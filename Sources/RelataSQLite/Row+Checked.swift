@@ -51,6 +51,27 @@ struct CheckedRow {
         return try data(index, column)
     }
 
+    /// The value of property column `index` (named `column`) holding values of `kind`, or
+    /// `nil` for NULL.
+    func property(_ index: Int, _ column: String, _ kind: PropertyColumnKind) throws -> PropertyValue? {
+        if row.hasNull(atIndex: index) { return nil }
+        do {
+            switch kind {
+            case .bool: return .bool(try row.decode(Int64.self, atIndex: index) != 0)
+            case .integer: return .int(try row.decode(Int64.self, atIndex: index))
+            case .unsigned:
+                guard let value = UInt64(try row.decode(String.self, atIndex: index)) else { throw damaged(column) }
+                return .uint(value)
+            case .real: return .double(try row.decode(Double.self, atIndex: index))
+            case .text: return .text(try row.decode(String.self, atIndex: index))
+            case .data: return .data(try row.decode(Data.self, atIndex: index))
+            case .json: return .json(try row.decode(String.self, atIndex: index))
+            }
+        } catch {
+            throw damaged(column)
+        }
+    }
+
     private func damaged(_ column: String) -> RelataError {
         RelataError(
             code: .corruptedStore, entityType: "Store",

@@ -11,3 +11,9 @@ extension SQLiteBackend {
     /// diagnostic for tests (a write that knows the catalog current does not read it).
     package var catalogReadCount: Int { catalogReads.count }
 }
+
+extension SQLiteSchema {
+    /// How many batches the upgrade to property columns runs before it stops as if the process
+    /// had been stopped there (`nil`: all of them): lets tests interrupt an upgrade and resume it.
+    @TaskLocal package static var upgradeBatchesBeforeStop: Int?
+}

@@ -87,7 +87,7 @@ public final class SQLiteBackend: StorageBackend {
         self.logRetention = logRetention
         try Self.checkPath(path)
         let exists = FileManager.default.fileExists(atPath: path)
-        var found: (version: Int, wal: Bool)?
+        var found: (version: Int, wal: Bool, upgrading: Bool)?
         if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
             found = try Self.validate(path: path, busyTimeout: busyTimeout)
         }
@@ -95,7 +95,7 @@ public final class SQLiteBackend: StorageBackend {
         // setting WAL (GRDB then writes to make sure the WAL file exists) and the migrator (which
         // writes even when it has nothing to do) are skipped, so a store that fails to load (a
         // damaged row) is left exactly as it was.
-        let current = found.map { $0.version == SQLiteSchema.version && $0.wal } ?? false
+        let current = found.map { $0.version == SQLiteSchema.version && $0.wal && !$0.upgrading } ?? false
         var configuration = Configuration()
         configuration.journalMode = current ? .default : .wal
         configuration.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
@@ -114,7 +114,10 @@ public final class SQLiteBackend: StorageBackend {
             readers = ConnectionPool(
                 limit: maxReaders, dispose: { try? $0.close() },
                 closedError: { RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed") })
-            if !current { try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } } }
+            if !current {
+                try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } }
+                try SQLiteSchema.upgradeToPropertyColumns(queue, path: path)
+            }
             var watching = Configuration()
             watching.journalMode = .default
             watching.busyMode = configuration.busyMode
@@ -150,7 +153,7 @@ public final class SQLiteBackend: StorageBackend {
     /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
     ///   empty database.
     @discardableResult
-    static func validate(path: String, busyTimeout: Duration = .seconds(10)) throws -> (version: Int, wal: Bool)? {
+    static func validate(path: String, busyTimeout: Duration = .seconds(10)) throws -> (version: Int, wal: Bool, upgrading: Bool)? {
         // The header is read by SQLite itself (a file that is not a database fails with
         // SQLITE_NOTADB), never through a descriptor of our own: closing any descriptor of the file
         // would release every POSIX lock this process holds on it, including the shared lock of
@@ -168,7 +171,7 @@ public final class SQLiteBackend: StorageBackend {
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }
-            return try reader.read { db -> (version: Int, wal: Bool)? in
+            return try reader.read { db -> (version: Int, wal: Bool, upgrading: Bool)? in
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.isEmpty { return nil }  // an empty database: becomes a store
                 guard tables.contains("relata_meta"),
@@ -189,7 +192,10 @@ public final class SQLiteBackend: StorageBackend {
                         message: "\(path) is a Relata store of version \(version), newer than this library (\(SQLiteSchema.version))"
                     )
                 }
-                return (version, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal")
+                return (
+                    version, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
+                    try SQLiteSchema.hasPendingUpgrade(db)
+                )
             }
         } catch let error as RelataError {
             throw error

@@ -73,19 +73,22 @@ struct SQLiteRowWriter {
         }
     }
 
-    /// Stores entity rows: each row whole (payload and every to-one column of its type; a
-    /// relation the row has no link through is set to NULL). An upsert, never a replace, so the
-    /// count triggers see an insert or an update.
+    /// Stores entity rows: each row whole (the payload's rest, every property column of its type
+    /// and every to-one column; a property or relation the row has no value for is set to NULL).
+    /// An upsert, never a replace, so the count triggers see an insert or an update.
     private func upsert(_ records: [EntityRecord]) throws {
-        var statements: [String: (BoundStatement, [TableCatalog.Column])] = [:]
-        for record in records {
-            let statement: BoundStatement, columns: [TableCatalog.Column]
+        let rows = try tables.split(records)
+        var statements: [String: (BoundStatement, [TableCatalog.Column], [Int64: Int32])] = [:]
+        for (record, row) in zip(records, rows) {
+            let statement: BoundStatement, columns: [TableCatalog.Column], properties: [Int64: Int32]
             if let known = statements[record.type] {
-                (statement, columns) = known
+                (statement, columns, properties) = known
             } else {
                 guard let table = try tables.entityTable(of: record.type) else { throw TableSession.missing(record.type, nil) }
                 columns = tables.toOneColumns(of: record.type)
-                let names = columns.flatMap { [$0.target, $0.inverse] }
+                let propertyColumns = tables.catalog.propertyColumns(of: record.type)
+                let names = columns.flatMap { [$0.target, $0.inverse] } + propertyColumns.map(\.column)
+                properties = Dictionary(uniqueKeysWithValues: propertyColumns.enumerated().map { ($1.number, Int32(3 + 2 * columns.count + $0)) })
                 statement = try BoundStatement(
                     db,
                     sql: """
@@ -94,10 +97,10 @@ struct SQLiteRowWriter {
                         ON CONFLICT (id) DO UPDATE SET \((["payload"] + names).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                         """
                 )
-                statements[record.type] = (statement, columns)
+                statements[record.type] = (statement, columns, properties)
             }
             try statement.bind(1, record.id)
-            try statement.bind(2, record.payload)
+            try statement.bind(2, row.rest)
             var index: Int32 = 3
             for column in columns {
                 if let link = record.toOne.first(where: { $0.relation == column.relation }) {
@@ -108,6 +111,11 @@ struct SQLiteRowWriter {
                     try statement.bindNull(index + 1)
                 }
                 index += 2
+            }
+            // The columns left unbound are NULL (`step` clears the bindings after each row).
+            for (number, value) in row.values {
+                guard let parameter = properties[number] else { throw TableSession.missing(record.type, "column c\(number)") }
+                try statement.bind(parameter, value)
             }
             try statement.step()
         }

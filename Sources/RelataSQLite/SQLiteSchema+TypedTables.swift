@@ -68,6 +68,11 @@ extension SQLiteSchema {
                     CREATE INDEX \(table)_\(column.target) ON \(table) (\(column.target), \(column.inverse)) WHERE \(column.target) IS NOT NULL;
                     """
             )
+        case .property(let kind):
+            guard let table = catalog.entityTable(of: entry.type) else {
+                throw RelataError(code: .storageFailed, entityType: entry.type, message: "no table for \(entry.type) to hold its property \(entry.relation)")
+            }
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN c\(n) \(declaredType(kind))")
         case .toMany:
             let table = TableCatalog.linkTable(n)
             try db.execute(
@@ -84,6 +89,39 @@ extension SQLiteSchema {
             sql: "INSERT INTO relata_table (number, kind, type, relation) VALUES (?, ?, ?, ?)",
             arguments: [n, entry.kind.rawValue, entry.type, entry.relation]
         )
+        if entry.kind != .toMany {
+            var grown = catalog
+            grown.add(entry)
+            try makeView(of: entry.type, in: grown, db)
+        }
+    }
+
+    /// Makes (again) the view named after `type` that shows its entities with a column per
+    /// property and to-one relation, for people reading the file with `sqlite3`. A type whose name
+    /// another table or index of the file has (or SQLite reserves) gets none.
+    static func makeView(of type: String, in catalog: TableCatalog, _ db: Database) throws {
+        guard let table = catalog.entityTable(of: type), !type.utf8.contains(0), !type.lowercased().hasPrefix("sqlite_") else { return }
+        let existing = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = ? COLLATE NOCASE", arguments: [type])
+        guard existing == nil || existing == "view" else { return }
+        let name = TableCatalog.quoted(type)
+        try db.execute(
+            sql: """
+                DROP VIEW IF EXISTS \(name);
+                CREATE VIEW \(name) AS SELECT \(catalog.viewColumns(of: type).joined(separator: ", ")) FROM \(table) WHERE length(payload) > 0
+                """
+        )
+    }
+
+    /// The declared type of a property column holding `kind`: its affinity keeps each value as
+    /// bound (unsigned integers above `Int64.max` as decimal text; JSON as text).
+    static func declaredType(_ kind: PropertyColumnKind) -> String {
+        switch kind {
+        case .bool: "BOOLEAN"
+        case .integer: "INTEGER"
+        case .unsigned, .text, .json: "TEXT"
+        case .real: "REAL"
+        case .data: "BLOB"
+        }
     }
 
     /// Version 7: the catalog, the counts and the dynamic links' indexes; the rows of

@@ -11,12 +11,14 @@ import GRDB
 /// processes share the file; 7 keeps each entity type in a table of its own with its to-one
 /// links in indexed columns, each to-many relation in a link table indexed from both ends, and
 /// entity counts in `relata_count` (see ``TableCatalog``; the rows of `relata_entity` and
-/// `relata_link` move there once, in the transaction that upgrades the file). A library older
+/// `relata_link` move there once, in the transaction that upgrades the file); 8 keeps each stored
+/// property in a typed column of its own (`c<n>`, see `SplitPayload`), the rows of a file of
+/// version 7 moved there in batches after the open, resumed if interrupted. A library older
 /// than a file's version refuses the file instead of misreading it (or writing it without its
 /// log).
-enum SQLiteSchema {
+package enum SQLiteSchema {
     static let format = "relata"
-    static let version = 7
+    static let version = 8
 
     /// The index of the change log by commit time: pruning finds the records older than the
     /// retention's `maxAge` without reading the log (its records are most of its pages).
@@ -78,6 +80,8 @@ enum SQLiteSchema {
             )
         }
         if found < 7 { try upgradeToTypedTables(db, from: found, path: path) }
+        // Files older than 7 wrote their rows through the writer of this version just now.
+        if found == 7 { try markPropertyColumnsUpgrade(db) }
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
     }
 }

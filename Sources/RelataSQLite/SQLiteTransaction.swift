@@ -101,7 +101,10 @@ struct SQLiteTransaction: StorageTransaction {
             }
             let names = layout!.names
             let toOne = try layout!.slots.links { index in try r.optionalText(index, names[index]) }
-            try body(EntityRecord(type: type, id: id, payload: try r.data(1, "payload"), toOne: toOne))
+            let payload = try layout!.slots.payload(rest: try r.data(1, "payload"), type: type, id: id) { slot in
+                try r.property(slot.index, "\(type).\(slot.name)", slot.kind)
+            }
+            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne))
         }
     }
 

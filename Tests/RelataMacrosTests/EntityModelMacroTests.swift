@@ -74,6 +74,16 @@ struct EntityModelMacroTests {
                     self._chat = Relata.Relationship(relation: .none)
                     self._attachments = Relata.Relationship(relation: .none)
                 }
+
+                static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if keyPath == \Self.id {
+                        return "id"
+                    }
+                    if keyPath == \Self.text {
+                        return "text"
+                    }
+                    return nil
+                }
             }
 
             extension Message: Relata.EntityModelProtocol {
@@ -206,6 +216,13 @@ struct EntityModelMacroTests {
 
                 public init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
+                }
+
+                public static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if keyPath == \Self.id {
+                        return "id"
+                    }
+                    return nil
                 }
             }
 
@@ -356,6 +373,13 @@ struct EntityModelMacroTests {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self._user = Relata.Relationship(relation: .none)
                 }
+
+                static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if keyPath == \Self.id {
+                        return "id"
+                    }
+                    return nil
+                }
             }
 
             extension Bare: Relata.EntityModelProtocol {
@@ -490,6 +514,19 @@ struct EntityModelMacroTests {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self.seen = try reader.read(\Self.seen, "seen", 1, default: false)
                     self.tags = try reader.read(\Self.tags, "tags", 2, default: ["new"])
+                }
+
+                static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if keyPath == \Self.id {
+                        return "id"
+                    }
+                    if keyPath == \Self.seen {
+                        return "seen"
+                    }
+                    if keyPath == \Self.tags {
+                        return "tags"
+                    }
+                    return nil
                 }
             }
             struct Renamed {

@@ -1,34 +1,38 @@
 import Foundation
 import Relata
 
-/// W3's queries through Relata's public API as a user writes them today: `filter` and `sorted`
-/// closures over every entity of the type (Relata has no index, predicate or limit yet).
+/// W3's queries through Relata's public API as a SwiftletModel user writes them: key path
+/// predicates, `sorted(by:)` and `limit(_:offset:)`. The predicates storage can test select the
+/// rows in SQL first (there is no index yet, and sorts and limits run in Swift over the rows
+/// selected); full text is a closure (no full-text index yet).
 enum W3Queries {
     /// Q1: the user with this e-mail.
     static func user(email: String, in context: Context) -> String? {
-        W3User.query(in: context).filter(\.email, equals: email).resolve().first?.id
+        W3User.query(in: context).filter(\.email == email).resolve().first?.id
     }
 
     /// Q2: the 20 newest messages sent after `date`, newest first.
     static func newest(after date: Date, in context: Context) -> [String] {
         W3Message.query(in: context)
-            .filter { $0.sentAt > date }
-            .sorted(by: \.sentAt, ascending: false)
-            .resolve().prefix(20).map(\.id)
+            .filter(\.sentAt > date)
+            .sorted(by: \.sentAt.desc)
+            .limit(20)
+            .resolve().map(\.id)
     }
 
     /// Q3: the number of unread messages.
     static func unread(in context: Context) -> Int {
-        W3Message.query(in: context).filter { !$0.isRead }.resolve().count
+        W3Message.query(in: context).filter(\.isRead == false).resolve().count
     }
 
     /// Q4: users aged 30…39 sorted by name (then id), the third page of 50.
     static func agedPage(in context: Context) -> [String] {
         let page = W3Data.page
         return W3User.query(in: context)
-            .filter { W3Data.ages.contains($0.age) }
-            .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
-            .resolve().dropFirst(page.offset).prefix(page.limit).map(\.id)
+            .filter(\.age >= W3Data.ages.lowerBound).and(\.age <= W3Data.ages.upperBound)
+            .sorted(by: \.name, \.id)
+            .limit(page.limit, offset: page.offset)
+            .resolve().map(\.id)
     }
 
     /// Q5: the 20 best matches for `words`: no ranking today — the messages holding every word
@@ -43,7 +47,7 @@ enum W3Queries {
 
     /// Q6: messages whose text contains `text`, by id.
     static func scan(_ text: String, in context: Context) -> [String] {
-        W3Message.query(in: context).filter { $0.text.contains(text) }.sorted(by: \.id).resolve().map(\.id)
+        W3Message.query(in: context).filter(.string(\.text, contains: text, caseSensitive: true)).sorted(by: \.id).resolve().map(\.id)
     }
 
     /// Q7: Q2 with each message's author and chat: the 20 ids first, then one nested query of

@@ -60,20 +60,11 @@ struct PayloadColumnReader: _ColumnReader {
     mutating func value(_ column: StaticString, _ ordinal: Int) throws -> StoredValue? {
         guard let offset = try find(column) else { return nil }
         switch try reader.tag(at: offset) {
-        case .null: return nil
-        case .false: return .bool(false)
-        case .true: return .bool(true)
-        case .int:
-            let raw = try reader.varint(at: offset + 1).value
-            return .int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
-        case .uint: return .uint(try reader.varint(at: offset + 1).value)
-        case .double: return .double(try reader.double(at: offset + 1))
-        case .string: return .text(reader.string(try reader.textRange(at: offset + 1).range))
-        case .data: return .data(Data(reader.bytes[try reader.textRange(at: offset + 1).range]))
         case .keyed, .unkeyed:
             throw DecodingError.typeMismatch(
                 StoredValue.self, .init(codingPath: [ColumnCodingKey(column)], debugDescription: "expected a scalar, found a nested value")
             )
+        default: return try reader.scalar(at: offset)
         }
     }
 

@@ -168,6 +168,16 @@ extension Context {
         }
     }
 
+    /// The ids of the stored entities of this type that may pass `filters` (see
+    /// ``ColumnFilter``), found by them in storage; `nil` when this context does not read storage
+    /// for the type or holds all of it (test every entity then).
+    func ids<Entity: EntityModelProtocol>(of type: Entity.Type, matching filters: [ColumnFilter]) -> [Entity.ID]? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.ids(matching: filters)
+        }
+    }
+
     /// The number of stored entities of this type.
     ///
     /// - Complexity: O(1) in a context a ``Store`` handed out that has not written entities of

@@ -125,6 +125,22 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return entities.count
     }
 
+    /// The ids of the entities that may pass `filters` (a prefilter, see ``ColumnFilter``), read
+    /// from storage by them: those whose stored rows pass, and every entity the table holds
+    /// (written or read here: what it holds wins); `nil` when the table does not read storage or
+    /// holds every entity already (then test them all). What storage found is kept, as reads
+    /// keep what they read.
+    @inlinable
+    func ids(matching filters: [ColumnFilter]) -> [Entity.ID]? {
+        guard let faulter, !holdsAll, let found = faulter.readMatching(filters) else { return nil }
+        for (id, entity) in found.entities where !loadedIDs.contains(id) {
+            entities[id] = entity
+            loadedIDs.insert(id)
+        }
+        for fill in faulter.rowLinks { fill(self, found.entities.map(\.0), found.rows) }
+        return Array(entities.ids)
+    }
+
     /// Makes sure the table holds every entity of the type (what it holds already wins: it may
     /// have been written here).
     @inlinable

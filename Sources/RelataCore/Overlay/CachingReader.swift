@@ -2,7 +2,7 @@
 /// are answered from it, the others fetched in one batch and kept. With no reader
 /// (``cacheOnly(_:at:)``), a fetch that misses throws ``Miss``, so a read whose rows are all cached
 /// opens no transaction.
-struct CachingReader: StorageReader {
+struct CachingReader: ColumnFilteringReader {
     /// A fetch that the cache cannot answer alone.
     struct Miss: Error {}
 
@@ -198,6 +198,10 @@ struct CachingReader: StorageReader {
 
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         try source().fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
+        try source().fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }

@@ -8,6 +8,9 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline let read: (ContextBase, [Entity.ID]) -> Found?
     /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
     @usableFromInline let readAll: (ContextBase) -> Found?
+    /// The entities of the type whose rows pass a prefilter (and possibly others), in storage's
+    /// id order, and the rows; `nil` on failure.
+    @usableFromInline let readMatching: (ContextBase, [ColumnFilter]) -> Found?
     /// The rows of a batch of ids, not decoded; `nil` on failure.
     @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
     /// How many entities of the type are stored; `nil` on failure.
@@ -21,11 +24,13 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline
     init(
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
+        readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
         keys: @escaping ([Entity.ID]) -> [EntityKey]
     ) {
         self.read = read
         self.readAll = readAll
+        self.readMatching = readMatching
         self.rows = rows
         self.count = count
         self.keys = keys

@@ -156,6 +156,13 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readAll(base)
     }
 
+    /// The entities whose rows pass `filters` (a prefilter: possibly others too), in storage's id
+    /// order, and the rows; `nil` on failure.
+    @inlinable
+    func readMatching(_ filters: [ColumnFilter]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+        reads.readMatching(base, filters)
+    }
+
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @inlinable
     func count() -> Int? {

@@ -38,6 +38,27 @@ enum OverlayReads {
         func keys(_ ids: [Entity.ID]) -> [EntityKey] {
             ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }
         }
+        // Every row of the type that passes `filters` (all of them when there is none), read in
+        // pages in id order.
+        func pages(_ reader: any StorageReader, _ filters: [ColumnFilter], _ base: ContextBase) throws -> ([(Entity.ID, Entity)], [EntityRecord]) {
+            var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
+            var after: String?
+            while true {
+                let page = try reader.fetchEntities(of: type, prefiltered: filters, after: after, limit: 1_000)
+                guard let last = page.last else { break }
+                // Pages move forward in id order; a page that does not (a damaged row whose id is
+                // not text sorts after every text) would be read forever.
+                if let after, !after.utf8.lexicographicallyPrecedes(last.id.utf8) {
+                    throw RelataError(
+                        code: .corruptedStore, entityType: type, id: last.id,
+                        message: "the stored rows of \(type) are damaged: the row \"\(last.id)\" comes after \"\(after)\" in id order"
+                    )
+                }
+                try decode(page, into: &found, rows: &rows, base: base)
+                after = last.id
+            }
+            return (found, rows)
+        }
         return EntityReads<Entity>(
             read: { base, ids in
                 base.read { reader in
@@ -46,19 +67,8 @@ enum OverlayReads {
                     return (found, rows)
                 }
             },
-            readAll: { base in
-                base.read { reader in
-                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
-                    var after: String?
-                    while true {
-                        let page = try reader.fetchEntities(of: type, after: after, limit: 1_000)
-                        guard let last = page.last else { break }
-                        try decode(page, into: &found, rows: &rows, base: base)
-                        after = last.id
-                    }
-                    return (found, rows)
-                }
-            },
+            readAll: { base in base.read { reader in try pages(reader, [], base) } },
+            readMatching: { base, filters in base.read { reader in try pages(reader, filters, base) } },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
             count: { base in base.read { try $0.fetchEntityCount(of: type) } },
             keys: keys

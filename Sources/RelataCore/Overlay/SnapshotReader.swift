@@ -1,7 +1,7 @@
 /// A reader that answers only what is unchanged since a snapshot: every fetch whose rows a later
 /// commit touched (see ``SnapshotChanges``) throws ``RelataError/Code/staleSnapshot`` instead of
 /// returning rows of a newer state.
-struct SnapshotReader: StorageReader {
+struct SnapshotReader: ColumnFilteringReader {
     let reader: any StorageReader
     let changes: SnapshotChanges
 
@@ -78,6 +78,11 @@ struct SnapshotReader: StorageReader {
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         try check([type], in: changes.entityTypes) { stale($0) }
         return try reader.fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {

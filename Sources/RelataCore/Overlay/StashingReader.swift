@@ -4,7 +4,7 @@
 /// with its entities reads each level in one statement, with or without a row cache.
 ///
 /// Made per transaction and dropped with it: the rows are as of the transaction's snapshot.
-struct StashingReader: StorageReader {
+struct StashingReader: ColumnFilteringReader {
     let reader: any StorageReader
     private let stash = Stash()
 
@@ -60,6 +60,9 @@ struct StashingReader: StorageReader {
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] { try reader.fetchLastSources(of: targets) }
     func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         try reader.fetchEntities(of: type, after: id, limit: limit)
+    }
+    func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
+        try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try reader.fetchLinkCounts(of: sources) }
     func fetchEntityCount(of type: String) throws -> Int { try reader.fetchEntityCount(of: type) }

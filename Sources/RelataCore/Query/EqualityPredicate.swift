@@ -22,3 +22,11 @@ extension KeyPath where Value: Equatable & Sendable {
         EqualityPredicate(keyPath: lhs, isEqual: false, value: rhs)
     }
 }
+
+extension EqualityPredicate where Entity: EntityModelProtocol {
+    /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
+    func columnFilter(of _: Entity.Type) -> ColumnFilter? {
+        guard let column = Entity._relataColumnName(keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
+        return ColumnFilter(column: column, test: isEqual ? .equal : .notEqual, value: stored)
+    }
+}

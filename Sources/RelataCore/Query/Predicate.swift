@@ -59,3 +59,20 @@ extension KeyPath where Value: Comparable & Sendable {
         Predicate(keyPath: lhs, method: .greaterThanOrEqual, value: rhs)
     }
 }
+
+extension Predicate where Entity: EntityModelProtocol {
+    /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
+    func columnFilter(of _: Entity.Type) -> ColumnFilter? {
+        guard let column = Entity._relataColumnName(keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
+        let test: ColumnFilter.Test =
+            switch method {
+            case .equal: .equal
+            case .notEqual: .notEqual
+            case .lessThan: .less
+            case .lessThanOrEqual: .lessOrEqual
+            case .greaterThan: .greater
+            case .greaterThanOrEqual: .greaterOrEqual
+            }
+        return ColumnFilter(column: column, test: test, value: stored)
+    }
+}

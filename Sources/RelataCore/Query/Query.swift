@@ -107,7 +107,7 @@ extension EntityModelProtocol {
     /// A query for every entity of this type, in no particular order (sort it with
     /// ``QueryList/sorted(by:ascending:)``).
     public static func query(in context: Context) -> QueryList<Self> {
-        QueryList(ids: context.ids(of: Self.self), context: context)  // notes the type as read
+        QueryList(allOf: context)
     }
 
     /// A query for the entities with these ids, in this order (missing ones are skipped on resolve).

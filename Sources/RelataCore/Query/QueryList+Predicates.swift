@@ -1,21 +1,30 @@
 // SwiftletModel's filter, sort and limit vocabulary on a query list: predicates made with key
 // path operators, sorting by several key paths (`\.age.desc` for descending), and windows of
-// results. Today they run in Swift over the entities the list resolves, like closure filters.
+// results. They run in Swift over the entities the list resolves, like closure filters; on a
+// query of a whole type in a store's context, the predicates storage can test exactly enough
+// (`ColumnFilter`) first select the rows there, so the type is not read whole.
 
 extension QueryList {
     /// Keeps the entities that satisfy `predicate` (`\.age > 18`).
     public func filter<Value>(_ predicate: Predicate<Entity, Value>) -> QueryList {
-        filter { predicate.isIncluded($0) }
+        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
     }
 
     /// Keeps the entities that satisfy `predicate` (`\.kind == .photo`).
     public func filter<Value>(_ predicate: EqualityPredicate<Entity, Value>) -> QueryList {
-        filter { predicate.isIncluded($0) }
+        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
     }
 
     /// Keeps the entities that satisfy `predicate` (`.string(\.text, contains: "hi")`).
     public func filter(_ predicate: StringPredicate<Entity>) -> QueryList {
-        filter { predicate.isIncluded($0) }
+        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+    }
+
+    /// `filter(isIncluded)`, with the test storage can run first, if any.
+    private func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
+        var copy = filter(isIncluded)
+        if let test { copy.columnFilters.append(test) }
+        return copy
     }
 
     /// Keeps, of the entities kept so far, those that also satisfy `predicate`.

@@ -10,8 +10,15 @@
 public struct QueryList<Entity: EntityModelProtocol> {
     /// The snapshot the query reads.
     public let context: Context
-    /// The ids of the entities, in order.
-    public let ids: [Entity.ID]
+    /// The ids the query was made with; `nil` for every entity of the type, read when the query
+    /// resolves (so that a filter can run in storage first).
+    @usableFromInline let givenIDs: [Entity.ID]?
+    /// The ids of the entities, in order (every stored one of the type, for
+    /// `query(in:)`).
+    public var ids: [Entity.ID] { givenIDs ?? context.ids(of: Entity.self) }
+    /// The tests of the predicates given to `filter(_:)` that storage can run first (see
+    /// ``ColumnFilter``).
+    @usableFromInline var columnFilters: [ColumnFilter] = []
     @usableFromInline var modifiers: [Modifier<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
@@ -21,7 +28,13 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// A query for the entities with these ids in `context`.
     @inlinable
     public init(ids: [Entity.ID], context: Context) {
-        self.ids = ids
+        self.init(givenIDs: ids, context: context)
+    }
+
+    /// A query for `givenIDs` (every entity of the type when `nil`) in `context`.
+    @usableFromInline
+    init(givenIDs: [Entity.ID]?, context: Context) {
+        self.givenIDs = givenIDs
         self.context = context
         self.modifiers = []
         self.filters = []
@@ -29,9 +42,25 @@ public struct QueryList<Entity: EntityModelProtocol> {
         self.window = nil
     }
 
+    /// A query for every entity of the type in `context`.
+    @usableFromInline
+    init(allOf context: Context) {
+        self.init(givenIDs: nil, context: context)
+    }
+
+    /// The ids to resolve: those given, else the entities of the type that may pass the
+    /// predicates storage can test (all of them when there are none).
+    @usableFromInline
+    func idsToResolve() -> [Entity.ID] {
+        if let givenIDs { return givenIDs }
+        if !columnFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: columnFilters) { return ids }
+        return context.ids(of: Entity.self)
+    }
+
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
     @inlinable
     public func resolve() -> [Entity] {
+        let ids = idsToResolve()
         let region = context.readRecorder
         for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         guard let table = context.table(Entity.self) else { return [] }

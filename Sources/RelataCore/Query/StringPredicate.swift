@@ -76,3 +76,18 @@ extension StringPredicate {
         StringPredicate(keyPaths: keyPaths, method: .notHavingSuffix(caseSensitive: caseSensitive), value: value)
     }
 }
+
+extension StringPredicate where Entity: EntityModelProtocol {
+    /// The test storage can run for this predicate, if it can (see ``ColumnFilter``): a
+    /// case-sensitive test of one property (SQL compares bytes; Swift's case-insensitive tests
+    /// fold all of Unicode, and several properties are any-of).
+    func columnFilter(of _: Entity.Type) -> ColumnFilter? {
+        guard keyPaths.count == 1, !value.isEmpty, let column = Entity._relataColumnName(keyPaths[0]) else { return nil }
+        switch method {
+        case .contains(true): return ColumnFilter(column: column, test: .contains, value: .text(value))
+        case .hasPrefix(true): return ColumnFilter(column: column, test: .hasPrefix, value: .text(value))
+        case .hasSuffix(true): return ColumnFilter(column: column, test: .hasSuffix, value: .text(value))
+        default: return nil
+        }
+    }
+}

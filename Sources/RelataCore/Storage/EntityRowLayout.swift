@@ -1,5 +1,8 @@
-/// Where the to-one links are in the rows of one entity table read with `SELECT *`: the columns
-/// the table has now, named `r<n>` and `r<n>_inverse`, matched to relations through the catalog.
+import Foundation
+
+/// Where the properties and to-one links are in the rows of one entity table read with
+/// `SELECT *`: the columns the table has now, named `c<n>` (a property's values of one kind), `r<n>`
+/// and `r<n>_inverse`, matched to properties and relations through the catalog.
 ///
 /// Reads select every column rather than those the catalog lists, so a column another
 /// connection added since the catalog was read is never missed: its number is unknown, and the
@@ -14,12 +17,27 @@ package struct EntityRowLayout: Sendable {
         package var inverse: Int?
     }
 
-    package private(set) var slots: [Slot] = []
+    /// One property column in the row.
+    package struct PropertySlot: Sendable {
+        package var name: String
+        package var kind: PropertyColumnKind
+        /// The index of the column.
+        package var index: Int
+    }
 
-    /// The layout of rows whose columns are `names` (`id`, `payload`, then to-one columns).
+    package private(set) var slots: [Slot] = []
+    package private(set) var properties: [PropertySlot] = []
+
+    /// The layout of rows whose columns are `names` (`id`, `payload`, then property and to-one
+    /// columns).
     package init(type: String, columnNames names: [String], tables: TableSession) throws {
-        var targets: [Int64: Int] = [:], inverses: [Int64: Int] = [:]
-        for (index, name) in names.enumerated() where name.first == "r" {
+        var targets: [Int64: Int] = [:], inverses: [Int64: Int] = [:], values: [Int64: Int] = [:]
+        for (index, name) in names.enumerated() {
+            if name.first == "c", let number = Int64(name.dropFirst()) {
+                values[number] = index
+                continue
+            }
+            guard name.first == "r" else { continue }
             let rest = name.dropFirst()
             if rest.hasSuffix("_inverse"), let number = Int64(rest.dropLast("_inverse".count)) {
                 inverses[number] = index
@@ -27,15 +45,42 @@ package struct EntityRowLayout: Sendable {
                 targets[number] = index
             }
         }
-        guard !targets.isEmpty else { return }
-        var columns = tables.toOneColumns(of: type)
-        if targets.keys.contains(where: { number in !columns.contains { $0.number == number } }) {
+        guard !targets.isEmpty || !values.isEmpty else { return }
+        var columns = tables.toOneColumns(of: type), propertyColumns = tables.catalog.propertyColumns(of: type)
+        if targets.keys.contains(where: { number in !columns.contains { $0.number == number } })
+            || values.keys.contains(where: { number in !propertyColumns.contains { $0.number == number } })
+        {
             try tables.refresh()
             columns = tables.toOneColumns(of: type)
+            propertyColumns = tables.catalog.propertyColumns(of: type)
         }
         for column in columns {
             guard let target = targets[column.number] else { continue }
             slots.append(Slot(relation: column.relation, target: target, inverse: inverses[column.number]))
+        }
+        for column in propertyColumns {
+            guard let index = values[column.number] else { continue }
+            properties.append(PropertySlot(name: column.name, kind: column.kind, index: index))
+        }
+    }
+
+    /// The entity's payload: `rest` (the row's `payload` column) with the values of its property
+    /// columns, read by `value` (a slot → its value, `nil` for NULL).
+    ///
+    /// - Throws: ``RelataError/Code/undecodableRecord`` naming `type` and `id` when the columns
+    ///   cannot make a payload (a damaged JSON column, a payload that is not keyed), as for a
+    ///   payload that does not decode.
+    package func payload(rest: Data, type: String, id: String, _ value: (PropertySlot) throws -> PropertyValue?) throws -> Data {
+        guard !properties.isEmpty, !rest.isEmpty else { return rest }
+        var entries: [PropertyEntry] = []
+        for slot in properties {
+            guard let value = try value(slot) else { continue }
+            entries.append(PropertyEntry(name: slot.name, value: value))
+        }
+        do {
+            return try SplitPayload.assemble(rest: rest, properties: entries)
+        } catch {
+            throw RelataError(code: .undecodableRecord, entityType: type, id: id, message: "the stored row of \(type) \"\(id)\" is damaged: \(error)")
         }
     }
 

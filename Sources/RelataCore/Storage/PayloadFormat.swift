@@ -148,6 +148,23 @@ struct PayloadReader {
         String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
+    /// The scalar value at `offset` as a column holds it; `nil` for `nil` and for nested values
+    /// (keyed, unkeyed).
+    func scalar(at offset: Int) throws -> StoredValue? {
+        switch try tag(at: offset) {
+        case .null, .keyed, .unkeyed: return nil
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .int:
+            let raw = try varint(at: offset + 1).value
+            return .int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
+        case .uint: return .uint(try varint(at: offset + 1).value)
+        case .double: return .double(try double(at: offset + 1))
+        case .string: return .text(string(try textRange(at: offset + 1).range))
+        case .data: return .data(Data(bytes[try textRange(at: offset + 1).range]))
+        }
+    }
+
     func double(at offset: Int) throws -> Double {
         guard offset + 8 <= bytes.count else { throw PayloadFormat.damaged("ends early") }
         var bits: UInt64 = 0

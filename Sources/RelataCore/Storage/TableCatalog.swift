@@ -1,21 +1,50 @@
 /// The typed tables of a SQLite or PostgreSQL store, as its catalog table (`relata_table`) lists
-/// them: one table per entity type, two columns (and an index) per to-one relation in its
-/// type's table, one table per to-many relation.
+/// them: one table per entity type, a column per stored property and kind of value in it (see
+/// ``SplitPayload``), two columns (and an index) per to-one relation in its type's table, one
+/// table per to-many relation.
 ///
-/// Names of tables, columns and indexes are built from catalog numbers only (`e7`, `r9`, `l12`),
+/// Names of tables, columns and indexes are built from catalog numbers only (`e7`, `c8`, `r9`, `l12`),
 /// never from type or relation names, so no user text reaches SQL outside bound parameters. The
 /// catalog only grows and numbers are never reused, so a catalog read earlier stays true; a
 /// backend reads it again when it meets a name it does not list.
 package struct TableCatalog: Sendable, Equatable {
     /// What a catalog entry names.
-    package enum Kind: String, Sendable {
-        /// An entity type's table (`e<n>`): `id`, `payload`, and the type's to-one columns.
+    package enum Kind: Sendable, Hashable {
+        /// An entity type's table (`e<n>`): `id`, `payload` (what no column holds, see
+        /// ``SplitPayload``), and the type's property and to-one columns.
         case entity
+        /// A stored property's column in its type's table (`c<n>`), holding one kind of value;
+        /// the entry's `relation` is the property's name.
+        case property(PropertyColumnKind)
         /// A to-one relation's columns in its type's table: `r<n>` (the target) and
         /// `r<n>_inverse` (the source's position in the target's list).
-        case toOne = "to-one"
+        case toOne
         /// A to-many relation's link table (`l<n>`): `source`, `target`, `position`, `inverse`.
-        case toMany = "to-many"
+        case toMany
+
+        /// The kind as the catalog stores it: `entity`, `to-one`, `to-many`, `property <kind>`.
+        package var rawValue: String {
+            switch self {
+            case .entity: "entity"
+            case .property(let kind): "property \(kind.rawValue)"
+            case .toOne: "to-one"
+            case .toMany: "to-many"
+            }
+        }
+
+        /// The kind stored as `rawValue`, if it is one.
+        package init?(rawValue: String) {
+            switch rawValue {
+            case "entity": self = .entity
+            case "to-one": self = .toOne
+            case "to-many": self = .toMany
+            default:
+                guard rawValue.hasPrefix("property "), let kind = PropertyColumnKind(rawValue: String(rawValue.dropFirst("property ".count))) else {
+                    return nil
+                }
+                self = .property(kind)
+            }
+        }
     }
 
     /// One row of the catalog.
@@ -50,9 +79,37 @@ package struct TableCatalog: Sendable, Equatable {
         package var inverse: String { "r\(number)_inverse" }
     }
 
+    /// A property's column: the property's name, the kind of value it holds, its catalog number.
+    package struct PropertyColumn: Sendable, Equatable {
+        package var name: String
+        package var kind: PropertyColumnKind
+        package var number: Int64
+
+        package init(name: String, kind: PropertyColumnKind, number: Int64) {
+            self.name = name
+            self.kind = kind
+            self.number = number
+        }
+
+        /// The column's name.
+        package var column: String { "c\(number)" }
+    }
+
+    /// How many property columns one entity table gets at most: values of further properties
+    /// stay in the row's payload (SQLite allows 2,000 columns, PostgreSQL 1,600).
+    package static let maxPropertyColumns = 1_000
+
     private(set) package var entries: [Entry] = []
     private var entityTables: [String: Int64] = [:]
     private var columns: [String: [Column]] = [:]
+    private var properties: [String: [PropertyColumn]] = [:]
+    private var propertyNumbers: [PropertyKey: Int64] = [:]
+
+    private struct PropertyKey: Hashable {
+        var type: String
+        var name: String
+        var kind: PropertyColumnKind
+    }
     private var linkTables: [RelationName: Int64] = [:]
 
     private struct RelationName: Hashable {
@@ -85,6 +142,9 @@ package struct TableCatalog: Sendable, Equatable {
         case .entity: entityTables[entry.type] = entry.number
         case .toOne: columns[entry.type, default: []].append(Column(relation: entry.relation, number: entry.number))
         case .toMany: linkTables[RelationName(type: entry.type, relation: entry.relation)] = entry.number
+        case .property(let kind):
+            properties[entry.type, default: []].append(PropertyColumn(name: entry.relation, kind: kind, number: entry.number))
+            propertyNumbers[PropertyKey(type: entry.type, name: entry.relation, kind: kind)] = entry.number
         }
     }
 
@@ -107,6 +167,7 @@ package struct TableCatalog: Sendable, Equatable {
             case .entity: inventory.entityTypes.insert(entry.type)
             case .toOne, .toMany:
                 inventory.relations.insert(.init(type: entry.type, relation: entry.relation, isToMany: entry.kind == .toMany))
+            case .property: break
             }
         }
         return inventory
@@ -125,6 +186,50 @@ package struct TableCatalog: Sendable, Equatable {
     /// The to-one columns of `type`, in catalog order.
     package func toOneColumns(of type: String) -> [Column] {
         columns[type] ?? []
+    }
+
+    /// The property columns of `type`, in catalog order.
+    package func propertyColumns(of type: String) -> [PropertyColumn] {
+        properties[type] ?? []
+    }
+
+    /// The catalog number of the column of `type` for property `name`'s values of `kind`, if
+    /// there is one.
+    package func propertyColumn(of type: String, name: String, kind: PropertyColumnKind) -> Int64? {
+        propertyNumbers[PropertyKey(type: type, name: name, kind: kind)]
+    }
+
+    /// The columns of the view named after `type` (see ``viewName(of:)``), as `SELECT` items of
+    /// its entity table: `id` when no property is named so, each property (its columns of every
+    /// kind, the first not NULL), and each to-one relation's target, under their names quoted.
+    /// Names that cannot be an identifier (holding NUL, or longer than `maxName` bytes) are left
+    /// out. A property with columns of several kinds shows the first not NULL, each column cast
+    /// with `asText` (PostgreSQL's `COALESCE` needs one type).
+    package func viewColumns(of type: String, maxName: Int = .max, asText: String = "") -> [String] {
+        var items: [String] = []
+        var names: [String] = []
+        var byName: [String: [String]] = [:]
+        for column in propertyColumns(of: type) {
+            if byName[column.name] == nil { names.append(column.name) }
+            byName[column.name, default: []].append(column.column)
+        }
+        var used = Set<String>()
+        func add(_ value: String, as name: String) {
+            guard !name.utf8.contains(0), name.utf8.count <= maxName, used.insert(name).inserted else { return }
+            items.append("\(value) AS \(Self.quoted(name))")
+        }
+        if byName["id"] == nil { add("id", as: "id") }
+        for name in names {
+            let columns = byName[name]!
+            add(columns.count == 1 ? columns[0] : "COALESCE(\(columns.map { $0 + asText }.joined(separator: ", ")))", as: name)
+        }
+        for column in toOneColumns(of: type) { add(column.target, as: column.relation) }
+        return items
+    }
+
+    /// `name` as a quoted SQL identifier (its double quotes doubled).
+    package static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The link table of `type`'s to-many `relation`, if it has one.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The typed tables one transaction reads and writes (see ``TableCatalog``): the catalog as the
 /// backend last knew it, read again from storage when a name is missing from it (another
 /// connection may have made the table since), and grown by a write that stores a new type or
@@ -113,6 +115,61 @@ package final class TableSession {
             catalog.add(entry)
             grew = true
         }
+    }
+
+    /// The payloads of `records` (entity rows of tables ``prepare(for:)`` made) split for their
+    /// tables' property columns, with each value's column number: columns a value needs and
+    /// storage lacks are made first, up to ``TableCatalog/maxPropertyColumns`` per table (values
+    /// beyond stay in the payload).
+    package func split(_ records: [EntityRecord]) throws -> [SplitRow] {
+        var splits = try records.map { try SplitPayload(splitting: $0.payload) }
+        func lacking(_ index: Int) -> Bool {
+            splits[index].properties.contains { catalog.propertyColumn(of: records[index].type, name: $0.name, kind: $0.value.kind) == nil }
+        }
+        let incomplete = records.indices.filter(lacking)
+        if !incomplete.isEmpty {
+            try refresh()
+            var counts: [String: Int] = [:]
+            for index in incomplete {
+                let type = records[index].type
+                for property in splits[index].properties
+                where catalog.propertyColumn(of: type, name: property.name, kind: property.value.kind) == nil {
+                    let count = counts[type] ?? catalog.propertyColumns(of: type).count
+                    guard count < TableCatalog.maxPropertyColumns else { break }
+                    let entry = TableCatalog.Entry(number: catalog.nextNumber, kind: .property(property.value.kind), type: type, relation: property.name)
+                    try make(entry, catalog)
+                    catalog.add(entry)
+                    grew = true
+                    counts[type] = count + 1
+                }
+            }
+            for index in incomplete where lacking(index) {
+                let type = records[index].type
+                splits[index] = try SplitPayload(splitting: records[index].payload) { name, kind in
+                    self.catalog.propertyColumn(of: type, name: name, kind: kind) != nil
+                }
+            }
+        }
+        return try zip(records, splits).map { record, split in
+            SplitRow(
+                rest: split.rest,
+                values: try split.properties.map { property in
+                    guard let number = catalog.propertyColumn(of: record.type, name: property.name, kind: property.value.kind) else {
+                        throw Self.missing(record.type, property.name)
+                    }
+                    return (number, property.value)
+                }
+            )
+        }
+    }
+
+    /// An entity row as a table of typed columns stores it (see ``split(_:)``).
+    package struct SplitRow {
+        /// What the `payload` column holds: the entries no column holds (empty for a row that
+        /// only holds links).
+        package var rest: Data
+        /// The values of property columns, by catalog number.
+        package var values: [(number: Int64, value: PropertyValue)]
     }
 
     /// The error of a write that finds no table for rows it just made one for.

@@ -13,6 +13,7 @@ enum LegacyStoreFile {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try await queue.write { db in
+            try wholePayloads(db)
             func name(_ type: String) -> String { module.map { type.replacingOccurrences(of: $0 + ".", with: "") } ?? type }
             try db.execute(
                 sql: """
@@ -59,6 +60,51 @@ enum LegacyStoreFile {
         }
     }
 
+    /// Turns a store file of the current format back into what format 7 wrote: each row's
+    /// payload whole, no property columns.
+    static func downgradeToVersion7(_ path: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try await queue.write { db in
+            try wholePayloads(db)
+            try db.execute(sql: "UPDATE relata_meta SET value = '7' WHERE key = 'version'")
+        }
+    }
+
+    /// Puts each row's property columns back into its payload, and drops the columns.
+    static func wholePayloads(_ db: Database) throws {
+        // Format 7 had no views; they read the columns dropped here.
+        for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view'") {
+            try db.execute(sql: "DROP VIEW \(TableCatalog.quoted(view))")
+        }
+        let catalog = try Row.fetchAll(db, sql: "SELECT number, kind, type, relation FROM relata_table ORDER BY number")
+        for entry in catalog where entry["kind"] as String == "entity" {
+            let type: String = entry["type"], number: Int64 = entry["number"]
+            let columns = catalog.filter { ($0["kind"] as String).hasPrefix("property ") && $0["type"] as String == type }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM e\(number)") {
+                let properties = columns.compactMap { column -> PropertyEntry? in
+                    let n: Int64 = column["number"]
+                    let value: PropertyValue? =
+                        switch (column["kind"] as String).dropFirst("property ".count) {
+                        case "bool": (row["c\(n)"] as Int64?).map { .bool($0 != 0) }
+                        case "integer": (row["c\(n)"] as Int64?).map { .int($0) }
+                        case "unsigned": (row["c\(n)"] as String?).map { .uint(UInt64($0)!) }
+                        case "real": (row["c\(n)"] as Double?).map { .double($0) }
+                        case "text": (row["c\(n)"] as String?).map { .text($0) }
+                        case "data": (row["c\(n)"] as Data?).map { .data($0) }
+                        default: (row["c\(n)"] as String?).map { .json($0) }
+                        }
+                    return value.map { PropertyEntry(name: column["relation"], value: $0) }
+                }
+                let payload = try SplitPayload.assemble(rest: row["payload"], properties: properties)
+                try db.execute(sql: "UPDATE e\(number) SET payload = ? WHERE id = ?", arguments: [payload, row["id"] as String])
+            }
+            for column in columns { try db.execute(sql: "ALTER TABLE e\(number) DROP COLUMN c\(column["number"] as Int64)") }
+        }
+        try db.execute(sql: "DELETE FROM relata_table WHERE kind LIKE 'property %'")
+        try db.execute(sql: "DELETE FROM relata_meta WHERE key IN ('columns_table', 'columns_after')")
+    }
+
     /// `links` in format 6's link column: version 1, a varint count, then per link the relation,
     /// the target and the inverse position (0, or 1 and the text), each text a varint byte count
     /// and UTF-8.
@@ -93,7 +139,7 @@ enum LegacyStoreFile {
     /// The types whose tables (entity or link tables) hold rows, in a current-format file.
     static func typesWithRows(_ db: Database) throws -> Set<String> {
         var types = Set<String>()
-        for entry in try Row.fetchAll(db, sql: "SELECT number, kind, type FROM relata_table WHERE kind <> 'to-one'") {
+        for entry in try Row.fetchAll(db, sql: "SELECT number, kind, type FROM relata_table WHERE kind IN ('entity', 'to-many')") {
             let number: Int64 = entry["number"]
             let table = (entry["kind"] as String == "entity" ? "e" : "l") + "\(number)"
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 > 0 { types.insert(entry["type"]) }

@@ -5,10 +5,11 @@ import RelataPostgres
 import Testing
 
 /// A PostgreSQL schema of version 1 (format 6's tables: `relata_entity` with the to-one links in
-/// a binary column, `relata_link`) is upgraded to typed tables once, when a store opens it.
-@Suite("PostgreSQL store: upgrade from version 1", .timeLimit(.minutes(2)))
+/// a binary column, `relata_link`) is upgraded to typed tables once, when a store opens it; one of
+/// version 2 (whole payloads) gets its properties moved into typed columns.
+@Suite("PostgreSQL store: upgrades", .timeLimit(.minutes(2)))
 struct PostgresUpgradeTests {
-    @Test("A version 1 schema opens with every entity, to-one and to-many link and position it held, and is version 2 after")
+    @Test("A version 1 schema opens with every entity, to-one and to-many link and position it held, and is version 3 after")
     func upgradesVersion1() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
         // The rows of a real store, as the in-memory backend keeps them.
@@ -66,7 +67,62 @@ struct PostgresUpgradeTests {
         _ = try ShellCommand.run(
             "psql '\(url)' -tAc \"SELECT (SELECT value FROM \\\"\(schema)\\\".relata_meta WHERE key = 'version') || ' ' || (pg_catalog.to_regclass('\\\"\(schema)\\\".relata_entity') IS NULL)\" > '\(probe.path)'"
         )
-        #expect(try String(contentsOf: probe, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "2 true", "version 2, the old tables gone")
+        #expect(try String(contentsOf: probe, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "3 true", "version 3, the old tables gone")
         _ = try ShellCommand.run("psql '\(url)' -qc 'DROP SCHEMA \"\(schema)\" CASCADE'")
+    }
+
+    /// The rows `psql` prints for `query` (`-tA`: fields split by `|`).
+    static func psql(_ url: String, _ query: String) throws -> [[String]] {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("relata-psql-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: probe) }
+        #expect(try ShellCommand.run("psql '\(url)' -v ON_ERROR_STOP=1 -tAc \"\(query.replacingOccurrences(of: "\"", with: "\\\""))\" > '\(probe.path)'") == 0)
+        return try String(contentsOf: probe, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test("A version 2 schema (whole payloads) opens with every entity as it was, its properties moved into typed columns, and is version 3 after")
+    func upgradesVersion2() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let memory = InMemoryBackend()
+        let original = try await Store(backend: memory, schema: StoreHarness.schema)
+        try await original.write { try LegacyStoreFile.saveUpgradeFixture(&$0) }
+        try await original.close()
+        var entities: [EntityRecord] = []
+        try memory.load(entities: { entities.append($0) }, links: { _ in }, dynamicLinks: { _ in })
+
+        let schema = PostgresStoreTests.schema()
+        let configuration = PostgresBackend.Configuration(schema: schema)
+        let made = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: StoreHarness.schema, followInterval: nil)
+        try await made.write { try LegacyStoreFile.saveUpgradeFixture(&$0) }
+        // The same entities as in memory (positions are drawn afresh by each store).
+        let expected = StoreConformanceTests.dumped(made.context)
+        try await made.close()
+        // Back to version 2: each row's payload whole, no property columns.
+        let q = "\"\(schema)\""
+        let tables = Dictionary(uniqueKeysWithValues: try Self.psql(url, "SELECT type, number FROM \(q).relata_table WHERE kind = 'entity'").map { ($0[0], "e" + $0[1]) })
+        func text(_ value: String) -> String { "'" + value.replacingOccurrences(of: "'", with: "''") + "'" }
+        func bytes(_ data: Data) -> String { "'\\x" + data.map { String(format: "%02x", $0) }.joined() + "'::bytea" }
+        var sql = ""
+        for record in entities where record.hasEntity {
+            sql += "UPDATE \(q).\(try #require(tables[record.type])) SET payload = \(bytes(record.payload)) WHERE id = \(text(record.id));\n"
+        }
+        let columns = try Self.psql(url, "SELECT type, number FROM \(q).relata_table WHERE kind LIKE 'property %'")
+        #expect(!columns.isEmpty, "the store made property columns")
+        for column in columns { sql += "ALTER TABLE \(q).\(try #require(tables[column[0]])) DROP COLUMN c\(column[1]) CASCADE;\n" }
+        sql += "DELETE FROM \(q).relata_table WHERE kind LIKE 'property %';\nUPDATE \(q).relata_meta SET value = '2' WHERE key = 'version';\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relata-v2-\(UUID().uuidString).sql")
+        try sql.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try ShellCommand.run("psql '\(url)' -q -v ON_ERROR_STOP=1 -f '\(file.path)'") == 0)
+
+        let upgraded = try await Store(backend: PostgresBackend.connect(url: url, configuration: configuration), schema: StoreHarness.schema, followInterval: nil)
+        #expect(StoreConformanceTests.dumped(upgraded.context) == expected)
+        try await upgraded.close()
+        let messages = try #require(tables[EntitySchema.storageName(of: Message.self)])
+        let text = try #require(try Self.psql(url, "SELECT number FROM \(q).relata_table WHERE kind = 'property text' AND relation = 'text'").first?.first)
+        #expect(try Self.psql(url, "SELECT count(*) FROM \(q).\(messages) WHERE c\(text) IS NOT NULL") == [["4"]], "every message's text in its column")
+        let view = "\(q).\"\(EntitySchema.storageName(of: Message.self))\""
+        #expect(try Self.psql(url, "SELECT id, text, author FROM \(view) ORDER BY id") == [["m1", "t1", "2"], ["m2", "t2", "1"], ["m3", "t3", "2"], ["m4", "t4", "1"]], "a view per type, a column per property and to-one relation")
+        #expect(try Self.psql(url, "SELECT value FROM \(q).relata_meta WHERE key IN ('version', 'columns_table') ORDER BY key") == [["3"]], "version 3, no marker left")
+        _ = try ShellCommand.run("psql '\(url)' -qc 'DROP SCHEMA \(q.replacingOccurrences(of: "\"", with: "\\\"")) CASCADE'")
     }
 }

@@ -100,7 +100,7 @@ struct SQLiteStoreFileTests {
         try queue.close()
     }
 
-    @Test("A format 6 file opens with every entity, to-one and to-many link and position it held, and is format 7 after")
+    @Test("A format 6 file opens with every entity, to-one and to-many link and position it held, and is format 8 after")
     func upgradesFormat6() async throws {
         let (directory, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -122,7 +122,7 @@ struct SQLiteStoreFileTests {
         let (version, old) = try await queue.read { db in
             (try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'"), try db.tableExists("relata_entity") || db.tableExists("relata_link"))
         }
-        #expect(version == "7" && !old, "format 7, the old tables gone")
+        #expect(version == "8" && !old, "format 8, the old tables gone")
     }
 
     @Test("A version 1 store is upgraded when opened, and then keeps dynamic relationships")
@@ -142,7 +142,7 @@ struct SQLiteStoreFileTests {
         #expect(reopened.context.entity(Drawer.self, id: "b")?.name == "B")
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "7")
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "8")
         // Version 1 kept types under names without module: the upgrade rewrote every
         // row under its qualified name, so the JSON payload it wrote is now in the binary form.
         let payloads = try await queue.read {

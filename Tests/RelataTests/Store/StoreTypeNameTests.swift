@@ -87,7 +87,7 @@ struct StoreTypeNameTests {
         try await LegacyStoreFile.downgrade(path, version: 4, module: "RelataTests", dropLog: true)
     }
 
-    @Test("A SQLite file of format 4 (names without module) is upgraded to the current format (7) when opened")
+    @Test("A SQLite file of format 4 (names without module) is upgraded to the current format (8) when opened")
     func sqliteFormat4() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -102,7 +102,7 @@ struct StoreTypeNameTests {
         }
         try check.close()
         #expect(types == ["RelataTests.User", "RelataTests.Chat"])
-        #expect(version == "7")
+        #expect(version == "8")
     }
 
     @Test("A file upgraded from format 4 is upgraded once: later opens commit nothing and read no row")

@@ -1,0 +1,90 @@
+import Foundation
+
+/// One test of a property's column that storage runs for a query's predicate (`\.age > 18`,
+/// `.string(\.text, contains: "hi", caseSensitive: true)`): a *prefilter*. Storage returns every row
+/// that passes it and may return more — a row whose value is not in the column (a `nil`, a value
+/// kept in its payload, a row written before the column existed) always passes — and the query
+/// then tests each entity in Swift. A predicate is only made a filter where SQL can never drop a
+/// row Swift keeps (see ``init(column:test:value:)``).
+@usableFromInline
+package struct ColumnFilter: Sendable, Equatable {
+    /// What the column is tested for.
+    package enum Test: Sendable, Equatable {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        /// The text holds the value (bytewise, case-sensitive).
+        case contains
+        case hasPrefix
+        case hasSuffix
+    }
+
+    /// The property's name (its column's, see `_relataColumnName(_:)`).
+    package var column: String
+    package var test: Test
+    package var value: PropertyValue
+
+    /// A filter, if storage can test it without ever dropping a row Swift would keep: integers,
+    /// floating-point values, dates and `Bool`s for every comparison (not `NaN`); text for
+    /// equality and the case-sensitive text tests when the value is ASCII (Swift compares
+    /// strings by canonical equivalence, SQL by bytes: they agree on ASCII values); `Data` for
+    /// equality; never an unsigned value above `Int64.max` (stored as text).
+    package init?(column: String, test: Test, value: PropertyValue) {
+        switch value {
+        case .int, .bool: break
+        case .double(let number): if number.isNaN { return nil }
+        case .text(let text):
+            guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            switch test {
+            case .equal, .notEqual, .contains, .hasPrefix, .hasSuffix: break
+            case .less, .lessOrEqual, .greater, .greaterOrEqual: return nil
+            }
+        case .data: if test != .equal && test != .notEqual { return nil }
+        case .uint, .json: return nil
+        }
+        self.column = column
+        self.test = test
+        self.value = value
+    }
+
+    /// The value a column holds for `value` (a scalar, a raw-value enum, an optional of them),
+    /// or `nil` when it is none of these.
+    package static func columnValue(_ value: Any) -> PropertyValue? {
+        var value = value
+        if let optional = value as? any _OptionalValue {
+            guard let wrapped = optional._wrapped else { return nil }
+            value = wrapped
+        }
+        if let scalar = value as? any _StoredScalar { return PropertyValue(scalar._storedValue) }
+        if let enumeration = value as? any RawRepresentable, let raw = enumeration.rawValue as? any _StoredScalar {
+            return PropertyValue(raw._storedValue)
+        }
+        return nil
+    }
+}
+
+extension ColumnFilter {
+    /// The SQL dialects the backends speak.
+    package enum Dialect: Sendable {
+        case sqlite, postgres
+    }
+
+    /// The SQL condition this filter puts on `column`, its value bound as `parameter` (used once
+    /// or twice); a NULL column passes (its value may be in the row's payload).
+    package func condition(on column: String, parameter p: String, _ dialect: Dialect) -> String {
+        let test: String
+        switch (self.test, dialect) {
+        case (.equal, _): test = "\(column) = \(p)"
+        case (.notEqual, _): test = "\(column) <> \(p)"
+        case (.less, _): test = "\(column) < \(p)"
+        case (.lessOrEqual, _): test = "\(column) <= \(p)"
+        case (.greater, _): test = "\(column) > \(p)"
+        case (.greaterOrEqual, _): test = "\(column) >= \(p)"
+        case (.contains, .sqlite): test = "instr(\(column), \(p)) > 0"
+        case (.contains, .postgres): test = "pg_catalog.strpos(\(column), \(p)) > 0"
+        case (.hasPrefix, .sqlite): test = "substr(\(column), 1, length(\(p))) = \(p)"
+        case (.hasPrefix, .postgres): test = "pg_catalog.starts_with(\(column), \(p))"
+        case (.hasSuffix, .sqlite): test = "substr(\(column), -length(\(p))) = \(p)"
+        case (.hasSuffix, .postgres): test = "pg_catalog.right(\(column), pg_catalog.char_length(\(p))) = \(p)"
+        }
+        return "(\(test) OR \(column) IS NULL)"
+    }
+}
