@@ -24,8 +24,8 @@ enum LargeStoreW2 {
         var built: String { relata + ".built-format\(LargeStoreW2.storageFormat)" }
     }
 
-    /// The SQLite storage format the kept files are built in (7: typed tables).
-    static let storageFormat = 7
+    /// The SQLite storage format the kept files are built in (8: typed property columns).
+    static let storageFormat = 8
 
     static var folder: URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relata-w2")

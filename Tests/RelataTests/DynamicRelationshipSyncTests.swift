@@ -118,7 +118,7 @@ struct DynamicRelationshipSyncTests {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }
         let store = try await harness.open(schema: Self.schema)
-        let count = 400
+        let count = 200
         try await store.write { context in
             try Drawer(id: "a").save(to: &context)
             for i in 0..<count { try Sheet(id: i).save(to: &context) }
