@@ -4,7 +4,7 @@ import SwiftSyntaxBuilder
 /// The per-type column code `@EntityModel` generates: `_relataWriteColumns(_:to:)` and
 /// `init(_relataColumns:)`, which store and read every stored property (relations excluded) as
 /// a typed column, without `Codable`, and `_relataColumnName(_:)`, the column a key path names
-/// (what lets a query's predicate run in SQL).
+/// (`\.age`, or `\.age.desc` in a sort: what lets a query's predicate or sort run in SQL).
 ///
 /// A struct that codes itself (its own `CodingKeys`, `init(from:)` or `encode(to:)`) or whose
 /// properties the macro cannot read one by one (another property wrapper, `lazy`, a tuple
@@ -21,7 +21,7 @@ enum ColumnCodingDecls {
             let name = property.name
             let column = StringLiteralExprSyntax(content: name.text)
             let index = IntegerLiteralExprSyntax(ordinal)
-            names.append("if keyPath == \\Self.\(name) { return \(column) }")
+            names.append("if Relata._relataNames(keyPath, \\Self.\(name)) { return \(column) }")
             if property.isOptional {
                 writes.append("try writer.writeOptional(entity.\(name), \(column), \(index))")
                 reads.append("self.\(name) = try reader.readOptional(\\Self.\(name), \(column), \(index))")

@@ -19,14 +19,7 @@ extension PostgresTransaction: ColumnFilteringReader {
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let number = tables.catalog.propertyColumn(of: type, name: filter.column, kind: filter.value.kind) else { continue }
             let column = "c\(number)"
-            switch filter.value {
-            case .bool(let flag): binds.append(flag)
-            case .int(let number): binds.append(number)
-            case .double(let number): binds.append(number)
-            case .text(let text), .json(let text): binds.append(text)
-            case .data(let data): binds.append(ByteBuffer(bytes: data))
-            case .uint(let number): binds.append(String(number))
-            }
+            Self.bind(filter.value, to: &binds)
             conditions.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
         }
         binds.append(Int64(max(0, limit)))
@@ -35,5 +28,46 @@ extension PostgresTransaction: ColumnFilteringReader {
             binds: binds
         )
         return try entityRows(query, type: type)
+    }
+
+    /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
+    /// whose column for a filter or key is NULL: one statement, two `SELECT`s.
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        guard let table = try tables.entityTable(of: type) else { return [] }
+        // Every column of the type must be known: a key ordered by one column of several kinds
+        // would miss the rows whose value is in another.
+        if !tables.isCurrent { try tables.refresh() }
+        guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
+        let entity = "pg_catalog.octet_length(payload) > 0"
+        var exact = [entity] + plan.involved.map { "\($0) IS NOT NULL" }, loose = [entity]
+        var binds = PostgresBindings()
+        for (filter, column) in plan.filters {
+            Self.bind(filter.value, to: &binds)
+            exact.append(filter.test(on: column, parameter: "$\(binds.count)", .postgres))
+            loose.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
+        }
+        binds.append(Int64(max(0, count)))
+        loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        let name = schema.qualified(table)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                (SELECT * FROM \(name) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(plan.keys.joined(separator: ", ")), id LIMIT $\(binds.count))
+                UNION ALL (SELECT * FROM \(name) WHERE \(loose.joined(separator: " AND ")))
+                """,
+            binds: binds
+        )
+        return try entityRows(query, type: type)
+    }
+
+    /// Binds a property column's value as PostgreSQL compares it with the column.
+    static func bind(_ value: PropertyValue, to binds: inout PostgresBindings) {
+        switch value {
+        case .bool(let flag): binds.append(flag)
+        case .int(let number): binds.append(number)
+        case .double(let number): binds.append(number)
+        case .text(let text), .json(let text): binds.append(text)
+        case .data(let data): binds.append(ByteBuffer(bytes: data))
+        case .uint(let number): binds.append(String(number))
+        }
     }
 }

@@ -17,18 +17,8 @@ extension SQLiteTransaction: ColumnFilteringReader {
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let number = tables.catalog.propertyColumn(of: type, name: filter.column, kind: filter.value.kind) else { continue }
             let column = "c\(number)"
-            let value: any DatabaseValueConvertible =
-                switch filter.value {
-                case .bool(let flag): flag ? 1 : 0
-                case .int(let number): number
-                case .double(let number): number
-                case .text(let text): text
-                case .data(let data): data
-                case .uint(let number): String(number)
-                case .json(let text): text
-                }
             // Numbered, so a test that names its value twice binds it once.
-            arguments.append(value)
+            arguments.append(Self.argument(filter.value))
             conditions.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
         }
         arguments.append(max(0, limit))
@@ -38,5 +28,45 @@ extension SQLiteTransaction: ColumnFilteringReader {
             arguments: StatementArguments(arguments), type: type, table: table
         ) { records.append($0) }
         return records
+    }
+
+    /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
+    /// whose column for a filter or key is NULL: one statement, two `SELECT`s.
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        guard let table = try tables.entityTable(of: type) else { return [] }
+        // Every column of the type must be known: a key ordered by one column of several kinds
+        // would miss the rows whose value is in another.
+        if !tables.isCurrent { try tables.refresh() }
+        guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
+        var exact = ["length(payload) > 0"] + plan.involved.map { "\($0) IS NOT NULL" }, loose = ["length(payload) > 0"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        for (filter, column) in plan.filters {
+            arguments.append(Self.argument(filter.value))
+            exact.append(filter.test(on: column, parameter: "?\(arguments.count)", .sqlite))
+            loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
+        }
+        arguments.append(max(0, count))
+        loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        var records: [EntityRecord] = []
+        try entityRows(
+            """
+            SELECT * FROM (SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(plan.keys.joined(separator: ", ")), id LIMIT ?\(arguments.count))
+            UNION ALL SELECT * FROM \(table) WHERE \(loose.joined(separator: " AND "))
+            """,
+            arguments: StatementArguments(arguments), type: type, table: table
+        ) { records.append($0) }
+        return records
+    }
+
+    /// A property column's value as SQLite binds it (see `SQLiteSchema.declaredType(_:)`).
+    static func argument(_ value: PropertyValue) -> any DatabaseValueConvertible {
+        switch value {
+        case .bool(let flag): flag ? 1 : 0
+        case .int(let number): number
+        case .double(let number): number
+        case .text(let text), .json(let text): text
+        case .data(let data): data
+        case .uint(let number): String(number)
+        }
     }
 }

@@ -76,10 +76,10 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
-                    if keyPath == \Self.id {
+                    if Relata._relataNames(keyPath, \Self.id) {
                         return "id"
                     }
-                    if keyPath == \Self.text {
+                    if Relata._relataNames(keyPath, \Self.text) {
                         return "text"
                     }
                     return nil
@@ -219,7 +219,7 @@ struct EntityModelMacroTests {
                 }
 
                 public static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
-                    if keyPath == \Self.id {
+                    if Relata._relataNames(keyPath, \Self.id) {
                         return "id"
                     }
                     return nil
@@ -375,7 +375,7 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
-                    if keyPath == \Self.id {
+                    if Relata._relataNames(keyPath, \Self.id) {
                         return "id"
                     }
                     return nil
@@ -517,13 +517,13 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
-                    if keyPath == \Self.id {
+                    if Relata._relataNames(keyPath, \Self.id) {
                         return "id"
                     }
-                    if keyPath == \Self.seen {
+                    if Relata._relataNames(keyPath, \Self.seen) {
                         return "seen"
                     }
-                    if keyPath == \Self.tags {
+                    if Relata._relataNames(keyPath, \Self.tags) {
                         return "tags"
                     }
                     return nil

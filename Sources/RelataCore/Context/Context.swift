@@ -171,10 +171,14 @@ extension Context {
     /// The ids of the stored entities of this type that may pass `filters` (see
     /// ``ColumnFilter``), found by them in storage; `nil` when this context does not read storage
     /// for the type or holds all of it (test every entity then).
-    func ids<Entity: EntityModelProtocol>(of type: Entity.Type, matching filters: [ColumnFilter]) -> [Entity.ID]? {
+    /// With `order` and `first`, storage sends only enough rows for the first `first` results in
+    /// that order.
+    func ids<Entity: EntityModelProtocol>(
+        of type: Entity.Type, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil
+    ) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
-            return table(Entity.self)?.ids(matching: filters)
+            return table(Entity.self)?.ids(matching: filters, orderedBy: order, first: first)
         }
     }
 

@@ -128,11 +128,20 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// The ids of the entities that may pass `filters` (a prefilter, see ``ColumnFilter``), read
     /// from storage by them: those whose stored rows pass, and every entity the table holds
     /// (written or read here: what it holds wins); `nil` when the table does not read storage or
-    /// holds every entity already (then test them all). What storage found is kept, as reads
-    /// keep what they read.
+    /// holds every entity already (then test them all). With `order` and `first`, storage sends
+    /// only the first rows in that order, enough for the first `first` results whatever this
+    /// table changed (`first` plus every id it holds or erased). What storage found is kept, as
+    /// reads keep what they read.
     @inlinable
-    func ids(matching filters: [ColumnFilter]) -> [Entity.ID]? {
-        guard let faulter, !holdsAll, let found = faulter.readMatching(filters) else { return nil }
+    func ids(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil) -> [Entity.ID]? {
+        guard let faulter, !holdsAll else { return nil }
+        let read =
+            if let first, !order.isEmpty {
+                faulter.readFirst(filters, order, first + loadedIDs.count)
+            } else {
+                faulter.readMatching(filters)
+            }
+        guard let found = read else { return nil }
         for (id, entity) in found.entities where !loadedIDs.contains(id) {
             entities[id] = entity
             loadedIDs.insert(id)

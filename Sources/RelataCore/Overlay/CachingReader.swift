@@ -204,6 +204,10 @@ struct CachingReader: ColumnFilteringReader {
         try source().fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+    }
+
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
 
     /// The tails of lists the cache holds come from it; the others from storage, in one batch.

@@ -11,6 +11,10 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The entities of the type whose rows pass a prefilter (and possibly others), in storage's
     /// id order, and the rows; `nil` on failure.
     @usableFromInline let readMatching: (ContextBase, [ColumnFilter]) -> Found?
+    /// At least the first `count` entities whose rows pass the filters in the order given (with
+    /// the rows whose columns are NULL, or every row that passes when storage cannot order), and
+    /// the rows; `nil` on failure.
+    @usableFromInline let readFirst: (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?
     /// The rows of a batch of ids, not decoded; `nil` on failure.
     @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
     /// How many entities of the type are stored; `nil` on failure.
@@ -25,12 +29,14 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     init(
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
         readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
+        readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
         keys: @escaping ([Entity.ID]) -> [EntityKey]
     ) {
         self.read = read
         self.readAll = readAll
         self.readMatching = readMatching
+        self.readFirst = readFirst
         self.rows = rows
         self.count = count
         self.keys = keys

@@ -163,6 +163,13 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readMatching(base, filters)
     }
 
+    /// At least the first `count` entities whose rows pass `filters` in `order` (see
+    /// ``EntityReads/readFirst``), and the rows; `nil` on failure.
+    @inlinable
+    func readFirst(_ filters: [ColumnFilter], _ order: [ColumnOrder], _ count: Int) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+        reads.readFirst(base, filters, order, count)
+    }
+
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @inlinable
     func count() -> Int? {

@@ -69,6 +69,16 @@ enum OverlayReads {
             },
             readAll: { base in base.read { reader in try pages(reader, [], base) } },
             readMatching: { base, filters in base.read { reader in try pages(reader, filters, base) } },
+            readFirst: { base, filters, order, count in
+                base.read { reader in
+                    guard let rows = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count) else {
+                        return try pages(reader, filters, base)
+                    }
+                    var found: [(Entity.ID, Entity)] = [], kept: [EntityRecord] = []
+                    try decode(rows, into: &found, rows: &kept, base: base)
+                    return (found, kept)
+                }
+            },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
             count: { base in base.read { try $0.fetchEntityCount(of: type) } },
             keys: keys

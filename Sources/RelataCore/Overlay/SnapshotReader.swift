@@ -85,6 +85,11 @@ struct SnapshotReader: ColumnFilteringReader {
         return try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+    }
+
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
         return try reader.fetchLastLinks(of: sources)

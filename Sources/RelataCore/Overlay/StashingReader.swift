@@ -64,6 +64,10 @@ struct StashingReader: ColumnFilteringReader {
     func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
         try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
+
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+    }
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try reader.fetchLinkCounts(of: sources) }
     func fetchEntityCount(of type: String) throws -> Int { try reader.fetchEntityCount(of: type) }
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] { try reader.fetchDynamicLinks(links) }

@@ -44,21 +44,21 @@ extension QueryList {
 
     /// Sorts by `kp0`, then by `kp1` where `kp0` ties (`sorted(by: \.lastName, \.firstName)`).
     public func sorted<T0: Comparable, T1: Comparable>(by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, then by `kp2`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>
     ) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, `kp2` and `kp3`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable, T3: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
     ) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2), Self.key(kp3)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2), Self.key(kp3)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2), Self.columnOrder(kp3)])
     }
 
     /// One sort key: whether `a` goes before `b` by it, or `nil` when they tie.
@@ -69,14 +69,17 @@ extension QueryList {
         }
     }
 
-    /// Sorts by the first key that does not tie.
-    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?]) -> QueryList {
-        sorted { a, b in
+    /// Sorts by the first key that does not tie; storage orders rows by the same keys when it
+    /// can order by each.
+    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?], storage: [ColumnOrder?]) -> QueryList {
+        var copy = sorted { a, b in
             for key in keys {
                 if let before = key(a, b) { return before }
             }
             return false
         }
+        if storage.allSatisfy({ $0 != nil }) { copy.columnOrder = storage.compactMap { $0 } }
+        return copy
     }
 
     /// At most `count` results, after skipping the first `offset` (both at least 0): pages of a

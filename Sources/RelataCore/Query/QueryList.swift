@@ -19,6 +19,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The tests of the predicates given to `filter(_:)` that storage can run first (see
     /// ``ColumnFilter``).
     @usableFromInline var columnFilters: [ColumnFilter] = []
+    /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
+    @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var modifiers: [Modifier<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
@@ -53,6 +55,13 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline
     func idsToResolve() -> [Entity.ID] {
         if let givenIDs { return givenIDs }
+        // Storage may stop after the first rows when it runs every filter and orders by every
+        // key: a closure filter or key could keep rows storage would have left out.
+        if let window, let columnOrder, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),
+            let ids = context.ids(of: Entity.self, matching: columnFilters, orderedBy: columnOrder, first: window.offset + window.count)
+        {
+            return ids
+        }
         if !columnFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: columnFilters) { return ids }
         return context.ids(of: Entity.self)
     }
@@ -165,14 +174,25 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// Sorts the results by the property at `keyPath`.
     public func sorted<Value: Comparable>(by keyPath: KeyPath<Entity, Value>, ascending: Bool = true) -> QueryList {
-        sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
+        var copy = sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
+        copy.columnOrder = Self.columnOrder(keyPath).map { [ColumnOrder(column: $0.column, descending: $0.descending != !ascending)] }
+        return copy
     }
 
     /// Sorts the results with `areInIncreasingOrder`.
     public func sorted(by areInIncreasingOrder: @escaping (Entity, Entity) -> Bool) -> QueryList {
         var copy = self
         copy.order = areInIncreasingOrder
+        copy.columnOrder = nil
         return copy
+    }
+
+    /// The key storage can order by for `keyPath` (`\.sentAt`, `\.sentAt.desc`), if it can.
+    static func columnOrder<Value>(_ keyPath: KeyPath<Entity, Value>) -> ColumnOrder? {
+        let descending = Value.self is any _DescendingValue.Type
+        let valueType = (Value.self as? any _DescendingValue.Type)?._valueType ?? Value.self
+        guard ColumnOrder.orders(valueType), let column = Entity._relataColumnName(keyPath) else { return nil }
+        return ColumnOrder(column: column, descending: descending)
     }
 
     @inlinable

@@ -67,9 +67,24 @@ extension ColumnFilter {
         case sqlite, postgres
     }
 
+    /// Whether SQL keeps exactly the rows Swift keeps, of those whose column holds a value: not
+    /// for the text tests (SQL finds `"e"` in `"e\u{301}"`, Swift does not: `é` is one
+    /// `Character`). Storage may stop after the first rows only when every filter is exact.
+    package var isExact: Bool {
+        switch test {
+        case .contains, .hasPrefix, .hasSuffix: false
+        default: true
+        }
+    }
+
     /// The SQL condition this filter puts on `column`, its value bound as `parameter` (used once
     /// or twice); a NULL column passes (its value may be in the row's payload).
     package func condition(on column: String, parameter p: String, _ dialect: Dialect) -> String {
+        "(\(test(on: column, parameter: p, dialect)) OR \(column) IS NULL)"
+    }
+
+    /// The SQL test of this filter on `column`, its value bound as `parameter`: false for NULL.
+    package func test(on column: String, parameter p: String, _ dialect: Dialect) -> String {
         let test: String
         switch (self.test, dialect) {
         case (.equal, _): test = "\(column) = \(p)"
@@ -85,6 +100,6 @@ extension ColumnFilter {
         case (.hasSuffix, .sqlite): test = "substr(\(column), -length(\(p))) = \(p)"
         case (.hasSuffix, .postgres): test = "pg_catalog.right(\(column), pg_catalog.char_length(\(p))) = \(p)"
         }
-        return "(\(test) OR \(column) IS NULL)"
+        return test
     }
 }

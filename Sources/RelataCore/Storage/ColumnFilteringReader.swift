@@ -4,6 +4,12 @@ package protocol ColumnFilteringReader: StorageReader {
     /// What ``StorageReader/fetchEntities(of:after:limit:)`` returns, of the rows that pass
     /// `filters` (and possibly others: the filters are a prefilter).
     func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord]
+
+    /// The first `count` rows of `type` that pass `filters` exactly, in `order` (then by id), and
+    /// every row whose column for a filter or a key is NULL (its value may be in the payload: it
+    /// is tested in Swift); `nil` when storage cannot order by these keys (a key without a single
+    /// numeric column, a filter without a column).
+    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]?
 }
 
 extension StorageReader {
@@ -15,5 +21,13 @@ extension StorageReader {
             return try filtering.fetchEntities(of: type, matching: filters, after: id, limit: limit)
         }
         return try fetchEntities(of: type, after: id, limit: limit)
+    }
+
+    /// ``ColumnFilteringReader/fetchFirstEntities(of:matching:orderedBy:count:)`` where the
+    /// reader tests columns; `nil` otherwise.
+    @usableFromInline
+    package func fetchFirstEntities(of type: String, prefiltered filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+        guard let filtering = self as? any ColumnFilteringReader else { return nil }
+        return try filtering.fetchFirstEntities(of: type, matching: filters, orderedBy: order, count: count)
     }
 }

@@ -227,6 +227,33 @@ package struct TableCatalog: Sendable, Equatable {
         return items
     }
 
+    /// The columns a query of `type`'s first rows (``ColumnFilteringReader``) reads: the column
+    /// of each key in `order` (`DESC` appended for a descending one) and of each filter, and every
+    /// column involved; `nil` when a key has no single numeric column or a filter no column.
+    package func firstRows(of type: String, filters: [ColumnFilter], order: [ColumnOrder]) -> FirstRows? {
+        let columns = propertyColumns(of: type)
+        var plan = FirstRows()
+        for key in order {
+            let named = columns.filter { $0.name == key.column }
+            guard named.count == 1, named[0].kind == .integer || named[0].kind == .real else { return nil }
+            plan.keys.append(named[0].column + (key.descending ? " DESC" : ""))
+            plan.involved.append(named[0].column)
+        }
+        for filter in filters {
+            guard let number = propertyColumn(of: type, name: filter.column, kind: filter.value.kind) else { return nil }
+            plan.filters.append((filter, "c\(number)"))
+            plan.involved.append("c\(number)")
+        }
+        return plan
+    }
+
+    /// See ``firstRows(of:filters:order:)``.
+    package struct FirstRows {
+        package var keys: [String] = []
+        package var filters: [(filter: ColumnFilter, column: String)] = []
+        package var involved: [String] = []
+    }
+
     /// `name` as a quoted SQL identifier (its double quotes doubled).
     package static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

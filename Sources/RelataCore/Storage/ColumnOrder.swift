@@ -1,0 +1,46 @@
+import Foundation
+
+/// One key of a query's sort that storage can order rows by (`sorted(by: \.sentAt.desc)`): a
+/// property holding numbers or dates, whose SQL order is Swift's. Text is not (Swift orders
+/// strings by canonical equivalence, SQL by bytes).
+@usableFromInline
+package struct ColumnOrder: Sendable, Equatable {
+    /// The property's name (its column's, see `_relataColumnName(_:)`).
+    package var column: String
+    package var descending: Bool
+
+    package init(column: String, descending: Bool) {
+        self.column = column
+        self.descending = descending
+    }
+
+    /// Whether storage orders values of `type` as Swift does: integers, floating point, `Date`
+    /// (`NaN` and unsigned values above `Int64.max` are not in the ordered column: they come
+    /// with the rows whose column is NULL, which a storage's first rows always include).
+    package static func orders(_ type: Any.Type) -> Bool {
+        type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Date.self
+    }
+}
+
+/// `Descending`, seen through `Any`: the type of the value it reverses.
+package protocol _DescendingValue {
+    static var _valueType: Any.Type { get }
+}
+
+extension Descending: _DescendingValue {
+    package static var _valueType: Any.Type { T.self }
+}
+
+/// Whether `keyPath` names the property at `base`, or `base.desc` when its values can be
+/// reversed; the macro's generated `_relataColumnName(_:)` asks it for each property (one
+/// function with two overloads type-checks far faster than `==` on key path literals).
+@_documentation(visibility: private)
+public func _relataNames<Root, Value: Comparable & Sendable>(_ keyPath: PartialKeyPath<Root>, _ base: KeyPath<Root, Value>) -> Bool {
+    keyPath == base || keyPath == base.appending(path: \Value.desc)
+}
+
+/// Whether `keyPath` names the property at `base` (whose values cannot be reversed).
+@_documentation(visibility: private)
+public func _relataNames<Root, Value>(_ keyPath: PartialKeyPath<Root>, _ base: KeyPath<Root, Value>) -> Bool {
+    keyPath == base
+}
