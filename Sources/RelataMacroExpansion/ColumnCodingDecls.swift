@@ -54,7 +54,7 @@ enum ColumnCodingDecls {
             if let variable = decl.as(VariableDeclSyntax.self) {
                 if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) { continue }
                 if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return false }
-                let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }.filter { !$0.isRelationship }
+                let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }.filter { !$0.isRelationship && IndexProperty($0) == nil }
                 if !wrappers.isEmpty { return false }
                 if variable.bindings.contains(where: { !$0.pattern.is(IdentifierPatternSyntax.self) }) { return false }
             } else if let function = decl.as(FunctionDeclSyntax.self) {

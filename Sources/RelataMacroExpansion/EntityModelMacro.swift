@@ -161,6 +161,24 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             }
             """
         )
+        if !parser.indexes.isEmpty {
+            let list = ArrayElementListSyntax(
+                parser.indexes.enumerated().map { index, declaration in
+                    ArrayElementSyntax(
+                        leadingTrivia: .newline, expression: declaration.declaration,
+                        trailingComma: index == parser.indexes.count - 1 ? nil : .commaToken()
+                    )
+                }
+            )
+            members.append(
+                """
+                \(access)static var _relataIndexes: [Relata.IndexDeclaration<\(type)>] {
+                    [\(list)
+                    ]
+                }
+                """
+            )
+        }
         let checks: [CodeBlockItemSyntax] = relations.compactMap { relation in
             relation.inverse.map {
                 "Relata._relataInverseMustBeMutual(\\\(type).\(relation.projected), \\\(type).\(relation.targetAlias).$\($0))"

@@ -4,6 +4,9 @@ import SwiftSyntax
 /// Reads the stored properties and relations of a struct, collecting diagnostics for misuse.
 struct EntityModelParser {
     var diagnostics: [Diagnostic] = []
+    /// The index declarations (`@Index<Self>(\.age) private var ageIndex`), read by
+    /// ``storedProperties(of:)``: they are not stored properties.
+    var indexes: [IndexProperty] = []
 
     mutating func storedProperties(of structDecl: StructDeclSyntax) -> [StoredProperty] {
         var properties: [StoredProperty] = []
@@ -13,6 +16,10 @@ struct EntityModelParser {
             let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
             if isStatic { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            if let index = variable.attributes.lazy.compactMap({ $0.as(AttributeSyntax.self) }).compactMap(IndexProperty.init).first {
+                indexes.append(index)
+                continue
+            }
             let relationship = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }.first(where: \.isRelationship)
             for binding in variable.bindings {
                 guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }

@@ -71,3 +71,9 @@ extension PostgresTransaction: ColumnFilteringReader {
         }
     }
 }
+
+extension PostgresTransaction {
+    /// `nil`: PostgreSQL keeps no full-text table yet, so a search ranks the type's entities in
+    /// Swift (the same answer, read whole).
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? { nil }
+}

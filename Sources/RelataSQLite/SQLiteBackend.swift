@@ -52,6 +52,9 @@ public final class SQLiteBackend: StorageBackend {
     /// The typed tables as last read from the file or made by a committed write, and the commit
     /// they are known current as of (see ``KnownCatalog``).
     private let catalog = Mutex(KnownCatalog())
+    /// The index declarations of each type this backend's writes last made the file match (see
+    /// `SQLiteIndexes`).
+    let indexes = Mutex<[String: SQLiteIndexes.Synced]>([:])
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts).
@@ -232,6 +235,17 @@ public final class SQLiteBackend: StorageBackend {
     /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
     /// rolled back when it throws.
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
+        // What a rolled-back write made of the indexes is gone with it.
+        let indexesBefore = indexes.withLock { $0 }
+        do {
+            return try writeTransaction(body)
+        } catch {
+            indexes.withLock { $0 = indexesBefore }
+            throw error
+        }
+    }
+
+    private func writeTransaction<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         do {
             return try queue.writeWithoutTransaction { db in
                 var result: T?

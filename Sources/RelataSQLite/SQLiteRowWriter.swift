@@ -9,6 +9,9 @@ import RelataCore
 struct SQLiteRowWriter {
     let db: Database
     let tables: TableSession
+    /// The backend whose index declarations the write makes the file match (see
+    /// ``SQLiteIndexes``); `nil` to leave indexes alone (an upgrade writing rows).
+    var backend: SQLiteBackend? = nil
 
     func write(_ changes: StoreChanges) throws {
         // Every to-one column of a type is written with each of its rows (a link removed is set
@@ -27,7 +30,14 @@ struct SQLiteRowWriter {
                 try statement?.run(key.id)
             }
         }
-        if !changes.upsertedEntities.isEmpty { try upsert(changes.upsertedEntities) }
+        let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities)
+        if let backend {
+            let keeper = SQLiteIndexes(db: db, tables: tables)
+            var synced = backend.indexes.withLock { $0 }
+            try keeper.sync(changes, synced: &synced)
+            try keeper.keepFullText(changes, rows: rows, synced: synced)
+            backend.indexes.withLock { [synced] in $0 = synced }
+        }
         if !changes.deletedLinks.isEmpty {
             var statements: [String: BoundStatement?] = [:]
             for key in changes.deletedLinks {
@@ -76,7 +86,8 @@ struct SQLiteRowWriter {
     /// Stores entity rows: each row whole (the payload's rest, every property column of its type
     /// and every to-one column; a property or relation the row has no value for is set to NULL).
     /// An upsert, never a replace, so the count triggers see an insert or an update.
-    private func upsert(_ records: [EntityRecord]) throws {
+    /// Returns each record with its row as split.
+    private func upsert(_ records: [EntityRecord]) throws -> [(EntityRecord, TableSession.SplitRow)] {
         let rows = try tables.split(records)
         var statements: [String: (BoundStatement, [TableCatalog.Column], [Int64: Int32])] = [:]
         for (record, row) in zip(records, rows) {
@@ -119,5 +130,6 @@ struct SQLiteRowWriter {
             }
             try statement.step()
         }
+        return Array(zip(records, rows))
     }
 }

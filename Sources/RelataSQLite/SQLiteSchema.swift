@@ -13,12 +13,14 @@ import GRDB
 /// entity counts in `relata_count` (see ``TableCatalog``; the rows of `relata_entity` and
 /// `relata_link` move there once, in the transaction that upgrades the file); 8 keeps each stored
 /// property in a typed column of its own (`c<n>`, see `SplitPayload`), the rows of a file of
-/// version 7 moved there in batches after the open, resumed if interrupted. A library older
+/// version 7 moved there in batches after the open, resumed if interrupted; 9 may hold full-text
+/// tables of the types' declared ``FullTextIndex``es (`e<n>_fts_…`), which every write of their
+/// type keeps (upgrading changes nothing else). A library older
 /// than a file's version refuses the file instead of misreading it (or writing it without its
 /// log).
 package enum SQLiteSchema {
     static let format = "relata"
-    static let version = 8
+    static let version = 9
 
     /// The index of the change log by commit time: pruning finds the records older than the
     /// retention's `maxAge` without reading the log (its records are most of its pages).

@@ -70,3 +70,24 @@ extension SQLiteTransaction: ColumnFilteringReader {
         }
     }
 }
+
+extension SQLiteTransaction {
+    /// What the full-text table of `type`'s `properties` holds for `tokens` (the rows holding
+    /// those at the places `containing`); `nil` when the file has none (no write declared it
+    /// yet, or the properties have no text column).
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        guard let table = try tables.entityTable(of: type) else { return nil }
+        if !tables.isCurrent { try tables.refresh() }
+        var columns: [String] = []
+        for property in properties {
+            guard let number = tables.catalog.propertyColumn(of: type, name: property, kind: .text) else { return nil }
+            columns.append("c\(number)")
+        }
+        let text = FullTextTable(entityTable: table, columns: columns)
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [text.name + "_stat"]) == true else {
+            return nil
+        }
+        backend.rowReads.add()
+        return try text.candidates(for: tokens, containing: containing, db)
+    }
+}

@@ -446,7 +446,7 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        try SQLiteRowWriter(db: db, tables: tables).write(changes)
+        try SQLiteRowWriter(db: db, tables: tables, backend: backend).write(changes)
         let now = Date().timeIntervalSince1970
         // The commit this one follows: read under the write lock (by the store's catch-up, or now).
         let previous = try tables.newestKnownCommit ?? lastSequence()

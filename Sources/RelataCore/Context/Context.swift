@@ -182,6 +182,15 @@ extension Context {
         }
     }
 
+    /// The ids of the entities of this type `search` matches, best first (with `first`, the
+    /// best `first` at least).
+    func rankedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.rankedIDs(search, first: first) ?? []
+        }
+    }
+
     /// The number of stored entities of this type.
     ///
     /// - Complexity: O(1) in a context a ``Store`` handed out that has not written entities of

@@ -150,6 +150,56 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return Array(entities.ids)
     }
 
+    /// The ids of the entities `search` matches, best first (see ``FullTextSearch``); with
+    /// `first`, at least the best `first` of them in their places (possibly more after them).
+    ///
+    /// In a context over storage with a full-text table for the properties, storage gives the
+    /// statistics and the rows holding the search's trigrams, rarest trigram first, until no row
+    /// holding only the trigrams left could beat the `first`-th score found (each trigram adds at
+    /// most its weight to a score: a common one's is near zero); the entities this table holds
+    /// (written or read here) are scored from their own values. Otherwise every entity is held
+    /// and scored.
+    func rankedIDs(_ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
+        guard !search.distinct.isEmpty, first != 0 else { return [] }
+        if let faulter, !holdsAll, let properties = search.properties,
+            let found = faulter.readFullText(properties, search.distinct, containing: [])
+        {
+            let statistics = FullTextSearch<Entity>.Statistics(
+                documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
+            )
+            var scored: [(id: Entity.ID, text: String, score: Double)] = []
+            for id in loadedIDs {
+                guard let entity = entities[id] else { continue }
+                let document = search.document(entity)
+                if !document.frequencies.isEmpty { scored.append((id, FullTextSearch<Entity>.text(id), search.score(document, statistics))) }
+            }
+            let places = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
+                .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
+            var unread = places.reduce(0.0) { $0 + search.bound($1, statistics) }
+            var seen = Set<String>()
+            for (step, place) in places.enumerated() {
+                if let first, scored.count >= first, step > 0 {
+                    let threshold = scored.map(\.score).sorted(by: >)[first - 1]
+                    if unread < threshold { break }
+                }
+            let containing = first == nil ? Array(places) : [place]
+                guard let rows = faulter.readFullText(properties, search.distinct, containing: containing)?.rows else {
+                    ensureAll()
+                    return search.rank(zip(entities.ids, entities.values))
+                }
+                for row in rows where seen.insert(row.id).inserted {
+                    guard let id = try? IDText.decode(row.id, as: Entity.ID.self), !loadedIDs.contains(id) else { continue }
+                    scored.append((id, row.id, search.score(.init(length: row.length, frequencies: row.frequencies), statistics)))
+                }
+                if first == nil { break }
+                unread -= search.bound(place, statistics)
+            }
+            return FullTextSearch<Entity>.ranked(scored)
+        }
+        ensureAll()
+        return search.rank(zip(entities.ids, entities.values))
+    }
+
     /// Makes sure the table holds every entity of the type (what it holds already wins: it may
     /// have been written here).
     @inlinable

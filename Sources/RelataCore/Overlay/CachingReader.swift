@@ -208,6 +208,10 @@ struct CachingReader: ColumnFilteringReader {
         try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
 
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        return try source().fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+    }
+
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
 
     /// The tails of lists the cache holds come from it; the others from storage, in one batch.

@@ -15,6 +15,9 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// the rows whose columns are NULL, or every row that passes when storage cannot order), and
     /// the rows; `nil` on failure.
     @usableFromInline let readFirst: (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?
+    /// What storage's full-text table of the properties holds for the trigrams (the rows of
+    /// those at the places given); `nil` when it has none or the read failed.
+    @usableFromInline let readFullText: (ContextBase, [String], [String], [Int]) -> FullTextCandidates?
     /// The rows of a batch of ids, not decoded; `nil` on failure.
     @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
     /// How many entities of the type are stored; `nil` on failure.
@@ -30,6 +33,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
         readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
         readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
+        readFullText: @escaping (ContextBase, [String], [String], [Int]) -> FullTextCandidates?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
         keys: @escaping ([Entity.ID]) -> [EntityKey]
     ) {
@@ -37,6 +41,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         self.readAll = readAll
         self.readMatching = readMatching
         self.readFirst = readFirst
+        self.readFullText = readFullText
         self.rows = rows
         self.count = count
         self.keys = keys

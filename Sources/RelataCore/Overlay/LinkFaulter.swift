@@ -170,6 +170,13 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readFirst(base, filters, order, count)
     }
 
+    /// What storage's full-text table of `properties` holds for `tokens` (the rows holding those
+    /// at the places `containing`); `nil` when storage has none (or the read failed).
+    @inlinable
+    func readFullText(_ properties: [String], _ tokens: [String], containing: [Int]) -> FullTextCandidates? {
+        reads.readFullText(base, properties, tokens, containing)
+    }
+
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @inlinable
     func count() -> Int? {

@@ -79,6 +79,11 @@ enum OverlayReads {
                     return (found, kept)
                 }
             },
+            readFullText: { base, properties, tokens, containing in
+                base.read { reader in
+                    try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+                } ?? nil
+            },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
             count: { base in base.read { try $0.fetchEntityCount(of: type) } },
             keys: keys

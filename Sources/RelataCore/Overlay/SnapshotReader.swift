@@ -90,6 +90,11 @@ struct SnapshotReader: ColumnFilteringReader {
         return try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
 
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+    }
+
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         try check(sources, in: changes.linkSources) { stale($0.type, $0.source, relation: $0.relation) }
         return try reader.fetchLastLinks(of: sources)

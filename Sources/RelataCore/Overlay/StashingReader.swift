@@ -68,6 +68,10 @@ struct StashingReader: ColumnFilteringReader {
     func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
         try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
+
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+    }
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try reader.fetchLinkCounts(of: sources) }
     func fetchEntityCount(of type: String) throws -> Int { try reader.fetchEntityCount(of: type) }
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] { try reader.fetchDynamicLinks(links) }

@@ -16,8 +16,19 @@ extension QueryList {
     }
 
     /// Keeps the entities that satisfy `predicate` (`.string(\.text, contains: "hi")`).
+    ///
+    /// A `matches` test of the properties a ``FullTextIndex`` covers (the same key paths, in the
+    /// same order) follows the index: it keeps the entities whose lowercased text shares a
+    /// trigram with the search and ranks them, best first (see ``FullTextIndex``); a later
+    /// `sorted(by:)` orders them by its keys instead.
     public func filter(_ predicate: StringPredicate<Entity>) -> QueryList {
-        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        if case .matches = predicate.method, Entity.fullTextIndex(on: predicate.keyPaths) != nil {
+            let search = FullTextSearch<Entity>(keyPaths: predicate.keyPaths, value: predicate.value)
+            var copy = filter { search.matches($0) }
+            if copy.textSearch == nil { copy.textSearch = search }
+            return copy
+        }
+        return filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
     }
 
     /// `filter(isIncluded)`, with the test storage can run first, if any.

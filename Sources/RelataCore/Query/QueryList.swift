@@ -26,6 +26,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
     /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
     @usableFromInline var window: (count: Int, offset: Int)?
+    /// The first full-text search among the filters: it ranks the results (see
+    /// ``FullTextIndex``).
+    @usableFromInline var textSearch: FullTextSearch<Entity>?
 
     /// A query for the entities with these ids in `context`.
     @inlinable
@@ -54,6 +57,14 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// predicates storage can test (all of them when there are none).
     @usableFromInline
     func idsToResolve() -> [Entity.ID] {
+        if let textSearch {
+            // Ranked, the search's matches are the results when nothing else filters or orders
+            // them: only the window's are needed.
+            let first = givenIDs == nil && order == nil && filters.count == 1 ? window.map { $0.offset + $0.count } : nil
+            let ranked = context.rankedIDs(of: Entity.self, textSearch, first: first)
+            if let first { return Array(ranked.prefix(first)) }
+            return givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked
+        }
         if let givenIDs { return givenIDs }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.

@@ -3,9 +3,9 @@ import Foundation
 /// The tokens of SwiftletModel's fuzzy text matching: the character trigrams of each run of
 /// letters and digits of the lowercased text (`"Hello, world"` → `hel ell llo wor orl rld`). A
 /// text shorter than three characters has none.
-enum SearchTokens {
+package enum SearchTokens {
     /// The trigrams of `text`, in order, repeats included.
-    static func trigrams(of text: String) -> [String] {
+    package static func trigrams(of text: String) -> [String] {
         var tokens: [String] = []
         for word in text.lowercased().components(separatedBy: CharacterSet.alphanumerics.inverted) {
             let characters = Array(word)

@@ -10,6 +10,12 @@ package protocol ColumnFilteringReader: StorageReader {
     /// is tested in Swift); `nil` when storage cannot order by these keys (a key without a single
     /// numeric column, a filter without a column).
     func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]?
+
+    /// What the full-text table of `type`'s `properties` holds for `tokens` (distinct trigrams):
+    /// its statistics, and the rows holding any of the tokens at the places `containing` (none:
+    /// statistics only); `nil` when storage has no such table (the search then runs in Swift
+    /// over the type's entities).
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates?
 }
 
 extension StorageReader {
@@ -29,5 +35,15 @@ extension StorageReader {
     package func fetchFirstEntities(of type: String, prefiltered filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
         guard let filtering = self as? any ColumnFilteringReader else { return nil }
         return try filtering.fetchFirstEntities(of: type, matching: filters, orderedBy: order, count: count)
+    }
+}
+
+extension StorageReader {
+    /// ``ColumnFilteringReader/fetchFullText(of:properties:tokens:containing:)`` where the
+    /// reader tests columns; `nil` otherwise.
+    @usableFromInline
+    package func fetchFullTextCandidates(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        guard let filtering = self as? any ColumnFilteringReader else { return nil }
+        return try filtering.fetchFullText(of: type, properties: properties, tokens: tokens, containing: containing)
     }
 }

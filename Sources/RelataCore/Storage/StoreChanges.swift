@@ -18,6 +18,9 @@ public struct StoreChanges: Sendable {
     /// ``deletedEntities``, but only the new target is in the row). The change log names them, so
     /// other stores know which lists of sources to read again.
     public var toOneTargets: [LinkTargetKey] = []
+    /// The indexes each type whose rows the write stores declares (none: an empty list), by
+    /// type name: storage makes those it lacks and drops those of the type no longer declared.
+    public var indexes: [String: [StoredIndex]] = [:]
 
     /// No change.
     public init() {}

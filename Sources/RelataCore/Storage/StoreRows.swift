@@ -117,6 +117,7 @@ extension EntityTable {
         // each to-one link set, moved or removed (other stores evict those lists).
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap(\.stored) }
         let writers = reader.writers
         changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Relata
+@testable import RelataSQLite
 import Testing
 
 @Suite("SQLite store files")
@@ -100,7 +101,7 @@ struct SQLiteStoreFileTests {
         try queue.close()
     }
 
-    @Test("A format 6 file opens with every entity, to-one and to-many link and position it held, and is format 8 after")
+    @Test("A format 6 file opens with every entity, to-one and to-many link and position it held, and is of the current format after")
     func upgradesFormat6() async throws {
         let (directory, path) = try Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -122,7 +123,7 @@ struct SQLiteStoreFileTests {
         let (version, old) = try await queue.read { db in
             (try String.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'"), try db.tableExists("relata_entity") || db.tableExists("relata_link"))
         }
-        #expect(version == "8" && !old, "format 8, the old tables gone")
+        #expect(version == "\(SQLiteSchema.version)" && !old, "the current format, the old tables gone")
     }
 
     @Test("A version 1 store is upgraded when opened, and then keeps dynamic relationships")
@@ -142,7 +143,7 @@ struct SQLiteStoreFileTests {
         #expect(reopened.context.entity(Drawer.self, id: "b")?.name == "B")
         try await reopened.close()
         let queue = try DatabaseQueue(path: path)
-        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "8")
+        #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT value FROM relata_meta WHERE key = 'version'") } == "\(SQLiteSchema.version)")
         // Version 1 kept types under names without module: the upgrade rewrote every
         // row under its qualified name, so the JSON payload it wrote is now in the binary form.
         let payloads = try await queue.read {

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A `matches` search of properties a ``FullTextIndex`` covers, ranked as SwiftletModel's index
+/// ranks it: BM25 (k1 = 1.2, b = 0.75) over the character trigrams of each word of the
+/// lowercased text, summed over the search's trigrams (repeats included), best first, ties by
+/// id. The same code scores entities held in memory and rows storage describes
+/// (``FullTextCandidates``), so a search answers the same everywhere.
+@usableFromInline
+struct FullTextSearch<Entity: EntityModelProtocol> {
+    let keyPaths: [KeyPath<Entity, String>]
+    /// The names of the properties as storage keeps them; `nil` when one is not a column.
+    let properties: [String]?
+    /// The search's trigrams, in order, repeats included.
+    let tokens: [String]
+    /// The distinct trigrams, in order of first appearance.
+    let distinct: [String]
+    private let places: [String: Int]
+
+    init(keyPaths: [KeyPath<Entity, String>], value: String) {
+        self.keyPaths = keyPaths
+        var names: [String] = []
+        for keyPath in keyPaths {
+            guard let name = Entity._relataColumnName(keyPath) else { break }
+            names.append(name)
+        }
+        properties = names.count == keyPaths.count ? names : nil
+        tokens = SearchTokens.trigrams(of: value)
+        var distinct: [String] = [], places: [String: Int] = [:]
+        for token in tokens where places[token] == nil {
+            places[token] = distinct.count
+            distinct.append(token)
+        }
+        self.distinct = distinct
+        self.places = places
+    }
+
+    /// An entity's text as the index counts it: its length in trigrams and how often it holds
+    /// each of the search's.
+    struct Document {
+        var length: Int
+        var frequencies: [Int: Int]
+    }
+
+    func document(_ entity: Entity) -> Document {
+        var document = Document(length: 0, frequencies: [:])
+        for keyPath in keyPaths {
+            for token in SearchTokens.trigrams(of: entity[keyPath: keyPath]) {
+                document.length += 1
+                if let place = places[token] { document.frequencies[place, default: 0] += 1 }
+            }
+        }
+        return document
+    }
+
+    /// Whether `entity` holds any trigram of the search (what the index keeps).
+    func matches(_ entity: Entity) -> Bool {
+        !document(entity).frequencies.isEmpty
+    }
+
+    /// The statistics of the indexed entities BM25 needs.
+    struct Statistics {
+        var documents: Int
+        var totalLength: Int
+        /// By place in ``FullTextSearch/distinct``.
+        var documentFrequencies: [Int]
+    }
+
+    /// The BM25 score of `document`, computed as SwiftletModel computes it, term by term.
+    func score(_ document: Document, _ statistics: Statistics) -> Double {
+        let k1 = 1.2, b = 0.75
+        let documentsCount = Double(statistics.documents)
+        let averageValueLength = Double(statistics.totalLength) / Double(Swift.max(1, statistics.documents))
+        var score = 0.0
+        for token in tokens {
+            let place = places[token]!
+            let matchingDocumentsCount = Double(statistics.documentFrequencies[place])
+            guard matchingDocumentsCount > 0, let frequency = document.frequencies[place] else { continue }
+            let idf = log((documentsCount - matchingDocumentsCount + 0.5) / (matchingDocumentsCount + 0.5) + 1.0)
+            let tokenFrequency = Double(frequency)
+            let docLength = Double(document.length)
+            let numerator = tokenFrequency * (k1 + 1.0)
+            let denominator = tokenFrequency + k1 * (1.0 - b + b * docLength / averageValueLength)
+            score += idf * numerator / denominator
+        }
+        return score
+    }
+
+    /// The most the trigram at `place` adds to any entity's score: each of its appearances in the
+    /// search adds less than its IDF times k1 + 1.
+    func bound(_ place: Int, _ statistics: Statistics) -> Double {
+        let documentsCount = Double(statistics.documents)
+        let matchingDocumentsCount = Double(statistics.documentFrequencies[place])
+        let idf = log((documentsCount - matchingDocumentsCount + 0.5) / (matchingDocumentsCount + 0.5) + 1.0)
+        // A hair above, against rounding.
+        return Double(tokens.count { $0 == distinct[place] }) * idf * (1.2 + 1.0) * (1 + 1e-9)
+    }
+
+    /// The ids in ranking order: score descending, then id (as stored) ascending.
+    static func ranked(_ scored: [(id: Entity.ID, text: String, score: Double)]) -> [Entity.ID] {
+        scored.sorted { a, b in
+            a.score != b.score ? a.score > b.score : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+        }.map(\.id)
+    }
+
+    /// The id as storage keeps it, for ties.
+    static func text(_ id: Entity.ID) -> String {
+        (try? IDText.encode(id, of: EntitySchema.storageName(of: Entity.self))) ?? String(describing: id)
+    }
+
+    /// The matching entities of `entities` (every entity of the type), ranked.
+    func rank(_ entities: some Sequence<(Entity.ID, Entity)>) -> [Entity.ID] {
+        var documents: [(Entity.ID, Document)] = []
+        var statistics = Statistics(documents: 0, totalLength: 0, documentFrequencies: Array(repeating: 0, count: distinct.count))
+        for (id, entity) in entities {
+            let document = document(entity)
+            statistics.documents += 1
+            statistics.totalLength += document.length
+            for place in document.frequencies.keys { statistics.documentFrequencies[place] += 1 }
+            if !document.frequencies.isEmpty { documents.append((id, document)) }
+        }
+        return Self.ranked(documents.map { ($0.0, Self.text($0.0), score($0.1, statistics)) })
+    }
+}

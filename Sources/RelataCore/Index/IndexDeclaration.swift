@@ -1,0 +1,70 @@
+/// One index an entity type declares (``Index``, ``HashIndex``, ``FullTextIndex``), as
+/// `@EntityModel` lists it in `_relataIndexes`.
+public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable {
+    /// The kind of index.
+    public let kind: IndexKind
+    /// The properties, in order.
+    let keyPaths: [PartialKeyPath<Entity>]
+    /// The text properties of a full-text index.
+    let textKeyPaths: [KeyPath<Entity, String>]
+
+    /// A sorted index (``Index``).
+    public static func sorted<T0>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .sorted, [kp0]) }
+    /// A sorted index of two properties.
+    public static func sorted<T0, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self { Self(kind: .sorted, [kp0, kp1]) }
+    /// A sorted index of three properties.
+    public static func sorted<T0, T1, T2>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>) -> Self {
+        Self(kind: .sorted, [kp0, kp1, kp2])
+    }
+    /// A sorted index of four properties.
+    public static func sorted<T0, T1, T2, T3>(
+        _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
+    ) -> Self {
+        Self(kind: .sorted, [kp0, kp1, kp2, kp3])
+    }
+
+    /// An equality index (``HashIndex``).
+    public static func hashed<T0>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .hashed, [kp0]) }
+    /// An equality index of two properties.
+    public static func hashed<T0, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self { Self(kind: .hashed, [kp0, kp1]) }
+    /// An equality index of three properties.
+    public static func hashed<T0, T1, T2>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>) -> Self {
+        Self(kind: .hashed, [kp0, kp1, kp2])
+    }
+    /// An equality index of four properties.
+    public static func hashed<T0, T1, T2, T3>(
+        _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
+    ) -> Self {
+        Self(kind: .hashed, [kp0, kp1, kp2, kp3])
+    }
+
+    /// A full-text index (``FullTextIndex``) of `keyPaths`.
+    public static func fullText(_ keyPaths: KeyPath<Entity, String>...) -> Self {
+        Self(kind: .fullText, keyPaths, text: keyPaths)
+    }
+
+    private init(kind: IndexKind, _ keyPaths: [PartialKeyPath<Entity>], text: [KeyPath<Entity, String>] = []) {
+        self.kind = kind
+        self.keyPaths = keyPaths
+        self.textKeyPaths = text
+    }
+
+    /// The declaration as storage keeps it: its kind and the names of its properties' columns;
+    /// `nil` when a key path names no stored property (`\.address.city`: such an index is kept
+    /// in memory only).
+    @usableFromInline var stored: StoredIndex? {
+        var properties: [String] = []
+        for keyPath in keyPaths {
+            guard let name = Entity._relataColumnName(keyPath) else { return nil }
+            properties.append(name)
+        }
+        return StoredIndex(kind: kind, properties: properties)
+    }
+}
+
+extension EntityModelProtocol {
+    /// The full-text index declared on exactly `keyPaths`, in order, if any.
+    static func fullTextIndex(on keyPaths: [KeyPath<Self, String>]) -> IndexDeclaration<Self>? {
+        _relataIndexes.first { $0.kind == .fullText && $0.textKeyPaths == keyPaths }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// The full-text table of one ``FullTextIndex`` of a type in a SQLite store, named after its
+/// entity table and text columns (`e3_fts_c5`): an FTS5 table of each entity's trigrams as ASCII
+/// words (``FullTextCandidates/term(_:)``; the `ascii` tokenizer, no positions), which finds the
+/// rows holding a trigram and keeps the words (how often a row holds each is counted from them),
+/// and beside it
+///
+/// - `<name>_row (row, id, length)`: the entity each FTS5 row is (entity tables have no rowid)
+///   and its number of trigrams;
+/// - `<name>_stat (documents, length)`: their count and total, for BM25's average;
+/// - `<name>_terms`: an `fts5vocab` table, which tells how many entities hold a trigram.
+struct FullTextTable {
+    let name: String
+    let entityTable: String
+    /// The text columns, in the declaration's order.
+    let columns: [String]
+
+    init(entityTable: String, columns: [String]) {
+        self.entityTable = entityTable
+        self.columns = columns
+        name = "\(entityTable)_fts_" + columns.joined(separator: "_")
+    }
+
+    /// The table `name` is, if it is one of `entityTable`'s.
+    init?(name: String, entityTable: String) {
+        let prefix = entityTable + "_fts_"
+        guard name.hasPrefix(prefix) else { return nil }
+        let columns = name.dropFirst(prefix.count).split(separator: "_").map(String.init)
+        guard !columns.isEmpty, columns.allSatisfy({ $0.hasPrefix("c") && Int64($0.dropFirst()) != nil }) else { return nil }
+        self.init(entityTable: entityTable, columns: columns)
+    }
+
+    /// The full-text tables of `entityTable` the file has (found by their statistics tables).
+    static func names(of entityTable: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?", arguments: [entityTable + "_fts_*_stat"]
+        ).map { String($0.dropLast("_stat".count)) }.filter { FullTextTable(name: $0, entityTable: entityTable) != nil }
+    }
+
+    /// Drops the table `name` and those beside it.
+    static func drop(_ name: String, _ db: Database) throws {
+        for suffix in ["_terms", "", "_row", "_stat"] { try db.execute(sql: "DROP TABLE IF EXISTS \(name)\(suffix)") }
+    }
+
+    /// Makes the tables and fills them from the stored entities of `type`, in batches.
+    func create(_ db: Database, filling type: String) throws {
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE \(name) USING fts5(terms, tokenize = 'ascii', detail = none);
+                CREATE TABLE \(name)_row (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, length INTEGER NOT NULL);
+                CREATE TABLE \(name)_stat (documents INTEGER NOT NULL, length INTEGER NOT NULL);
+                INSERT INTO \(name)_stat (documents, length) VALUES (0, 0);
+                CREATE VIRTUAL TABLE \(name)_terms USING fts5vocab(\(name), 'row');
+                """
+        )
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, \(columns.joined(separator: ", ")) FROM \(entityTable) WHERE length(payload) > 0")
+        var documents = 0, length = 0
+        let insertRow = try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)")
+        let insertTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
+        while let row = try rows.next() {
+            guard let id = row[0] as String? else { continue }
+            let terms = FullTextCandidates.terms(of: columns.indices.map { (row[$0 + 1] as String?) ?? "" })
+            try insertRow.execute(arguments: [id, terms.count])
+            try insertTerms.execute(arguments: [db.lastInsertedRowID, terms.text])
+            documents += 1
+            length += terms.count
+        }
+        try db.execute(sql: "UPDATE \(name)_stat SET documents = ?, length = ?", arguments: [documents, length])
+    }
+
+    /// Writes the trigrams of entity `id` (its text `texts`, one per column), replacing its old ones.
+    func write(_ id: String, texts: [String], _ db: Database) throws {
+        let terms = FullTextCandidates.terms(of: texts)
+        if let (row, old) = try existing(id, db) {
+            try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?").execute(arguments: [row])
+            try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)").execute(arguments: [row, terms.text])
+            try db.cachedStatement(sql: "UPDATE \(name)_row SET length = ? WHERE row = ?").execute(arguments: [terms.count, row])
+            try db.cachedStatement(sql: "UPDATE \(name)_stat SET length = length + ?").execute(arguments: [terms.count - old])
+        } else {
+            try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)").execute(arguments: [id, terms.count])
+            try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)").execute(arguments: [db.lastInsertedRowID, terms.text])
+            try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents + 1, length = length + ?").execute(arguments: [terms.count])
+        }
+    }
+
+    /// Removes entity `id`'s trigrams, if the table holds them.
+    func remove(_ id: String, _ db: Database) throws {
+        guard let (row, old) = try existing(id, db) else { return }
+        try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?").execute(arguments: [row])
+        try db.cachedStatement(sql: "DELETE FROM \(name)_row WHERE row = ?").execute(arguments: [row])
+        try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents - 1, length = length - ?").execute(arguments: [old])
+    }
+
+    private func existing(_ id: String, _ db: Database) throws -> (row: Int64, length: Int)? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT row, length FROM \(name)_row WHERE id = ?"), arguments: [id]) else {
+            return nil
+        }
+        return (row[0], row[1])
+    }
+
+    /// What the table holds for `tokens` (distinct trigrams): its statistics, how many entities
+    /// hold each trigram, and each entity holding one of those at the places `containing`, with
+    /// how often it holds each of `tokens`.
+    func candidates(for tokens: [String], containing: [Int], _ db: Database) throws -> FullTextCandidates {
+        let terms = tokens.map(FullTextCandidates.term)
+        var places: [Substring: Int] = [:]
+        for (place, term) in terms.enumerated() { places[Substring(term)] = place }
+        let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stat")
+        var frequencies = Array(repeating: 0, count: terms.count)
+        let list = Array(repeating: "?", count: terms.count).joined(separator: ", ")
+        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM \(name)_terms WHERE term IN (\(list))", arguments: StatementArguments(terms)) {
+            if let place = places[Substring(row[0] as String? ?? "")] { frequencies[place] = row[1] }
+        }
+        var rows: [FullTextCandidates.Row] = []
+        if !containing.isEmpty {
+            // The terms are ASCII letters and digits: quoted, each is one FTS5 string.
+            let match = containing.map { "\"\(terms[$0])\"" }.joined(separator: " OR ")
+            let found = try Row.fetchCursor(
+                db, sql: "SELECT r.id, r.length, f.terms FROM \(name) AS f JOIN \(name)_row AS r ON r.row = f.rowid WHERE \(name) MATCH ?",
+                arguments: [match]
+            )
+            while let row = try found.next() {
+                let stored: String = row[2]
+                rows.append(FullTextCandidates.Row(id: row[0], length: row[1], frequencies: FullTextCandidates.frequencies(in: stored[...], of: places)))
+            }
+        }
+        return FullTextCandidates(documents: stat?[0] ?? 0, totalLength: stat?[1] ?? 0, documentFrequencies: frequencies, rows: rows)
+    }
+}

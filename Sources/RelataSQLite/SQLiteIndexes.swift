@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import RelataCore
+
+/// The indexes a SQLite store keeps for the declarations of its types (``StoredIndex``): a SQL
+/// index per ``Index`` or ``HashIndex`` on the properties' columns (`e<n>_x_c<a>_c<b>`), and per
+/// ``FullTextIndex`` a table of the text's trigrams (`e<n>_fts_c<a>…`, see ``FullTextTable``).
+/// A write of a type makes the declared ones storage lacks (a full-text table filled from the
+/// type's rows) and drops those of the type no longer declared, under the write lock; it keeps
+/// every full-text table of the types it writes. Names are made of catalog numbers only.
+struct SQLiteIndexes {
+    let db: Database
+    let tables: TableSession
+
+    /// What a backend knows of one type's indexes after its write made them match the type's
+    /// declarations.
+    struct Synced {
+        var declared: [StoredIndex]
+        /// The type's full-text tables, which its writes keep.
+        var fullText: [FullTextTable]
+    }
+
+    /// Makes and drops the indexes of the types `changes` stores whose declarations differ from
+    /// what `synced` says this backend last left (a type's declarations rarely change: the check
+    /// costs one comparison per type and write).
+    func sync(_ changes: StoreChanges, synced: inout [String: Synced]) throws {
+        for (type, declared) in changes.indexes.sorted(by: { $0.key < $1.key }) where synced[type]?.declared != declared {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            let (complete, fullText) = try sync(type, table: table, declared)
+            synced[type] = complete ? Synced(declared: declared, fullText: fullText) : nil
+        }
+    }
+
+    /// Makes and drops `table`'s indexes for `declared`: whether every declared one is made (one
+    /// whose properties have no column yet is made by a later write), and the full-text tables.
+    private func sync(_ type: String, table: String, _ declared: [StoredIndex]) throws -> (Bool, [FullTextTable]) {
+        var complete = true
+        var fullText: [FullTextTable] = []
+        var wanted = Set<String>(), wantedText = Set<String>()
+        for index in declared {
+            guard let columns = columns(of: type, index) else {
+                complete = false
+                continue
+            }
+            if index.kind == .fullText {
+                let text = FullTextTable(entityTable: table, columns: columns)
+                wantedText.insert(text.name)
+                fullText.append(text)
+                if try !exists(text.name + "_stat") { try text.create(db, filling: type) }
+            } else {
+                let name = "\(table)_x_" + columns.joined(separator: "_")
+                wanted.insert(name)
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+        }
+        for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name GLOB ?", arguments: [table, table + "_x_*"])
+        where !wanted.contains(name) {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
+        }
+        for name in try FullTextTable.names(of: table, db) where !wantedText.contains(name) {
+            try FullTextTable.drop(name, db)
+        }
+        return (complete, fullText)
+    }
+
+    /// The columns of `index`'s properties: for a full-text index each property's text column,
+    /// for another its first column; `nil` while one has none.
+    private func columns(of type: String, _ index: StoredIndex) -> [String]? {
+        var columns: [String] = []
+        for property in index.properties {
+            let column =
+                index.kind == .fullText
+                ? tables.catalog.propertyColumn(of: type, name: property, kind: .text).map { "c\($0)" }
+                : tables.catalog.propertyColumns(of: type).first { $0.name == property }?.column
+            guard let column else { return nil }
+            columns.append(column)
+        }
+        return columns
+    }
+
+    private func exists(_ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [name]) ?? false
+    }
+
+    /// Keeps every full-text table of the types `changes` writes: each stored row's trigrams
+    /// written again, each erased row's removed. `rows` are the rows as split for their columns.
+    /// The tables of a type this backend has not synced are looked up in the file.
+    func keepFullText(_ changes: StoreChanges, rows: [(EntityRecord, TableSession.SplitRow)], synced: [String: Synced]) throws {
+        var byType = synced.mapValues(\.fullText)
+        func texts(of type: String) throws -> [FullTextTable] {
+            if let known = byType[type] { return known }
+            guard let table = try tables.entityTable(of: type) else { return [] }
+            let found = try FullTextTable.names(of: table, db).compactMap { FullTextTable(name: $0, entityTable: table) }
+            byType[type] = found
+            return found
+        }
+        for key in changes.deletedEntities {
+            for text in try texts(of: key.type) { try text.remove(key.id, db) }
+        }
+        for (record, row) in rows {
+            for text in try texts(of: record.type) {
+                guard record.hasEntity else {
+                    try text.remove(record.id, db)
+                    continue
+                }
+                let values = text.columns.map { column in
+                    row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
+                }
+                try text.write(record.id, texts: values, db)
+            }
+        }
+    }
+}
