@@ -13,7 +13,7 @@ let package = Package(
         // The behaviour every storage backend must have, for backend authors' tests.
         .library(name: "RelataStoreConformance", targets: ["RelataStoreConformance"]),
         .executable(name: "relata-demo", targets: ["RelataDemo"]),
-        // The chat models of SwiftletModel's README / workload W1, shared by the demo and the benchmarks.
+        // The chat models of SwiftletModel's README, with a full-text index of messages: the demo's.
         .library(name: "ChatExample", targets: ["ChatExample"]),
         // The benchmarks (Benchmarks/README.md): run in release, never by the tests.
         .executable(name: "relata-bench", targets: ["RelataBench"]),
@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "RelataBench",
             dependencies: [
-                "Relata", "RelataCore", "RelataSQLite", "RelataPostgres", "ChatExample",
+                "Relata", "RelataCore", "RelataSQLite", "RelataPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -31,6 +31,9 @@ public struct Chat: Codable {
 
 @EntityModel
 public struct Message: Codable {
+    /// Messages are searched by their text (`relata-demo search WORDS`).
+    @FullTextIndex<Self>(\.text) private var textIndex
+
     public let id: String
     public let text: String
 

@@ -1,4 +1,3 @@
-import ChatExample
 import Foundation
 import GRDB
 import Relata
@@ -25,7 +24,7 @@ enum LargeStoreW2 {
     }
 
     /// The SQLite storage format the kept files are built in (8: typed property columns).
-    static let storageFormat = 8
+    static let storageFormat = 9
 
     static var folder: URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relata-w2")

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ChatExample
 import Relata
 @_spi(Paged) import RelataCore
 

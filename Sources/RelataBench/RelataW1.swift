@@ -1,4 +1,3 @@
-import ChatExample
 import Relata
 
 /// W1 operations 1–4 on Relata.

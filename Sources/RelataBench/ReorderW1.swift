@@ -1,4 +1,3 @@
-import ChatExample
 import Relata
 
 /// W1 operation 6: one chat with 10,000 ordered messages; 1,000 random messages moved to random

@@ -1,4 +1,3 @@
-import ChatExample
 import Foundation
 import Relata
 @_spi(Paged) import RelataCore

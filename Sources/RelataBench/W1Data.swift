@@ -1,5 +1,4 @@
 import Foundation
-import ChatExample
 import Relata
 
 /// The W1 data set at scale S, as the values a user would save.

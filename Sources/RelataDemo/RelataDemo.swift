@@ -11,7 +11,7 @@ struct RelataDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relata-demo",
         abstract: "The chat example of SwiftletModel's README, end to end, on a Relata store in a SQLite file.",
-        subcommands: [ChatDemo.self, WatchCommand.self],
+        subcommands: [ChatDemo.self, WatchCommand.self, SearchCommand.self],
         defaultSubcommand: ChatDemo.self
     )
 }
@@ -88,7 +88,7 @@ struct ChatDemo: AsyncParsableCommand {
             print("Store file: \(url.path)  (override with --path, start over with --reset)")
             store = try await Store(path: url.path, entities: User.self, Chat.self, Message.self, Attachment.self, DemoRun.self)
         }
-        print("Opened in \(format(ContinuousClock.now - opening))\n")
+        print("Opened in \((ContinuousClock.now - opening).shortText)\n")
 
         let runs = store.context.ids(of: DemoRun.self).compactMap { store.context.entity(DemoRun.self, id: $0) }
             .sorted { $0.id < $1.id }
@@ -126,7 +126,7 @@ struct ChatDemo: AsyncParsableCommand {
         if check {
             let checking = ContinuousClock.now
             try store.context.checkInvariants()
-            print("\nChecked: every link has its other side (\(format(ContinuousClock.now - checking))).")
+            print("\nChecked: every link has its other side (\((ContinuousClock.now - checking).shortText)).")
         }
         try await store.close()
         print("\nRun \(run.id) recorded; run again to see the store reopened.")
@@ -188,9 +188,9 @@ struct ChatDemo: AsyncParsableCommand {
                     try message.save(to: &context)
                 }
             }
-            print("   loaded \(end)/\(total) messages (\(format(ContinuousClock.now - start)))")
+            print("   loaded \(end)/\(total) messages (\((ContinuousClock.now - start).shortText))")
         }
-        print("   bulk load: \(format(ContinuousClock.now - start)) for \(total) messages in \((total + 999) / 1_000) writes")
+        print("   bulk load: \((ContinuousClock.now - start).shortText) for \(total) messages in \((total + 999) / 1_000) writes")
     }
 
     func queryReadmeChat(_ store: Store) async throws {
@@ -253,7 +253,7 @@ struct ChatDemo: AsyncParsableCommand {
                 return Message.query(id, in: context).with(\.$author).resolve()
             }
         }
-        print("   chat list: \(newest.count) chats with their newest message in \(format(ContinuousClock.now - listing))")
+        print("   chat list: \(newest.count) chats with their newest message in \((ContinuousClock.now - listing).shortText)")
         let paging = ContinuousClock.now
         let page = try await store.read { context in
             Message.query(context.ids(of: "c0", \Chat.$messages, page: .last(20)), in: context)
@@ -261,15 +261,11 @@ struct ChatDemo: AsyncParsableCommand {
                 .resolve()
         }
         guard let last = page.last else { return }
-        print("   chat c0's latest \(page.count) messages in \(format(ContinuousClock.now - paging)); the newest: \(last.id) by \(last.author?.name ?? "?"): \"\(last.text)\"")
+        print("   chat c0's latest \(page.count) messages in \((ContinuousClock.now - paging).shortText); the newest: \(last.id) by \(last.author?.name ?? "?"): \"\(last.text)\"")
         try await store.write { context in try Chat(id: "c0").move(last.id, in: \.$messages, to: 0, in: &context) }
         print("   moved \(last.id) to the front of c0: \(store.context.ids(of: "c0", \Chat.$messages, page: .first(3)))…")
     }
 
-    func format(_ duration: Duration) -> String {
-        let ms = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        return ms < 1_000 ? String(format: "%.1f ms", ms) : String(format: "%.2f s", ms / 1_000)
-    }
 }
 
 /// One run of the demo, kept in the store so the next run can report it.

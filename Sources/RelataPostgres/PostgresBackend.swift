@@ -76,6 +76,9 @@ public final class PostgresBackend: StorageBackend {
     /// current as of (see ``KnownCatalog``): a transaction that sees a later commit reads the
     /// catalog again before writing rows, or when it meets a name the catalog lacks.
     private let catalog = Mutex(KnownCatalog())
+    /// The index declarations of each type this backend's writes last made the database match
+    /// (see `PostgresIndexes`).
+    let indexes = Mutex<[String: [StoredIndex]]>([:])
     let logger = Logger(label: "relata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Set when a notification arrived, or when the listener needs a poll to be sure.
     private let news = Atomic<Bool>(true)

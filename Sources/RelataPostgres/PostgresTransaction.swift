@@ -574,6 +574,11 @@ final class PostgresTransaction: StorageTransaction {
         [links.map(\.kind), links.map(\.sourceType), links.map(\.source), links.map(\.targetType), links.map(\.target)]
     }
 
+    func keepIndexes(_ indexes: [String: [StoredIndex]]) throws {
+        let synced = try PostgresIndexes(transaction: self).sync(indexes, synced: backend.indexes.withLock { $0 })
+        backend.indexes.withLock { $0 = synced }
+    }
+
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         let sequence = try record(changes, origin: origin, committing: false)
         let retention = backend.configuration.logRetention
@@ -602,6 +607,10 @@ final class PostgresTransaction: StorageTransaction {
         sentLastSources = [:]
         sentLastLinks = [:]
         try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
+        // A type whose declarations changed since this backend last looked (rare: the check is a
+        // comparison per type).
+        let synced = backend.indexes.withLock { $0 }
+        if changes.indexes.contains(where: { synced[$0.key] != $0.value }) { try keepIndexes(changes.indexes) }
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }

@@ -445,6 +445,14 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func keepIndexes(_ indexes: [String: [StoredIndex]]) throws {
+        var changes = StoreChanges()
+        changes.indexes = indexes
+        var synced = backend.indexes.withLock { $0 }
+        try SQLiteIndexes(db: db, tables: tables).sync(changes, synced: &synced)
+        backend.indexes.withLock { [synced] in $0 = synced }
+    }
+
     func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
         try SQLiteRowWriter(db: db, tables: tables, backend: backend).write(changes)
         let now = Date().timeIntervalSince1970

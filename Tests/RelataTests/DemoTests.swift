@@ -68,4 +68,25 @@ struct DemoTests {
         #expect(reopened.context.ids(of: Message.self).count { $0.hasPrefix("m") } == 3_000)
         try await reopened.close()
     }
+
+    @Test("search prints the best matches with their authors and chats, best first; a search without a word of three characters is refused")
+    func search() async throws {
+        let path = Self.temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        _ = try await Self.demo("--path", path, "--messages", "2000")
+        let found = try await Self.demo("search", "1042", "--path", path, "--limit", "3")
+        let lines = found.split(separator: "\n").map(String.init)
+        #expect(lines.first == "The 3 best matches for \"1042\":", "\(lines)")
+        // The message holding every trigram of the search, in a short text, ranks first.
+        #expect(lines.dropFirst().first?.contains("1. message 1042  — User 42, in chat c42 (message m1042)") == true, "\(lines)")
+        #expect(lines.count == 5 && lines.last?.hasPrefix("Opened in ") == true)
+        let process = Process()
+        process.executableURL = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent("relata-demo")
+        process.arguments = ["search", "hi", "--path", path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0, "a search that can match nothing is a usage error")
+    }
 }

@@ -2,11 +2,15 @@ import Foundation
 import Relata
 
 // Workload W3's models (Benchmarks/README.md): W1's users, chats and messages with the four
-// properties W3 searches. They live in the benchmark's own module, as a user's models live in
-// the user's program.
+// properties W3 searches and their indexes, declared as SwiftletModel declares them (the e-mail's
+// with `@HashIndex`: Relata has no `@Unique` yet). They live in the benchmark's own module, as a
+// user's models live in the user's program.
 
 @EntityModel
 struct W3User: Codable {
+    @HashIndex<Self>(\.email) private var emailIndex
+    @Index<Self>(\.age) private var ageIndex
+
     let id: String
     var name: String
     /// Unique: `user<i>@example.com`.
@@ -31,6 +35,10 @@ struct W3Chat: Codable {
 
 @EntityModel
 struct W3Message: Codable {
+    @FullTextIndex<Self>(\.text) private var textIndex
+    @Index<Self>(\.sentAt) private var sentAtIndex
+    @HashIndex<Self>(\.isRead) private var readIndex
+
     let id: String
     /// Full text.
     var text: String

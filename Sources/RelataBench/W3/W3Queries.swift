@@ -2,9 +2,8 @@ import Foundation
 import Relata
 
 /// W3's queries through Relata's public API as a SwiftletModel user writes them: key path
-/// predicates, `sorted(by:)` and `limit(_:offset:)`. The predicates storage can test select the
-/// rows in SQL first (there is no index yet, and sorts and limits run in Swift over the rows
-/// selected); full text is a closure (no full-text index yet).
+/// predicates, `sorted(by:)`, `limit(_:offset:)` and `matches` on the full-text index. The
+/// predicates storage can test select the rows in SQL first, through the declared indexes.
 enum W3Queries {
     /// Q1: the user with this e-mail.
     static func user(email: String, in context: Context) -> String? {
@@ -35,14 +34,9 @@ enum W3Queries {
             .resolve().map(\.id)
     }
 
-    /// Q5: the 20 best matches for `words`: no ranking today — the messages holding every word
-    /// (case-insensitive), by id.
+    /// Q5: the 20 best matches for `words` (the full-text index's ranking).
     static func search(_ words: String, in context: Context) -> [String] {
-        let parts = words.lowercased().split(separator: " ")
-        return W3Message.query(in: context)
-            .filter { message in let text = message.text.lowercased(); return parts.allSatisfy { text.contains($0) } }
-            .sorted(by: \.id)
-            .resolve().prefix(20).map(\.id)
+        W3Message.query(in: context).filter(.string(\.text, matches: words)).limit(20).resolve().map(\.id)
     }
 
     /// Q6: messages whose text contains `text`, by id.

@@ -73,6 +73,15 @@ public struct EntitySchema: Sendable {
         types[name] == nil && shortNames[name] != nil
     }
 
+    /// The indexes of the types that declare any, by stored name: what a store makes when it
+    /// opens (see ``Index``).
+    var storedIndexes: [String: [StoredIndex]] {
+        types.compactMapValues { type in
+            let indexes = type.storedIndexes
+            return indexes.isEmpty ? nil : indexes
+        }
+    }
+
     /// The name a store keeps `type` under: its ``EntityModelProtocol/storedTypeName``.
     public static func storageName(of type: any EntityModelProtocol.Type) -> String {
         type.storedTypeName

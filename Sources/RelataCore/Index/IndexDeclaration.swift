@@ -63,6 +63,9 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
 }
 
 extension EntityModelProtocol {
+    /// The declared indexes storage can keep (see ``IndexDeclaration/stored``).
+    static var storedIndexes: [StoredIndex] { _relataIndexes.compactMap(\.stored) }
+
     /// The full-text index declared on exactly `keyPaths`, in order, if any.
     static func fullTextIndex(on keyPaths: [KeyPath<Self, String>]) -> IndexDeclaration<Self>? {
         _relataIndexes.first { $0.kind == .fullText && $0.textKeyPaths == keyPaths }

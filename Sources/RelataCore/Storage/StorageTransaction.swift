@@ -20,9 +20,16 @@ public protocol StorageTransaction: StorageReader {
     /// - Returns: The commit's sequence.
     /// - Throws: What ``persist(_:origin:)`` throws, or the commit's failure (nothing is committed).
     func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64
+
+    /// Makes the indexes `indexes` declares (by type name) for the types storage has rows of,
+    /// and drops those of these types no longer declared, without a commit: a ``Store`` calls it
+    /// when it opens. The default does nothing (a backend without indexes).
+    func keepIndexes(_ indexes: [String: [StoredIndex]]) throws
 }
 
 extension StorageTransaction {
+    public func keepIndexes(_ indexes: [String: [StoredIndex]]) throws {}
+
     public func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64 {
         try persist(changes, origin: origin)
     }

@@ -94,6 +94,9 @@ actor StoreWriter {
                 (loader, sequence) = try upgrade()
                 ignored = loader.ignored
             }
+            // The declared indexes, made under the write lock before the first read needs them.
+            let indexes = schema.storedIndexes
+            if !indexes.isEmpty { try backend.write { try $0.keepIndexes(indexes) } }
             // The cache starts empty, as of that commit.
             cache?.reset(to: sequence)
             published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))

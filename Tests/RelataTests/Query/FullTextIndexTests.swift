@@ -156,11 +156,24 @@ struct FullTextIndexTests {
         try await Self.checkStore(try await kind.open(harness.backend(), schema: EntitySchema(Article.self)))
     }
 
-    @Test("On PostgreSQL too")
+    @Test("On PostgreSQL too; its indexes are B-trees on the declared properties' columns, made and dropped with the declarations")
     func postgres() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
-        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: PostgresStoreTests.schema()))
+        let name = PostgresStoreTests.schema()
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: name))
         try await Self.checkStore(try await Store(backend: backend, schema: EntitySchema(Article.self)))
+        func indexes() throws -> [String] {
+            try PostgresUpgradeTests.psql(url, "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(name)' AND indexname LIKE '%\\_x\\_%' ORDER BY indexname").map { $0[0] }
+        }
+        let made = try indexes()
+        #expect(made.count == 2, "\(made)")
+        #expect(made.allSatisfy { $0.contains("USING btree (c") }, "\(made)")
+        let plain = try await Store(
+            backend: try await PostgresBackend.connect(url: url, configuration: .init(schema: name)), schema: EntitySchema(PlainArticle.self)
+        )
+        try await plain.write { context in try PlainArticle(id: "p", title: "", body: "", rank: 0, tag: "").save(to: &context) }
+        try await plain.close()
+        #expect(try indexes().isEmpty, "dropped by the write of a type that no longer declares them")
     }
 
     @Test("A limited search in a SQLite store gives the best matches in order, also those without the rarest trigram")
