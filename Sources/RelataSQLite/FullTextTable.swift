@@ -71,34 +71,47 @@ struct FullTextTable {
         try db.execute(sql: "UPDATE \(name)_stat SET documents = ?, length = ?", arguments: [documents, length])
     }
 
-    /// Writes the trigrams of entity `id` (its text `texts`, one per column), replacing its old ones.
-    func write(_ id: String, texts: [String], _ db: Database) throws {
-        let terms = FullTextCandidates.terms(of: texts)
-        if let (row, old) = try existing(id, db) {
-            try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?").execute(arguments: [row])
-            try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)").execute(arguments: [row, terms.text])
-            try db.cachedStatement(sql: "UPDATE \(name)_row SET length = ? WHERE row = ?").execute(arguments: [terms.count, row])
-            try db.cachedStatement(sql: "UPDATE \(name)_stat SET length = length + ?").execute(arguments: [terms.count - old])
-        } else {
-            try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)").execute(arguments: [id, terms.count])
-            try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)").execute(arguments: [db.lastInsertedRowID, terms.text])
-            try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents + 1, length = length + ?").execute(arguments: [terms.count])
+    /// Writes the trigrams of each entity of `entries` with texts (its text, one per column),
+    /// replacing its old ones, and removes those of each without: the rows already there found in
+    /// one statement, the statistics updated once.
+    func apply(_ entries: [(id: String, texts: [String]?)], _ db: Database) throws {
+        guard !entries.isEmpty else { return }
+        var existing: [String: (row: Int64, length: Int)] = [:]
+        let found = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT r.id, r.row, r.length FROM json_each(?) AS k JOIN \(name)_row AS r ON r.id = k.value"),
+            arguments: [JSONArrayText.encode(entries.map(\.id))]
+        )
+        while let row = try found.next() { existing[row[0]] = (row[1], row[2]) }
+        let deleteTerms = try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?")
+        let insertTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
+        var documents = 0, length = 0
+        for (id, texts) in entries {
+            let old = existing[id]
+            if let old { try deleteTerms.execute(arguments: [old.row]) }
+            guard let texts else {
+                guard let old else { continue }
+                try db.cachedStatement(sql: "DELETE FROM \(name)_row WHERE row = ?").execute(arguments: [old.row])
+                (documents, length) = (documents - 1, length - old.length)
+                existing[id] = nil
+                continue
+            }
+            let terms = FullTextCandidates.terms(of: texts)
+            let row: Int64
+            if let old {
+                row = old.row
+                try db.cachedStatement(sql: "UPDATE \(name)_row SET length = ? WHERE row = ?").execute(arguments: [terms.count, row])
+                length += terms.count - old.length
+            } else {
+                try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)").execute(arguments: [id, terms.count])
+                row = db.lastInsertedRowID
+                (documents, length) = (documents + 1, length + terms.count)
+            }
+            try insertTerms.execute(arguments: [row, terms.text])
+            existing[id] = (row, terms.count)
         }
-    }
-
-    /// Removes entity `id`'s trigrams, if the table holds them.
-    func remove(_ id: String, _ db: Database) throws {
-        guard let (row, old) = try existing(id, db) else { return }
-        try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?").execute(arguments: [row])
-        try db.cachedStatement(sql: "DELETE FROM \(name)_row WHERE row = ?").execute(arguments: [row])
-        try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents - 1, length = length - ?").execute(arguments: [old])
-    }
-
-    private func existing(_ id: String, _ db: Database) throws -> (row: Int64, length: Int)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT row, length FROM \(name)_row WHERE id = ?"), arguments: [id]) else {
-            return nil
+        if documents != 0 || length != 0 {
+            try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents + ?, length = length + ?").execute(arguments: [documents, length])
         }
-        return (row[0], row[1])
     }
 
     /// What the table holds for `tokens` (distinct trigrams): its statistics, how many entities

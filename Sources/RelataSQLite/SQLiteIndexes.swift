@@ -94,20 +94,18 @@ struct SQLiteIndexes {
             byType[type] = found
             return found
         }
+        var entries: [String: (table: FullTextTable, entries: [(id: String, texts: [String]?)])] = [:]
         for key in changes.deletedEntities {
-            for text in try texts(of: key.type) { try text.remove(key.id, db) }
+            for text in try texts(of: key.type) { entries[text.name, default: (text, [])].entries.append((key.id, nil)) }
         }
         for (record, row) in rows {
             for text in try texts(of: record.type) {
-                guard record.hasEntity else {
-                    try text.remove(record.id, db)
-                    continue
-                }
-                let values = text.columns.map { column in
+                let values = record.hasEntity ? text.columns.map { column in
                     row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
-                }
-                try text.write(record.id, texts: values, db)
+                } : nil
+                entries[text.name, default: (text, [])].entries.append((record.id, values))
             }
         }
+        for (_, table) in entries.sorted(by: { $0.key < $1.key }) { try table.table.apply(table.entries, db) }
     }
 }

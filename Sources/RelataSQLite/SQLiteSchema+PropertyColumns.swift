@@ -94,6 +94,9 @@ extension SQLiteSchema {
                 try update.step()
             }
         }
+        // The full-text tables a store opened meanwhile made read these rows' text from the
+        // columns, empty until now.
+        try SQLiteIndexes(db: db, tables: tables).keepFullText(StoreChanges(), rows: Array(zip(records, split)), synced: [:])
         if records.count < upgradeBatch {
             try db.execute(
                 sql: "UPDATE relata_meta SET value = ? WHERE key = ?; UPDATE relata_meta SET value = '' WHERE key = ?",

@@ -258,6 +258,32 @@ struct FullTextIndexTests {
         try await store.close()
     }
 
+    @Test("A format 7 file upgraded in batches: the full-text table made meanwhile ends with every row's text")
+    func upgradedFile() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let articles = Self.articles(SQLiteSchema.upgradeBatch * 2 + 100, seed: 12)
+        var store = try await Store(path: path, entities: Article.self)
+        try await store.write { context in for article in articles { try article.save(to: &context) } }
+        try await store.close()
+        try await LegacyStoreFile.downgradeToVersion7(path)
+        // Stopped after a batch, then opened again: the table is made while rows are still moving.
+        store = try await SQLiteSchema.$upgradeBatchesBeforeStop.withValue(1) { try await Store(path: path, entities: Article.self) }
+        try await store.close()
+        store = try await SQLiteSchema.$upgradeBatchesBeforeStop.withValue(1) { try await Store(path: path, entities: Article.self) }
+        try await store.close()
+        store = try await Store(path: path, entities: Article.self)
+        for search in Self.searches {
+            let found = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: search)).limit(10).resolve().map(\.id) }
+            #expect(found == Array(Self.oracle(articles, search).prefix(10)), "\(search)")
+        }
+        try await store.close()
+        let tables = try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name GLOB 'e*_fts_*_stat'")
+        }
+        #expect(tables.count == 1, "the search read the table: \(tables)")
+    }
+
     /// `Article` without its indexes, stored under the same name.
     @EntityModel
     struct PlainArticle: Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import RelataCore
+@testable import RelataSQLite
 
 /// Turns a store file of the current format back into what format 6 wrote (one `relata_entity`
 /// table with the to-one links in a binary column, one `relata_link` table), so tests can open
@@ -73,9 +74,16 @@ enum LegacyStoreFile {
 
     /// Puts each row's property columns back into its payload, and drops the columns.
     static func wholePayloads(_ db: Database) throws {
-        // Format 7 had no views; they read the columns dropped here.
+        // Format 7 had no views, indexes of declarations or full-text tables; they read the
+        // columns dropped here.
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view'") {
             try db.execute(sql: "DROP VIEW \(TableCatalog.quoted(view))")
+        }
+        for index in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'e*_x_*'") {
+            try db.execute(sql: "DROP INDEX \(index)")
+        }
+        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'e*_fts_*_stat'") {
+            try FullTextTable.drop(String(table.dropLast("_stat".count)), db)
         }
         let catalog = try Row.fetchAll(db, sql: "SELECT number, kind, type, relation FROM relata_table ORDER BY number")
         for entry in catalog where entry["kind"] as String == "entity" {
