@@ -15,6 +15,9 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     /// The distinct trigrams, in order of first appearance.
     let distinct: [String]
     private let places: [String: Int]
+    /// The places of the ASCII trigrams, by their packed key (ASCII texts are counted without
+    /// making strings: see ``SearchTokens/forEachASCIITrigram(of:_:)``).
+    private let asciiPlaces: [UInt32: Int]
 
     init(keyPaths: [KeyPath<Entity, String>], value: String) {
         self.keyPaths = keyPaths
@@ -32,6 +35,11 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         }
         self.distinct = distinct
         self.places = places
+        var asciiPlaces: [UInt32: Int] = [:]
+        for (token, place) in places {
+            if let key = SearchTokens.asciiKey(token) { asciiPlaces[key] = place }
+        }
+        self.asciiPlaces = asciiPlaces
     }
 
     /// An entity's text as the index counts it: its length in trigrams and how often it holds
@@ -44,7 +52,13 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     func document(_ entity: Entity) -> Document {
         var document = Document(length: 0, frequencies: [:])
         for keyPath in keyPaths {
-            for token in SearchTokens.trigrams(of: entity[keyPath: keyPath]) {
+            let text = entity[keyPath: keyPath]
+            let ascii = SearchTokens.forEachASCIITrigram(of: text) { key in
+                document.length += 1
+                if let place = asciiPlaces[key] { document.frequencies[place, default: 0] += 1 }
+            }
+            if ascii { continue }
+            for token in SearchTokens.trigrams(of: text) {
                 document.length += 1
                 if let place = places[token] { document.frequencies[place, default: 0] += 1 }
             }

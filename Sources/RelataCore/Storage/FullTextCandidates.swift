@@ -50,8 +50,23 @@ package struct FullTextCandidates: Sendable, Equatable {
     /// The trigrams of `texts` as a table of trigrams stores them: words separated by spaces,
     /// and how many there are.
     package static func terms(of texts: [String]) -> (text: String, count: Int) {
-        let tokens = texts.flatMap(SearchTokens.trigrams(of:))
-        return (tokens.map(term).joined(separator: " "), tokens.count)
+        var bytes: [UInt8] = [], count = 0
+        for text in texts {
+            let ascii = SearchTokens.forEachASCIITrigram(of: text) { key in
+                if count > 0 { bytes.append(0x20) }
+                bytes.append(UInt8(key >> 16))
+                bytes.append(UInt8(key >> 8 & 0xFF))
+                bytes.append(UInt8(key & 0xFF))
+                count += 1
+            }
+            if ascii { continue }
+            for token in SearchTokens.trigrams(of: text) {
+                if count > 0 { bytes.append(0x20) }
+                bytes += term(token).utf8
+                count += 1
+            }
+        }
+        return (String(decoding: bytes, as: UTF8.self), count)
     }
 
     /// How often `stored` (terms as ``terms(of:)`` writes them) holds each of `terms`, by place.

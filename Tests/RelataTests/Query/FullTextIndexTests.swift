@@ -87,6 +87,24 @@ struct FullTextIndexTests {
         #expect(Set(plain) == Set(articles.filter { SwiftletModelOracles.matches($0.body, fuzzy: "release") || SwiftletModelOracles.matches($0.title, fuzzy: "release") }.map(\.id)))
     }
 
+    @Test("ASCII text is cut into the trigrams SwiftletModel cuts, without strings; other text is left to the general path")
+    func asciiTrigrams() {
+        var random = SeededGenerator(seed: 13)
+        let alphabet = Array("abcXYZ019 .,-_\r\n\t'!AZaz09")
+        for _ in 0..<2_000 {
+            let text = String((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            var keys: [String] = []
+            let ascii = SearchTokens.forEachASCIITrigram(of: text) { key in
+                keys.append(String(decoding: [UInt8(key >> 16), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)], as: UTF8.self))
+            }
+            #expect(ascii)
+            #expect(keys == SwiftletModelOracles.makeTokens(text), "\(text.debugDescription)")
+            #expect(FullTextCandidates.terms(of: [text]).count == keys.count)
+        }
+        #expect(!SearchTokens.forEachASCIITrigram(of: "naïve") { _ in Issue.record("no trigram of a text that is not ASCII") })
+        #expect(FullTextCandidates.terms(of: ["Naïve Übung", "ok go"]).text == SwiftletModelOracles.makeTokens("Naïve Übung").map(FullTextCandidates.term).joined(separator: " "))
+    }
+
     @Test("An index declaration is neither encoded nor needed to decode")
     func coding() throws {
         let article = Article(id: "1", title: "T", body: "B", rank: 1, tag: "x")
