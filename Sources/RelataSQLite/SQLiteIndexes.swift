@@ -18,16 +18,21 @@ struct SQLiteIndexes {
         var declared: [StoredIndex]
         /// The type's full-text tables, which its writes keep.
         var fullText: [FullTextTable]
+        /// Whether every declared index is made (one whose properties have no column yet is made
+        /// by a write that makes the column).
+        var complete: Bool
     }
 
     /// Makes and drops the indexes of the types `changes` stores whose declarations differ from
-    /// what `synced` says this backend last left (a type's declarations rarely change: the check
-    /// costs one comparison per type and write).
+    /// what `synced` says this backend last left, and those of types with an index not made yet
+    /// when the write made columns (a type's declarations rarely change: the check costs one
+    /// comparison per type and write).
     func sync(_ changes: StoreChanges, synced: inout [String: Synced]) throws {
-        for (type, declared) in changes.indexes.sorted(by: { $0.key < $1.key }) where synced[type]?.declared != declared {
+        for (type, declared) in changes.indexes.sorted(by: { $0.key < $1.key }) {
+            if let known = synced[type], known.declared == declared, known.complete || !tables.grew { continue }
             guard let table = try tables.entityTable(of: type) else { continue }
             let (complete, fullText) = try sync(type, table: table, declared)
-            synced[type] = complete ? Synced(declared: declared, fullText: fullText) : nil
+            synced[type] = Synced(declared: declared, fullText: fullText, complete: complete)
         }
     }
 
