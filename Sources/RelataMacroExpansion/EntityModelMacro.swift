@@ -101,7 +101,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             members.append(keyDecl(relation, access: access))
             members.append(descriptorDecl(relation, source: type, access: access))
         }
-        members.append(saveDecl(relations, type: type, access: access))
+        members.append(saveDecl(relations, resolvesCollisions: parser.indexes.contains { $0.factory == "unique" }, type: type, access: access))
         members.append(
             """
             \(access)func delete(from context: inout Relata.Context) throws {
@@ -236,9 +236,12 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
             """
     }
 
-    static func saveDecl(_ relations: [RelationProperty], type: TypeSyntax, access: DeclModifierListSyntax) -> DeclSyntax {
+    static func saveDecl(_ relations: [RelationProperty], resolvesCollisions: Bool, type: TypeSyntax, access: DeclModifierListSyntax) -> DeclSyntax {
         var statements: [CodeBlockItemSyntax] = relations.contains(where: \.unique) ? ["try context._checkUnique(self)"] : []
-        statements += ["try self.willSave(to: &context)", "context._upsert(self, options: options)"]
+        statements.append("try self.willSave(to: &context)")
+        // `@Unique`: other entities holding the values go to the resolver before this is stored.
+        if resolvesCollisions { statements.append("try context._resolveCollisions(self)") }
+        statements.append("context._upsert(self, options: options)")
         statements += relations.map { "try context._saveRelation(self.\($0.projected), of: self.id, Self.\($0.descriptorName))" }
         statements.append("try self.didSave(to: &context)")
         return function(

@@ -47,16 +47,43 @@ extension PostgresTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
         }
         binds.append(Int64(max(0, count)))
-        loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        // No filter and no key (the first rows by id): no row is left to test in Swift.
+        loose.append(plan.involved.isEmpty ? "FALSE" : "(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
         let name = schema.qualified(table)
         let query = PostgresQuery(
             unsafeSQL: """
-                (SELECT * FROM \(name) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(plan.keys.joined(separator: ", ")), id LIMIT $\(binds.count))
+                (SELECT * FROM \(name) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", ")) LIMIT $\(binds.count))
                 UNION ALL (SELECT * FROM \(name) WHERE \(loose.joined(separator: " AND ")))
                 """,
             binds: binds
         )
         return try entityRows(query, type: type)
+    }
+
+    /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns), and
+    /// the rows holding an entity whose column for a filter is NULL: two statements.
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {
+        guard let table = try tables.entityTable(of: type) else { return ColumnCount(count: 0, untested: []) }
+        if !tables.isCurrent { try tables.refresh() }
+        guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: []) else { return nil }
+        let entity = "pg_catalog.octet_length(payload) > 0"
+        // A row without an entity has every property column NULL: a column not NULL says the
+        // row holds one, without reading the payload.
+        var exact = plan.involved.map { "\($0) IS NOT NULL" }, loose = [entity]
+        var binds = PostgresBindings()
+        for (filter, column) in plan.filters {
+            Self.bind(filter.value, to: &binds)
+            exact.append(filter.test(on: column, parameter: "$\(binds.count)", .postgres))
+            loose.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
+        }
+        if exact.isEmpty { exact = [entity] }
+        let name = schema.qualified(table)
+        let counted = PostgresQuery(unsafeSQL: "SELECT pg_catalog.count(*) FROM \(name) WHERE \(exact.joined(separator: " AND "))", binds: binds)
+        let count = Int(try execute(counted).first?.decode(Int64.self) ?? 0)
+        guard !plan.involved.isEmpty else { return ColumnCount(count: count, untested: []) }
+        loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        let untested = try entityRows(PostgresQuery(unsafeSQL: "SELECT * FROM \(name) WHERE \(loose.joined(separator: " AND "))", binds: binds), type: type)
+        return ColumnCount(count: count, untested: untested)
     }
 
     /// Binds a property column's value as PostgreSQL compares it with the column.

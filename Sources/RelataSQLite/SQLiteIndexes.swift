@@ -3,7 +3,7 @@ import GRDB
 import RelataCore
 
 /// The indexes a SQLite store keeps for the declarations of its types (``StoredIndex``): a SQL
-/// index per ``Index`` or ``HashIndex`` on the properties' columns (`e<n>_x_c<a>_c<b>`), and per
+/// index per ``Index``, ``HashIndex`` or ``Unique`` on the properties' columns (`e<n>_x_c<a>_c<b>`), and per
 /// ``FullTextIndex`` a table of the text's trigrams (`e<n>_fts_c<a>…`, see ``FullTextTable``).
 /// A write of a type makes the declared ones storage lacks (a full-text table filled from the
 /// type's rows) and drops those of the type no longer declared, under the write lock; it keeps

@@ -46,16 +46,49 @@ extension SQLiteTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
         }
         arguments.append(max(0, count))
-        loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        // No filter and no key (the first rows by id): no row is left to test in Swift.
+        loose.append(plan.involved.isEmpty ? "FALSE" : "(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
         var records: [EntityRecord] = []
         try entityRows(
             """
-            SELECT * FROM (SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(plan.keys.joined(separator: ", ")), id LIMIT ?\(arguments.count))
+            SELECT * FROM (SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", ")) LIMIT ?\(arguments.count))
             UNION ALL SELECT * FROM \(table) WHERE \(loose.joined(separator: " AND "))
             """,
             arguments: StatementArguments(arguments), type: type, table: table
         ) { records.append($0) }
         return records
+    }
+
+    /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which
+    /// their indexes answer without reading rows), and the rows holding an entity whose column
+    /// for a filter is NULL: two statements.
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {
+        guard let table = try tables.entityTable(of: type) else { return ColumnCount(count: 0, untested: []) }
+        if !tables.isCurrent { try tables.refresh() }
+        guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: []) else { return nil }
+        // A row without an entity has every property column NULL: a column not NULL says the
+        // row holds one, without reading the payload.
+        var exact = plan.involved.map { "\($0) IS NOT NULL" }, loose = ["length(payload) > 0"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        for (filter, column) in plan.filters {
+            arguments.append(Self.argument(filter.value))
+            exact.append(filter.test(on: column, parameter: "?\(arguments.count)", .sqlite))
+            loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
+        }
+        if exact.isEmpty { exact = ["length(payload) > 0"] }
+        backend.rowReads.add()
+        let count = try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM \(table) WHERE \(exact.joined(separator: " AND "))", arguments: StatementArguments(arguments)
+        ) ?? 0
+        var untested: [EntityRecord] = []
+        if !plan.involved.isEmpty {
+            loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+            try entityRows(
+                "SELECT * FROM \(table) WHERE \(loose.joined(separator: " AND "))",
+                arguments: StatementArguments(arguments), type: type, table: table
+            ) { untested.append($0) }
+        }
+        return ColumnCount(count: count, untested: untested)
     }
 
     /// A property column's value as SQLite binds it (see `SQLiteSchema.declaredType(_:)`).

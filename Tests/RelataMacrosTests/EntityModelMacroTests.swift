@@ -194,6 +194,118 @@ struct EntityModelMacroTests {
         }
     }
 
+    @Test("@Unique is listed with its resolver, and a save resolves collisions before it stores the entity")
+    func uniqueDeclarations() {
+        assertMacro {
+            """
+            @EntityModel
+            struct User {
+                @Unique<Self>(\\.email, collisions: .throw) private var uniqueEmail
+                @Unique<Self>(\\.firstName, \\.lastName) private var uniqueName
+                let id: String
+                var firstName: String
+                var lastName: String
+                var email: String
+            }
+            """
+        } expansion: {
+            #"""
+            struct User {
+                @Unique<Self>(\.email, collisions: .throw) private var uniqueEmail
+                @Unique<Self>(\.firstName, \.lastName) private var uniqueName
+                let id: String
+                var firstName: String
+                var lastName: String
+                var email: String
+
+                init(
+                    id: String,
+                    firstName: String,
+                    lastName: String,
+                    email: String
+                ) {
+                    self.id = id
+                    self.firstName = firstName
+                    self.lastName = lastName
+                    self.email = email
+                }
+
+                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.id, "id", 0)
+                    try writer.write(entity.firstName, "firstName", 1)
+                    try writer.write(entity.lastName, "lastName", 2)
+                    try writer.write(entity.email, "email", 3)
+                }
+
+                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.id = try reader.read(\Self.id, "id", 0)
+                    self.firstName = try reader.read(\Self.firstName, "firstName", 1)
+                    self.lastName = try reader.read(\Self.lastName, "lastName", 2)
+                    self.email = try reader.read(\Self.email, "email", 3)
+                }
+
+                static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if Relata._relataNames(keyPath, \Self.id) {
+                        return "id"
+                    }
+                    if Relata._relataNames(keyPath, \Self.firstName) {
+                        return "firstName"
+                    }
+                    if Relata._relataNames(keyPath, \Self.lastName) {
+                        return "lastName"
+                    }
+                    if Relata._relataNames(keyPath, \Self.email) {
+                        return "email"
+                    }
+                    return nil
+                }
+            }
+
+            extension User: Relata.EntityModelProtocol {
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<User>) throws {
+                    try self.willSave(to: &context)
+                    try context._resolveCollisions(self)
+                    context._upsert(self, options: options)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                }
+
+                static var patch: Relata.MergeStrategy<User> {
+                    Relata.MergeStrategy<User>()
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    return nil
+                }
+
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    return nil
+                }
+
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
+                }
+
+                static var _relataIndexes: [Relata.IndexDeclaration<User>] {
+                    [
+                        .unique(\.email, collisions: .throw),
+                        .unique(\.firstName, \.lastName)
+                    ]
+                }
+            }
+            """#
+        }
+    }
+
     @Test("Index declarations are listed in _relataIndexes and are neither columns nor initializer parameters")
     func indexDeclarations() {
         assertMacro {

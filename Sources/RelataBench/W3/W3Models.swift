@@ -2,13 +2,12 @@ import Foundation
 import Relata
 
 // Workload W3's models (Benchmarks/README.md): W1's users, chats and messages with the four
-// properties W3 searches and their indexes, declared as SwiftletModel declares them (the e-mail's
-// with `@HashIndex`: Relata has no `@Unique` yet). They live in the benchmark's own module, as a
-// user's models live in the user's program.
+// properties W3 searches and their indexes, declared as SwiftletModel declares them. They live in
+// the benchmark's own module, as a user's models live in the user's program.
 
 @EntityModel
 struct W3User: Codable {
-    @HashIndex<Self>(\.email) private var emailIndex
+    @Unique<Self>(\.email, collisions: .throw) private var uniqueEmail
     @Index<Self>(\.age) private var ageIndex
 
     let id: String

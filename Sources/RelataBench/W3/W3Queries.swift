@@ -21,7 +21,7 @@ enum W3Queries {
 
     /// Q3: the number of unread messages.
     static func unread(in context: Context) -> Int {
-        W3Message.query(in: context).filter(\.isRead == false).resolve().count
+        W3Message.query(in: context).filter(\.isRead == false).resolveCount()
     }
 
     /// Q4: users aged 30…39 sorted by name (then id), the third page of 50.

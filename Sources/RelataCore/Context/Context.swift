@@ -182,6 +182,16 @@ extension Context {
         }
     }
 
+    /// How many stored entities of this type pass `filters` exactly, counted by storage, and the
+    /// entities it could not test (see ``EntityTable/storedCount(matching:)``); `nil` when
+    /// storage cannot answer for this context.
+    func storedCount<Entity: EntityModelProtocol>(of type: Entity.Type, matching filters: [ColumnFilter]) -> (count: Int, untested: [Entity])? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.storedCount(matching: filters)
+        }
+    }
+
     /// The ids of the entities of this type `search` matches, best first (with `first`, the
     /// best `first` at least).
     func rankedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {

@@ -130,13 +130,13 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// (written or read here: what it holds wins); `nil` when the table does not read storage or
     /// holds every entity already (then test them all). With `order` and `first`, storage sends
     /// only the first rows in that order, enough for the first `first` results whatever this
-    /// table changed (`first` plus every id it holds or erased). What storage found is kept, as
-    /// reads keep what they read.
+    /// table changed (`first` plus every id it holds or erased); without `order`, the first in id
+    /// order. What storage found is kept, as reads keep what they read.
     @inlinable
     func ids(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil) -> [Entity.ID]? {
         guard let faulter, !holdsAll else { return nil }
         let read =
-            if let first, !order.isEmpty {
+            if let first {
                 faulter.readFirst(filters, order, first + loadedIDs.count)
             } else {
                 faulter.readMatching(filters)
@@ -148,6 +148,26 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         }
         for fill in faulter.rowLinks { fill(self, found.entities.map(\.0), found.rows) }
         return Array(entities.ids)
+    }
+
+    /// How many entities of the type pass `filters` exactly, counted by storage, and the entities
+    /// storage could not test (a filter's column NULL in their rows: the caller tests them); `nil`
+    /// when storage cannot count by these filters, the table does not read storage or holds
+    /// every entity, or it wrote entities of the type (their stored rows no longer answer for
+    /// them). The untested entities are kept, as reads keep what they read.
+    @inlinable
+    func storedCount(matching filters: [ColumnFilter]) -> (count: Int, untested: [Entity])? {
+        guard let faulter, !holdsAll, !wroteEntities, let found = faulter.readCount(filters) else { return nil }
+        var untested: [Entity] = []
+        for (id, entity) in found.untested.entities {
+            if !loadedIDs.contains(id) {
+                entities[id] = entity
+                loadedIDs.insert(id)
+            }
+            untested.append(entities[id] ?? entity)
+        }
+        for fill in faulter.rowLinks { fill(self, found.untested.entities.map(\.0), found.untested.rows) }
+        return (found.count, untested)
     }
 
     /// The ids of the entities `search` matches, best first (see ``FullTextSearch``); with

@@ -1,5 +1,5 @@
-/// One index an entity type declares (``Index``, ``HashIndex``, ``FullTextIndex``), as
-/// `@EntityModel` lists it in `_relataIndexes`.
+/// One index an entity type declares (``Index``, ``HashIndex``, ``Unique``, ``FullTextIndex``),
+/// as `@EntityModel` lists it in `_relataIndexes`.
 public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The kind of index.
     public let kind: IndexKind
@@ -7,6 +7,8 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     let keyPaths: [PartialKeyPath<Entity>]
     /// The text properties of a full-text index.
     let textKeyPaths: [KeyPath<Entity, String>]
+    /// What a unique index keeps unique, and how collisions resolve.
+    let uniqueness: Uniqueness<Entity>?
 
     /// A sorted index (``Index``).
     public static func sorted<T0>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .sorted, [kp0]) }
@@ -38,15 +40,49 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
         Self(kind: .hashed, [kp0, kp1, kp2, kp3])
     }
 
+    /// A unique index (``Unique``) of one property.
+    public static func unique<T0: Equatable>(_ kp0: KeyPath<Entity, T0>, collisions: CollisionResolver<Entity> = .upsert) -> Self {
+        Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] })
+    }
+    /// A unique index of two properties.
+    public static func unique<T0: Equatable, T1: Equatable>(
+        _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, collisions: CollisionResolver<Entity> = .upsert
+    ) -> Self {
+        Self(kind: .unique, [kp0, kp1], uniqueness: Uniqueness([kp0, kp1], collisions) { a, b in
+            a[keyPath: kp0] == b[keyPath: kp0] && a[keyPath: kp1] == b[keyPath: kp1]
+        })
+    }
+    /// A unique index of three properties.
+    public static func unique<T0: Equatable, T1: Equatable, T2: Equatable>(
+        _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, collisions: CollisionResolver<Entity> = .upsert
+    ) -> Self {
+        Self(kind: .unique, [kp0, kp1, kp2], uniqueness: Uniqueness([kp0, kp1, kp2], collisions) { a, b in
+            a[keyPath: kp0] == b[keyPath: kp0] && a[keyPath: kp1] == b[keyPath: kp1] && a[keyPath: kp2] == b[keyPath: kp2]
+        })
+    }
+    /// A unique index of four properties.
+    public static func unique<T0: Equatable, T1: Equatable, T2: Equatable, T3: Equatable>(
+        _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>,
+        collisions: CollisionResolver<Entity> = .upsert
+    ) -> Self {
+        Self(kind: .unique, [kp0, kp1, kp2, kp3], uniqueness: Uniqueness([kp0, kp1, kp2, kp3], collisions) { a, b in
+            a[keyPath: kp0] == b[keyPath: kp0] && a[keyPath: kp1] == b[keyPath: kp1] && a[keyPath: kp2] == b[keyPath: kp2]
+                && a[keyPath: kp3] == b[keyPath: kp3]
+        })
+    }
+
     /// A full-text index (``FullTextIndex``) of `keyPaths`.
     public static func fullText(_ keyPaths: KeyPath<Entity, String>...) -> Self {
         Self(kind: .fullText, keyPaths, text: keyPaths)
     }
 
-    private init(kind: IndexKind, _ keyPaths: [PartialKeyPath<Entity>], text: [KeyPath<Entity, String>] = []) {
+    private init(
+        kind: IndexKind, _ keyPaths: [PartialKeyPath<Entity>], text: [KeyPath<Entity, String>] = [], uniqueness: Uniqueness<Entity>? = nil
+    ) {
         self.kind = kind
         self.keyPaths = keyPaths
         self.textKeyPaths = text
+        self.uniqueness = uniqueness
     }
 
     /// The declaration as storage keeps it: its kind and the names of its properties' columns;

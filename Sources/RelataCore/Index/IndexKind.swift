@@ -4,6 +4,8 @@ public enum IndexKind: String, Sendable, Hashable {
     case sorted
     /// ``HashIndex``: for equality.
     case hashed
+    /// ``Unique``: for equality, one entity per value.
+    case unique
     /// ``FullTextIndex``: text search, ranked.
     case fullText = "full-text"
 }

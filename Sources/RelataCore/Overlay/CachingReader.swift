@@ -208,6 +208,10 @@ struct CachingReader: ColumnFilteringReader {
         try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
 
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {
+        try source().countEntities(of: type, prefiltered: filters)
+    }
+
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
         return try source().fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
     }

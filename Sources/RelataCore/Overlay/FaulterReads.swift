@@ -15,6 +15,10 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// the rows whose columns are NULL, or every row that passes when storage cannot order), and
     /// the rows; `nil` on failure.
     @usableFromInline let readFirst: (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?
+    /// How many stored entities pass the filters exactly, counted by storage, and the entities
+    /// whose rows it could not test (with the rows); `nil` when storage cannot count by these
+    /// filters or the read failed.
+    @usableFromInline let readCount: (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?
     /// What storage's full-text table of the properties holds for the trigrams (the rows of
     /// those at the places given); `nil` when it has none or the read failed.
     @usableFromInline let readFullText: (ContextBase, [String], [String], [Int]) -> FullTextCandidates?
@@ -33,6 +37,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
         readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
         readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
+        readCount: @escaping (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?,
         readFullText: @escaping (ContextBase, [String], [String], [Int]) -> FullTextCandidates?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
         keys: @escaping ([Entity.ID]) -> [EntityKey]
@@ -41,6 +46,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         self.readAll = readAll
         self.readMatching = readMatching
         self.readFirst = readFirst
+        self.readCount = readCount
         self.readFullText = readFullText
         self.rows = rows
         self.count = count

@@ -170,6 +170,13 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readFirst(base, filters, order, count)
     }
 
+    /// How many stored entities pass `filters` exactly, counted by storage, and those it could
+    /// not test (see ``EntityReads/readCount``); `nil` when it cannot count by them.
+    @inlinable
+    func readCount(_ filters: [ColumnFilter]) -> (count: Int, untested: (entities: [(Entity.ID, Entity)], rows: [EntityRecord]))? {
+        reads.readCount(base, filters)
+    }
+
     /// What storage's full-text table of `properties` holds for `tokens` (the rows holding those
     /// at the places `containing`); `nil` when storage has none (or the read failed).
     @inlinable

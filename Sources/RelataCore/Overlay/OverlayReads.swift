@@ -79,6 +79,14 @@ enum OverlayReads {
                     return (found, kept)
                 }
             },
+            readCount: { base, filters in
+                base.read { reader -> (count: Int, untested: EntityReads<Entity>.Found)? in
+                    guard let counted = try reader.countEntities(of: type, prefiltered: filters) else { return nil }
+                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
+                    try decode(counted.untested, into: &found, rows: &rows, base: base)
+                    return (counted.count, (found, rows))
+                } ?? nil
+            },
             readFullText: { base, properties, tokens, containing in
                 base.read { reader in
                     try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)

@@ -90,6 +90,11 @@ struct SnapshotReader: ColumnFilteringReader {
         return try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
 
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {
+        try check([type], in: changes.entityTypes) { stale($0) }
+        return try reader.countEntities(of: type, prefiltered: filters)
+    }
+
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
         try check([type], in: changes.entityTypes) { stale($0) }
         return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)

@@ -69,6 +69,10 @@ struct StashingReader: ColumnFilteringReader {
         try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
     }
 
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {
+        try reader.countEntities(of: type, prefiltered: filters)
+    }
+
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
         return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
     }

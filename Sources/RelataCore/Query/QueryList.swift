@@ -108,8 +108,38 @@ public struct QueryList<Entity: EntityModelProtocol> {
         ids.map { Query(id: $0, context: context, modifiers: modifiers) }
     }
 
-    /// The number of ids in the query (before filtering; no entity is built).
+    /// The number of ids in the query (before filtering; no entity is built). For the number of
+    /// results, see ``resolveCount()``.
     public var count: Int { ids.count }
+
+    /// How many entities ``resolve()`` returns, filters, limit and offset applied.
+    ///
+    /// ```swift
+    /// let unread = Message.query(in: context).filter(\.isRead == false).resolveCount()
+    /// ```
+    ///
+    /// - Complexity: in a context a ``Store`` handed out, when every filter is a key-path
+    ///   predicate storage tests exactly (comparisons, equality; not a closure, a text test or a
+    ///   search) and the context wrote no entity of the type, storage counts the rows (through
+    ///   an index of the property when one is declared) and no entity is built; otherwise the
+    ///   query resolves and its results are counted.
+    public func resolveCount() -> Int {
+        let total: Int
+        if givenIDs == nil, textSearch == nil, filters.isEmpty {
+            total = context.count(of: Entity.self)
+        } else if givenIDs == nil, textSearch == nil, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),
+            let stored = context.storedCount(of: Entity.self, matching: columnFilters)
+        {
+            // Storage could not test the untested ones: the predicates do, after the reads.
+            total = stored.count + stored.untested.count { entity in filters.allSatisfy { $0(entity) } }
+        } else {
+            var whole = self
+            whole.window = nil
+            total = whole.resolve().count
+        }
+        guard let window else { return total }
+        return Swift.max(0, Swift.min(window.count, total - window.offset))
+    }
 
     // MARK: Shaping
 

@@ -11,6 +11,12 @@ package protocol ColumnFilteringReader: StorageReader {
     /// numeric column, a filter without a column).
     func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]?
 
+    /// How many rows of `type` pass `filters` exactly, counted in storage (through the filters'
+    /// indexes where there are some), and the rows it could not test: those holding an entity
+    /// whose column for a filter is NULL (the value may be in the payload: tested in Swift);
+    /// `nil` when a filter has no column (its values are all in payloads).
+    func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount?
+
     /// What the full-text table of `type`'s `properties` holds for `tokens` (distinct trigrams):
     /// its statistics, and the rows holding any of the tokens at the places `containing` (none:
     /// statistics only); `nil` when storage has no such table (the search then runs in Swift
@@ -39,6 +45,14 @@ extension StorageReader {
 }
 
 extension StorageReader {
+    /// ``ColumnFilteringReader/countEntities(of:matching:)`` where the reader tests columns;
+    /// `nil` otherwise.
+    @usableFromInline
+    package func countEntities(of type: String, prefiltered filters: [ColumnFilter]) throws -> ColumnCount? {
+        guard let filtering = self as? any ColumnFilteringReader else { return nil }
+        return try filtering.countEntities(of: type, matching: filters)
+    }
+
     /// ``ColumnFilteringReader/fetchFullText(of:properties:tokens:containing:)`` where the
     /// reader tests columns; `nil` otherwise.
     @usableFromInline

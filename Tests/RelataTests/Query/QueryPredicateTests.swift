@@ -148,6 +148,9 @@ struct QueryPredicateTests {
             #expect(test.query(Employee.query(in: context)).resolve().map(\.id) == expected, "in a context: \(test)")
             let stored = try await store.read { test.query(Employee.query(in: $0)).resolve().map(\.id) }
             #expect(stored == expected, "in a store on \(backend): \(test)")
+            #expect(test.query(Employee.query(in: context)).resolveCount() == expected.count, "count in a context: \(test)")
+            let count = try await store.read { test.query(Employee.query(in: $0)).resolveCount() }
+            #expect(count == expected.count, "count in a store on \(backend): \(test)")
         }
         try await store.close()
     }

@@ -44,6 +44,41 @@ struct QueryStorageFilterTests {
         try await store.close()
     }
 
+    @Test("A filtered query's count is storage's: no entity is read, unless a row's column is NULL")
+    func countsInStorage() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let employees = QueryPredicateTests.employees(3_000, seed: 5)
+        let backend = try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: EntitySchema(Employee.self), followInterval: nil)
+        try await store.write { context in for employee in employees { try employee.save(to: &context) } }
+        func check(_ name: String, _ expected: Int, rowsRead: Int = 0, _ query: @escaping @Sendable (QueryList<Employee>) -> QueryList<Employee>) async throws {
+            let before = backend.rowsReadCount
+            let count = try await store.read { query(Employee.query(in: $0)).resolveCount() }
+            #expect(count == expected, "\(name)")
+            #expect(backend.rowsReadCount - before == rowsRead, "\(name): read \(backend.rowsReadCount - before) rows")
+        }
+        let web42 = employees.filter { $0.team == .web && $0.age >= 42 }.count
+        #expect(web42 > 20)
+        try await check("age == 42", employees.filter { $0.age == 42 }.count) { $0.filter(\.age == 42) }
+        try await check("web, 42 or older", web42) { $0.filter(\.team == .web).and(\.age >= 42) }
+        try await check("a page of them", 10) { $0.filter(\.team == .web).and(\.age >= 42).limit(10, offset: 5) }
+        try await check("the last page", 3) { $0.filter(\.team == .web).and(\.age >= 42).limit(10, offset: web42 - 3) }
+        try await check("past the end", 0) { $0.filter(\.team == .web).and(\.age >= 42).limit(10, offset: web42 + 1) }
+        try await check("everyone", 3_000) { $0 }
+        // Rows whose email is nil have a NULL column: read and tested in Swift.
+        let withoutEmail = employees.filter { $0.email == nil }.count
+        try await check("email", 1, rowsRead: withoutEmail) { $0.filter(\.email == "e77@example.com") }
+        // A closure or a text test storage cannot run exactly: the query resolves (a text test
+        // still selects the rows in SQL first).
+        try await check("closure", employees.filter { $0.age % 2 == 0 }.count, rowsRead: 3_000) { $0.filter { $0.age % 2 == 0 } }
+        let smiths = employees.filter { $0.name.contains("Smith") }.count
+        try await check("contains", smiths, rowsRead: smiths) {
+            $0.filter(.string(\.name, contains: "Smith", caseSensitive: true))
+        }
+        try await store.close()
+    }
+
     /// Inside a write, a filtered query of the whole type answers over storage and the write's
     /// own changes: `check` gets the query's ids and plain Swift's.
     static func checkWrite(_ store: Store) async throws {
@@ -64,6 +99,7 @@ struct QueryStorageFilterTests {
             try Employee(id: "new", name: "New", age: 42, team: .web, email: nil, remote: true).save(to: &context)
             let found = Employee.query(in: context).filter(\.age == 42).sorted(by: \.id).resolve().map(\.id)
             let all = Employee.query(in: context).resolve()
+            #expect(Employee.query(in: context).filter(\.age == 42).resolveCount() == found.count, "the count counts the write's changes")
             return (found, all.filter { $0.age == 42 }.map(\.id).sorted())
         }
         #expect(found == expected)
@@ -100,6 +136,8 @@ struct QueryStorageFilterTests {
         }
         let ok = try await half.read { Reading.query(in: $0).filter(\.ok == true).resolve().count }
         #expect(ok == (0..<count).filter { $0 % 2 == 0 }.count)
+        let counted = try await half.read { Reading.query(in: $0).filter(\.ok == true).resolveCount() }
+        #expect(counted == ok, "storage counts the moved rows, Swift tests the others")
         try await half.close()
     }
 
