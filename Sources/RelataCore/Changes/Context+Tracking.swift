@@ -149,7 +149,10 @@ extension EntityTable {
                     // the whole table each time, where growing by itself doubles it.
                     return {
                         table.wroteEntities = true
-                        for (id, value) in stored { table.entities[id] = value }
+                        for (id, value) in stored {
+                            if table.faulter == nil { table.updateIndexes(old: table.entities[id], new: value) }
+                            table.entities[id] = value
+                        }
                     }
                 },
                 entityCount: stored.count

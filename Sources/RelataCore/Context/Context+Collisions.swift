@@ -5,8 +5,9 @@ extension Context {
     /// `save(to:options:)` `@EntityModel` writes, after `willSave(to:)`, before the entity is
     /// stored.
     ///
-    /// In a context over storage, the holder is looked up through the index in storage (the
-    /// first two rows holding the values, in id order), the context's own changes included.
+    /// The holder is looked up through the declaration's index: in memory its hash index (of one
+    /// `Hashable` property), in a context over storage the index in storage (the first two rows
+    /// holding the values, in id order), the context's own changes included.
     public mutating func _resolveCollisions<Entity: EntityModelProtocol>(_ entity: Entity) throws {
         for declaration in Entity._relataIndexes {
             guard let uniqueness = declaration.uniqueness, let other = holder(of: entity, uniqueness) else { continue }
@@ -19,8 +20,10 @@ extension Context {
         let filters = uniqueness.columnFilters(of: entity)
         // Storage may stop after two rows (this entity's and another) only when it tests every
         // value exactly; otherwise every row that passes its tests is a candidate.
+        let lookups = uniqueness.keyPaths.map { IndexLookup(keyPath: $0, test: .equal, value: entity[keyPath: $0]) }
         let candidates =
-            (filters.count == uniqueness.keyPaths.count ? ids(of: Entity.self, matching: filters, first: 2) : nil)
+            indexedIDs(of: Entity.self, lookups)
+            ?? (filters.count == uniqueness.keyPaths.count ? ids(of: Entity.self, matching: filters, first: 2) : nil)
             ?? (filters.isEmpty ? nil : ids(of: Entity.self, matching: filters))
             ?? ids(of: Entity.self)
         return exclusively {

@@ -182,6 +182,15 @@ extension Context {
         }
     }
 
+    /// The ids of the entities of this type passing one of `lookups`, found in an index the
+    /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
+    func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.indexedIDs(lookups)
+        }
+    }
+
     /// How many stored entities of this type pass `filters` exactly, counted by storage, and the
     /// entities it could not test (see ``EntityTable/storedCount(matching:)``); `nil` when
     /// storage cannot answer for this context.

@@ -29,6 +29,8 @@ class AnyEntityTable: @unchecked Sendable {
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
     func emptyCopy() -> AnyEntityTable { fatalError("abstract") }
+    /// Makes the indexes in memory again if the entities were set without them (a load).
+    func remakeIndexes() {}
     /// In a context over storage: reads every entity of the type, the links of each through
     /// every relation and their dynamic relationships, as a whole load would hold them.
     func holdEverything(in context: Context) {}
@@ -64,6 +66,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// Whether an entity was stored or erased here (not only read from the base): the stored
     /// count of the type is then not the table's.
     @usableFromInline @exclusivity(unchecked) var wroteEntities = false
+
+    /// The type's declared indexes kept in memory (see ``MemoryIndex``), in a context that holds
+    /// every entity: made by the first save or erase, then kept by each (``setEntity(_:for:)``);
+    /// remade where entities are set another way (a load, a write's changes applied).
+    @usableFromInline @exclusivity(unchecked) var memoryIndexes: [MemoryIndex<Entity>]?
 
     @inlinable override init() {}
 
@@ -112,7 +119,61 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             loadedIDs.insert(id)
             wroteEntities = true
         }
+        if faulter == nil { updateIndexes(old: entities[id], new: entity) }
         entities[id] = entity
+    }
+
+    /// Keeps the indexes in memory as `old` becomes `new` (made first, from every entity, when
+    /// the table has none yet).
+    @inlinable @inline(__always)
+    func updateIndexes(old: @autoclosure () -> Entity?, new: Entity?) {
+        if let memoryIndexes {
+            if !memoryIndexes.isEmpty { updateIndexes(memoryIndexes, old: old(), new: new) }
+        } else {
+            rebuildIndexes()
+            updateIndexes(old: old(), new: new)
+        }
+    }
+
+    @usableFromInline @inline(never)
+    func updateIndexes(_ indexes: [MemoryIndex<Entity>], old: Entity?, new: Entity?) {
+        for index in indexes {
+            if let old { index.remove(old) }
+            if let new { index.insert(new) }
+        }
+    }
+
+    /// Makes the indexes in memory from every entity the table holds (none for a type that
+    /// declares none, and none in a table that reads storage: storage answers there).
+    @usableFromInline
+    func rebuildIndexes() {
+        guard faulter == nil else {
+            memoryIndexes = []
+            return
+        }
+        let made = Entity._relataIndexes.compactMap { $0.memoryIndex?() }
+        for index in made { index.build(from: entities.values) }
+        memoryIndexes = made
+    }
+
+    override func remakeIndexes() {
+        if memoryIndexes == nil { rebuildIndexes() }
+    }
+
+    /// The ids of the entities passing the lookup an index answers with the fewest, in the
+    /// table's order; `nil` when the table reads storage, or no declared index answers any.
+    func indexedIDs(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+        // Never made here: a read does not write tables its context's copies share.
+        guard faulter == nil, let memoryIndexes, !memoryIndexes.isEmpty else { return nil }
+        var best: [Entity.ID]?
+        for lookup in lookups {
+            for index in memoryIndexes {
+                if let ids = index.ids(lookup), ids.count < best?.count ?? .max { best = ids }
+            }
+        }
+        guard let best else { return nil }
+        let positions = entities.positions
+        return best.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
     }
 
     /// How many entities of the type there are: in a context over storage that wrote none of
@@ -262,6 +323,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         copy.faulter = faulter
         copy.loadedIDs = loadedIDs
         copy.holdsAll = holdsAll
+        copy.memoryIndexes = memoryIndexes?.map { $0.copy() }
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
         return copy
@@ -343,6 +405,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override func checkInvariants(in context: Context) throws {
+        for index in memoryIndexes ?? [] {
+            if let mismatch = index.mismatch(with: Array(entities.values)) {
+                throw RelataError(code: .invalidIndex, entityType: String(describing: Entity.self), message: mismatch)
+            }
+        }
         var checker = InvariantChecker<Entity>(context: context)
         try Entity._relataVisitRelations(&checker)
         for backlinks in backlinks.values {

@@ -1,11 +1,13 @@
 extension Context {
     /// Checks that every link has its other side: each mutual link its inverse, each one-way link
     /// its backlink, and the reverse; each dynamic relationship joins two stored entities and is
-    /// indexed from both ends. O(links): each link's other side is a hash lookup. A context over
+    /// indexed from both ends; each declared index the context keeps in memory holds exactly its
+    /// entities' values. O(links): each link's other side is a hash lookup. A context over
     /// storage reads everything it does not hold first (O(store)), and throws what a read failed with.
     ///
     /// - Throws: ``RelataError`` with code ``RelataError/Code/invalidRelation`` naming the entity
-    ///   type, id and relation of the first broken link.
+    ///   type, id and relation of the first broken link, or ``RelataError/Code/invalidIndex``
+    ///   naming the type of an index that differs from its entities.
     public func checkInvariants() throws {
         // Over storage: what the context does not hold is read first (the other side of each
         // link is read as it is checked).

@@ -9,24 +9,29 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     let textKeyPaths: [KeyPath<Entity, String>]
     /// What a unique index keeps unique, and how collisions resolve.
     let uniqueness: Uniqueness<Entity>?
+    /// Makes the index a context keeps in memory (see ``MemoryIndex``): for a sorted index its
+    /// first property, for a hashed or unique one of one `Hashable` property; `nil` otherwise.
+    var memoryIndex: (() -> MemoryIndex<Entity>)?
 
     /// A sorted index (``Index``).
-    public static func sorted<T0>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .sorted, [kp0]) }
+    public static func sorted<T0: Comparable>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .sorted, [kp0]).sortedInMemory(kp0) }
     /// A sorted index of two properties.
-    public static func sorted<T0, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self { Self(kind: .sorted, [kp0, kp1]) }
+    public static func sorted<T0: Comparable, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self {
+        Self(kind: .sorted, [kp0, kp1]).sortedInMemory(kp0)
+    }
     /// A sorted index of three properties.
-    public static func sorted<T0, T1, T2>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>) -> Self {
-        Self(kind: .sorted, [kp0, kp1, kp2])
+    public static func sorted<T0: Comparable, T1, T2>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>) -> Self {
+        Self(kind: .sorted, [kp0, kp1, kp2]).sortedInMemory(kp0)
     }
     /// A sorted index of four properties.
-    public static func sorted<T0, T1, T2, T3>(
+    public static func sorted<T0: Comparable, T1, T2, T3>(
         _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
     ) -> Self {
-        Self(kind: .sorted, [kp0, kp1, kp2, kp3])
+        Self(kind: .sorted, [kp0, kp1, kp2, kp3]).sortedInMemory(kp0)
     }
 
     /// An equality index (``HashIndex``).
-    public static func hashed<T0>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .hashed, [kp0]) }
+    public static func hashed<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .hashed, [kp0]).hashedInMemory(kp0) }
     /// An equality index of two properties.
     public static func hashed<T0, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self { Self(kind: .hashed, [kp0, kp1]) }
     /// An equality index of three properties.
@@ -43,6 +48,10 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     /// A unique index (``Unique``) of one property.
     public static func unique<T0: Equatable>(_ kp0: KeyPath<Entity, T0>, collisions: CollisionResolver<Entity> = .upsert) -> Self {
         Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] })
+    }
+    /// A unique index of one `Hashable` property, kept in memory as a hash index.
+    public static func unique<T0: Hashable>(_ kp0: KeyPath<Entity, T0>, collisions: CollisionResolver<Entity> = .upsert) -> Self {
+        Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] }).hashedInMemory(kp0)
     }
     /// A unique index of two properties.
     public static func unique<T0: Equatable, T1: Equatable>(
@@ -74,6 +83,18 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     /// A full-text index (``FullTextIndex``) of `keyPaths`.
     public static func fullText(_ keyPaths: KeyPath<Entity, String>...) -> Self {
         Self(kind: .fullText, keyPaths, text: keyPaths)
+    }
+
+    private func sortedInMemory<T0: Comparable>(_ kp0: KeyPath<Entity, T0>) -> Self {
+        var copy = self
+        copy.memoryIndex = { SortedMemoryIndex(kp0) }
+        return copy
+    }
+
+    private func hashedInMemory<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self {
+        var copy = self
+        copy.memoryIndex = { HashMemoryIndex(kp0) }
+        return copy
     }
 
     private init(

@@ -26,9 +26,9 @@
 ///
 /// **Decided**: the index in storage is not a `UNIQUE` constraint, because a resolver may let
 /// values repeat, as SwiftletModel allows; and entities stored before the declaration appeared
-/// are not checked against each other — only saves are. In memory, the holder is found by
-/// reading the type's entities until one holds the values (O(n) per save of a type that
-/// declares one).
+/// are not checked against each other — only saves are. In memory, the holder of one
+/// `Hashable` property's value is found in the context's hash index of it (O(1)); of several
+/// properties, by reading the type's entities until one holds the values (O(n)).
 @propertyWrapper
 public struct Unique<Entity: EntityModelProtocol>: _IndexMarker {
     /// Nothing: the declaration is read by `@EntityModel`.

@@ -50,8 +50,12 @@ public struct RelataError: Error, Sendable, CustomStringConvertible, LocalizedEr
         public static let storeBusy = Code("storeBusy")
         /// An entity cannot be erased: a relation with the `.deny` rule still links it.
         public static let deleteDenied = Code("deleteDenied")
-        /// A target of a unique relation is already linked by another source.
+        /// A target of a unique relation is already linked by another source, or another entity
+        /// holds the values of a ``Unique`` declaration whose resolver refuses (`.throw`).
         public static let uniqueViolation = Code("uniqueViolation")
+        /// An index a context keeps in memory does not match its entities (found by
+        /// ``Context/checkInvariants()``).
+        public static let invalidIndex = Code("invalidIndex")
         /// Position keys asked for between bounds that are out of order (see `PositionKey`).
         public static let invalidPosition = Code("invalidPosition")
         /// A setting is out of range or malformed (a log retention that keeps nothing, a URL

@@ -76,3 +76,19 @@ extension Predicate where Entity: EntityModelProtocol {
         return ColumnFilter(column: column, test: test, value: stored)
     }
 }
+
+extension Predicate {
+    /// The lookup an index in memory answers for this comparison (`!=` has none).
+    var lookup: IndexLookup<Entity>? {
+        let test: ColumnFilter.Test
+        switch method {
+        case .equal: test = .equal
+        case .notEqual: return nil
+        case .lessThan: test = .less
+        case .lessThanOrEqual: test = .lessOrEqual
+        case .greaterThan: test = .greater
+        case .greaterThanOrEqual: test = .greaterOrEqual
+        }
+        return IndexLookup(keyPath: keyPath, test: test, value: value)
+    }
+}

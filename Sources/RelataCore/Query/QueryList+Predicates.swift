@@ -7,12 +7,16 @@
 extension QueryList {
     /// Keeps the entities that satisfy `predicate` (`\.age > 18`).
     public func filter<Value>(_ predicate: Predicate<Entity, Value>) -> QueryList {
-        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        var copy = filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        if let lookup = predicate.lookup { copy.lookups.append(lookup) }
+        return copy
     }
 
     /// Keeps the entities that satisfy `predicate` (`\.kind == .photo`).
     public func filter<Value>(_ predicate: EqualityPredicate<Entity, Value>) -> QueryList {
-        filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        var copy = filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        if predicate.isEqual { copy.lookups.append(IndexLookup(keyPath: predicate.keyPath, test: .equal, value: predicate.value)) }
+        return copy
     }
 
     /// Keeps the entities that satisfy `predicate` (`.string(\.text, contains: "hi")`).

@@ -19,6 +19,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The tests of the predicates given to `filter(_:)` that storage can run first (see
     /// ``ColumnFilter``).
     @usableFromInline var columnFilters: [ColumnFilter] = []
+    /// The tests of the predicates given to `filter(_:)` that an index kept in memory can answer
+    /// (see ``MemoryIndex``).
+    @usableFromInline var lookups: [IndexLookup<Entity>] = []
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var modifiers: [Modifier<Entity>]
@@ -66,6 +69,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
             return givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked
         }
         if let givenIDs { return givenIDs }
+        // In a context holding every entity, a declared index answers a predicate.
+        if !lookups.isEmpty, let ids = context.indexedIDs(of: Entity.self, lookups) { return ids }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
         if let window, let columnOrder, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),

@@ -146,6 +146,8 @@ struct ContextLoader {
         startDecoding()
         try placeRowLinks()
         try finishDecoding()
+        // The entities were stored without their indexes in memory: made now, once.
+        for table in context.storage.tables { table.remakeIndexes() }
     }
 
     /// Places the to-one links read from entity rows, one relation at a time.
@@ -293,6 +295,7 @@ enum EntityLoader<Entity: EntityModelProtocol> {
         return { context in
             let table = context.mutableTable(Entity.self)
             table.entities.reserveCapacity(table.entities.count + entities.count)
+            table.memoryIndexes = nil
             for entity in entities { table.entities[entity.id] = entity }
         }
     }

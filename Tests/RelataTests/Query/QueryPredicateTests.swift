@@ -12,6 +12,12 @@ struct QueryPredicateTests {
     @EntityModel
     struct Employee: Codable, Equatable {
         enum Team: String, Codable { case core, web, ops }
+        // Kept in memory by a context and as SQL indexes by a store: the random queries below
+        // run through them.
+        @Index<Self>(\.age) private var ageIndex
+        @HashIndex<Self>(\.team) private var teamIndex
+        @HashIndex<Self>(\.email) private var emailIndex
+
         let id: String
         var name: String
         var age: Int
@@ -140,6 +146,7 @@ struct QueryPredicateTests {
         let employees = Self.employees(120, seed: 11)
         var context = Context()
         for employee in employees { try employee.save(to: &context) }
+        try context.checkInvariants()
         try await store.write { context in for employee in employees { try employee.save(to: &context) } }
         var random = SeededGenerator(seed: 3)
         for _ in 0..<SeededGenerator.rounds(normal: 150, long: 3_000) {

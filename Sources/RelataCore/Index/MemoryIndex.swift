@@ -1,0 +1,190 @@
+/// An index of one property that a context's table keeps beside its entities (see
+/// ``EntityTable/memoryIndexes``): made from a declaration (``IndexDeclaration/memoryIndex``) the
+/// first time a query can use it, then kept by every save and erase of the table.
+@usableFromInline
+class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
+    /// The indexed property.
+    let keyPath: PartialKeyPath<Entity>
+
+    init(keyPath: PartialKeyPath<Entity>) { self.keyPath = keyPath }
+
+    /// Adds `entity` (not held yet).
+    func insert(_ entity: Entity) { fatalError("abstract") }
+    /// Adds every one of `entities` (none held yet).
+    func build(from entities: some Collection<Entity>) { for entity in entities { insert(entity) } }
+    /// Removes `entity` (held with these values).
+    func remove(_ entity: Entity) { fatalError("abstract") }
+    /// The ids of the entities passing `lookup`, in no order; `nil` when this index cannot
+    /// answer it (another property, a test it does not keep).
+    func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? { fatalError("abstract") }
+    /// A copy, for a table's copy.
+    func copy() -> MemoryIndex<Entity> { fatalError("abstract") }
+    /// What differs between the index and `entities` (the table's), if anything: checked by
+    /// `checkInvariants()`.
+    func mismatch(with entities: [Entity]) -> String? { fatalError("abstract") }
+}
+
+/// A ``HashIndex`` or ``Unique`` declaration's index in memory: the ids holding each value.
+final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: MemoryIndex<Entity>, @unchecked Sendable {
+    let typedKeyPath: KeyPath<Entity, Value>
+    var holders: [Value: Set<Entity.ID>] = [:]
+
+    init(_ keyPath: KeyPath<Entity, Value>) {
+        typedKeyPath = keyPath
+        super.init(keyPath: keyPath)
+    }
+
+    override func insert(_ entity: Entity) { holders[entity[keyPath: typedKeyPath], default: []].insert(entity.id) }
+
+    override func remove(_ entity: Entity) {
+        let value = entity[keyPath: typedKeyPath]
+        holders[value]?.remove(entity.id)
+        if holders[value]?.isEmpty == true { holders[value] = nil }
+    }
+
+    override func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? {
+        guard lookup.keyPath == keyPath, lookup.test == .equal, let value = lookup.value as? Value else { return nil }
+        return Array(holders[value] ?? [])
+    }
+
+    override func copy() -> MemoryIndex<Entity> {
+        let copy = HashMemoryIndex(typedKeyPath)
+        copy.holders = holders
+        return copy
+    }
+
+    override func mismatch(with entities: [Entity]) -> String? {
+        let fresh = HashMemoryIndex(typedKeyPath)
+        for entity in entities { fresh.insert(entity) }
+        return fresh.holders == holders ? nil : "the hash index of \(typedKeyPath) holds \(holders), its entities \(fresh.holders)"
+    }
+}
+
+/// An ``Index`` declaration's index in memory (its first property), for equality and ranges in
+/// O(log n + k + p): the ids sorted by value, a short unsorted run of the latest insertions (at
+/// most p ≈ √n, merged into the sorted ones when it grows past that: amortized O(√n) per save,
+/// whatever the order values come in), and the ids whose sorted entry is stale (dropped at the
+/// merge).
+final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: MemoryIndex<Entity>, @unchecked Sendable {
+    let typedKeyPath: KeyPath<Entity, Value>
+    /// The values, ascending, and the id holding each (ties in no order).
+    var values: [Value] = []
+    var ids: [Entity.ID] = []
+    /// The latest insertions, in no order.
+    var recentValues: [Value] = []
+    var recentIDs: [Entity.ID] = []
+    /// The ids whose entry in `ids` was removed.
+    var stale: Set<Entity.ID> = []
+
+    init(_ keyPath: KeyPath<Entity, Value>) {
+        typedKeyPath = keyPath
+        super.init(keyPath: keyPath)
+    }
+
+    /// The first position whose value is not below `value` (`orEqual`: not at most `value`).
+    private func position(after value: Value, orEqual: Bool) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if orEqual ? values[middle] <= value : values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    override func insert(_ entity: Entity) {
+        recentValues.append(entity[keyPath: typedKeyPath])
+        recentIDs.append(entity.id)
+        if recentIDs.count > max(64, Int(Double(values.count).squareRoot())) { merge() }
+    }
+
+    override func build(from entities: some Collection<Entity>) {
+        let pairs = entities.map { ($0[keyPath: typedKeyPath], $0.id) }.sorted { $0.0 < $1.0 }
+        values = pairs.map(\.0)
+        ids = pairs.map(\.1)
+    }
+
+    override func remove(_ entity: Entity) {
+        if let at = recentIDs.lastIndex(of: entity.id) {
+            recentIDs.remove(at: at)
+            recentValues.remove(at: at)
+        } else {
+            stale.insert(entity.id)
+        }
+    }
+
+    /// Moves the recent insertions into the sorted entries and drops the stale ones.
+    private func merge() {
+        let order = recentIDs.indices.sorted { recentValues[$0] < recentValues[$1] }
+        var mergedValues: [Value] = [], mergedIDs: [Entity.ID] = []
+        mergedValues.reserveCapacity(values.count + order.count)
+        mergedIDs.reserveCapacity(values.count + order.count)
+        var next = 0
+        for (value, id) in zip(values, ids) where !stale.contains(id) {
+            while next < order.count, recentValues[order[next]] < value {
+                mergedValues.append(recentValues[order[next]])
+                mergedIDs.append(recentIDs[order[next]])
+                next += 1
+            }
+            mergedValues.append(value)
+            mergedIDs.append(id)
+        }
+        for index in order[next...] {
+            mergedValues.append(recentValues[index])
+            mergedIDs.append(recentIDs[index])
+        }
+        (values, ids) = (mergedValues, mergedIDs)
+        recentValues = []
+        recentIDs = []
+        stale = []
+    }
+
+    override func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? {
+        guard lookup.keyPath == keyPath, let value = lookup.value as? Value else { return nil }
+        let range: Range<Int>, passes: (Value) -> Bool
+        switch lookup.test {
+        case .equal: (range, passes) = (position(after: value, orEqual: false)..<position(after: value, orEqual: true), { $0 == value })
+        case .less: (range, passes) = (0..<position(after: value, orEqual: false), { $0 < value })
+        case .lessOrEqual: (range, passes) = (0..<position(after: value, orEqual: true), { $0 <= value })
+        case .greater: (range, passes) = (position(after: value, orEqual: true)..<values.count, { $0 > value })
+        case .greaterOrEqual: (range, passes) = (position(after: value, orEqual: false)..<values.count, { $0 >= value })
+        default: return nil
+        }
+        var found = stale.isEmpty ? Array(ids[range]) : ids[range].filter { !stale.contains($0) }
+        for (recent, id) in zip(recentValues, recentIDs) where passes(recent) { found.append(id) }
+        return found
+    }
+
+    override func copy() -> MemoryIndex<Entity> {
+        let copy = SortedMemoryIndex(typedKeyPath)
+        (copy.values, copy.ids) = (values, ids)
+        (copy.recentValues, copy.recentIDs, copy.stale) = (recentValues, recentIDs, stale)
+        return copy
+    }
+
+    override func mismatch(with entities: [Entity]) -> String? {
+        var held: [Entity.ID: Value] = [:]
+        for (index, id) in ids.enumerated() where !stale.contains(id) {
+            if index > 0, values[index - 1] > values[index] { return "the sorted index of \(typedKeyPath) is out of order at \(id)" }
+            guard held.updateValue(values[index], forKey: id) == nil else { return "the sorted index of \(typedKeyPath) holds \(id) twice" }
+        }
+        for (value, id) in zip(recentValues, recentIDs) {
+            guard held.updateValue(value, forKey: id) == nil else { return "the sorted index of \(typedKeyPath) holds \(id) twice" }
+        }
+        guard held.count == entities.count else {
+            return "the sorted index of \(typedKeyPath) holds \(held.count) ids for \(entities.count) entities"
+        }
+        for entity in entities where held[entity.id] != entity[keyPath: typedKeyPath] {
+            return "the sorted index of \(typedKeyPath) holds a stale value for \(entity.id)"
+        }
+        return nil
+    }
+}
+
+/// One test of one property a query's predicate makes (`\.age > 18`): what a ``MemoryIndex``
+/// answers.
+@usableFromInline
+struct IndexLookup<Entity>: @unchecked Sendable {
+    let keyPath: PartialKeyPath<Entity>
+    let test: ColumnFilter.Test
+    let value: Any
+}
