@@ -184,10 +184,24 @@ extension Context {
 
     /// The ids of the entities of this type passing one of `lookups`, found in an index the
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
-    func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+    func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
-            return table(Entity.self)?.indexedIDs(lookups)
+            return table(Entity.self)?.indexedIDs(lookups, inTableOrder: inTableOrder)
+        }
+    }
+
+    /// The first `count` entities of this type passing `isIncluded` in the order of `order`'s
+    /// property, from a sorted index the context keeps in memory (see
+    /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:where:)``).
+    func firstIndexedIDs<Entity: EntityModelProtocol>(
+        of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int, where isIncluded: (Entity) -> Bool
+    ) -> [Entity.ID]? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.firstIndexedIDs(
+                orderedBy: order.column, descending: order.descending, lookups: lookups, count: count, where: isIncluded
+            )
         }
     }
 

@@ -160,18 +160,36 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if memoryIndexes == nil { rebuildIndexes() }
     }
 
-    /// The ids of the entities passing the lookup an index answers with the fewest, in the
-    /// table's order; `nil` when the table reads storage, or no declared index answers any.
-    func indexedIDs(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+    /// The first `count` entities passing `isIncluded` in the order of the property `column`
+    /// (then in no order), read from a sorted index of it in memory — within the range of a
+    /// lookup of that property, if one is given; `nil` when the table reads storage or keeps no
+    /// such index.
+    func firstIndexedIDs(
+        orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int, where isIncluded: (Entity) -> Bool
+    ) -> [Entity.ID]? {
+        guard faulter == nil, let memoryIndexes else { return nil }
+        for index in memoryIndexes where Entity._relataColumnName(index.keyPath) == column {
+            var found: [Entity.ID] = []
+            let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
+                if let entity = entities[id], isIncluded(entity) { found.append(id) }
+                return found.count < count
+            }
+            if ordered { return found }
+        }
+        return nil
+    }
+
+    /// The ids of the entities passing the lookups of the index that answers with the fewest
+    /// (every lookup of its property), in the table's order (`inTableOrder`; otherwise in no
+    /// order); `nil` when the table reads storage, or no declared index answers any.
+    func indexedIDs(_ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
         // Never made here: a read does not write tables its context's copies share.
         guard faulter == nil, let memoryIndexes, !memoryIndexes.isEmpty else { return nil }
         var best: [Entity.ID]?
-        for lookup in lookups {
-            for index in memoryIndexes {
-                if let ids = index.ids(lookup), ids.count < best?.count ?? .max { best = ids }
-            }
+        for index in memoryIndexes {
+            if let ids = index.ids(lookups), ids.count < best?.count ?? .max { best = ids }
         }
-        guard let best else { return nil }
+        guard let best, inTableOrder else { return best }
         let positions = entities.positions
         return best.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
     }

@@ -14,9 +14,13 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     func build(from entities: some Collection<Entity>) { for entity in entities { insert(entity) } }
     /// Removes `entity` (held with these values).
     func remove(_ entity: Entity) { fatalError("abstract") }
-    /// The ids of the entities passing `lookup`, in no order; `nil` when this index cannot
-    /// answer it (another property, a test it does not keep).
-    func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? { fatalError("abstract") }
+    /// The ids of the entities passing every one of `lookups` this index answers (those of its
+    /// property, with a test it keeps), in no order; `nil` when it answers none.
+    func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? { fatalError("abstract") }
+    /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
+    /// order), of those passing the `lookups` of that property, one at a time until `body`
+    /// returns `false`; `false` when this index keeps no order.
+    func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool { false }
     /// A copy, for a table's copy.
     func copy() -> MemoryIndex<Entity> { fatalError("abstract") }
     /// What differs between the index and `entities` (the table's), if anything: checked by
@@ -42,9 +46,11 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
         if holders[value]?.isEmpty == true { holders[value] = nil }
     }
 
-    override func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? {
-        guard lookup.keyPath == keyPath, lookup.test == .equal, let value = lookup.value as? Value else { return nil }
-        return Array(holders[value] ?? [])
+    override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+        for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
+            if let value = lookup.value as? Value { return Array(holders[value] ?? []) }
+        }
+        return nil
     }
 
     override func copy() -> MemoryIndex<Entity> {
@@ -138,20 +144,62 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         stale = []
     }
 
-    override func ids(_ lookup: IndexLookup<Entity>) -> [Entity.ID]? {
-        guard lookup.keyPath == keyPath, let value = lookup.value as? Value else { return nil }
-        let range: Range<Int>, passes: (Value) -> Bool
-        switch lookup.test {
-        case .equal: (range, passes) = (position(after: value, orEqual: false)..<position(after: value, orEqual: true), { $0 == value })
-        case .less: (range, passes) = (0..<position(after: value, orEqual: false), { $0 < value })
-        case .lessOrEqual: (range, passes) = (0..<position(after: value, orEqual: true), { $0 <= value })
-        case .greater: (range, passes) = (position(after: value, orEqual: true)..<values.count, { $0 > value })
-        case .greaterOrEqual: (range, passes) = (position(after: value, orEqual: false)..<values.count, { $0 >= value })
-        default: return nil
+    /// The positions of the sorted entries passing every lookup of this index's property, and
+    /// the test of a value; `nil` when no lookup is of its property.
+    private func bounds(_ lookups: [IndexLookup<Entity>]) -> (Range<Int>, (Value) -> Bool)? {
+        var range = values.startIndex..<values.endIndex
+        var tests: [(Value) -> Bool] = []
+        for lookup in lookups where lookup.keyPath == keyPath {
+            guard let value = lookup.value as? Value else { continue }
+            let part: Range<Int>, passes: (Value) -> Bool
+            switch lookup.test {
+            case .equal: (part, passes) = (position(after: value, orEqual: false)..<position(after: value, orEqual: true), { $0 == value })
+            case .less: (part, passes) = (0..<position(after: value, orEqual: false), { $0 < value })
+            case .lessOrEqual: (part, passes) = (0..<position(after: value, orEqual: true), { $0 <= value })
+            case .greater: (part, passes) = (position(after: value, orEqual: true)..<values.count, { $0 > value })
+            case .greaterOrEqual: (part, passes) = (position(after: value, orEqual: false)..<values.count, { $0 >= value })
+            default: continue
+            }
+            range = range.clamped(to: part)
+            tests.append(passes)
         }
+        guard !tests.isEmpty else { return nil }
+        return (range, { value in tests.allSatisfy { $0(value) } })
+    }
+
+    override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+        guard let (range, passes) = bounds(lookups) else { return nil }
         var found = stale.isEmpty ? Array(ids[range]) : ids[range].filter { !stale.contains($0) }
         for (recent, id) in zip(recentValues, recentIDs) where passes(recent) { found.append(id) }
         return found
+    }
+
+    override func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool {
+        let (range, passes) = bounds(lookups) ?? (values.startIndex..<values.endIndex, { _ in true })
+        // The recent run, sorted now (at most ~√n), merged with the sorted entries as they go.
+        let recent = recentIDs.indices.filter { passes(recentValues[$0]) }.sorted {
+            descending ? recentValues[$0] > recentValues[$1] : recentValues[$0] < recentValues[$1]
+        }
+        var next = 0
+        func before(_ position: Int) -> Bool {
+            descending ? recentValues[recent[next]] > values[position] : recentValues[recent[next]] < values[position]
+        }
+        var position = descending ? range.upperBound - 1 : range.lowerBound
+        while descending ? position >= range.lowerBound : position < range.upperBound {
+            while next < recent.count, before(position) {
+                guard body(recentIDs[recent[next]]) else { return true }
+                next += 1
+            }
+            if !stale.contains(ids[position]) {
+                guard body(ids[position]) else { return true }
+            }
+            position += descending ? -1 : 1
+        }
+        while next < recent.count {
+            guard body(recentIDs[recent[next]]) else { return true }
+            next += 1
+        }
+        return true
     }
 
     override func copy() -> MemoryIndex<Entity> {

@@ -69,7 +69,17 @@ public struct QueryList<Entity: EntityModelProtocol> {
             return givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked
         }
         if let givenIDs { return givenIDs }
-        // In a context holding every entity, a declared index answers a predicate.
+        // In a context holding every entity, a sorted index of the one sort key gives the first
+        // results in order (the filters test the entities as they come: without `with`, a filter
+        // sees what it would see after resolving), and an index answers a predicate.
+        if let window, let columnOrder, columnOrder.count == 1, modifiers.isEmpty,
+            let ids = context.firstIndexedIDs(
+                of: Entity.self, orderedBy: columnOrder[0], lookups: lookups, count: window.offset + window.count,
+                where: { [filters] entity in filters.allSatisfy { $0(entity) } }
+            )
+        {
+            return ids
+        }
         if !lookups.isEmpty, let ids = context.indexedIDs(of: Entity.self, lookups) { return ids }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
@@ -123,15 +133,22 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// let unread = Message.query(in: context).filter(\.isRead == false).resolveCount()
     /// ```
     ///
-    /// - Complexity: in a context a ``Store`` handed out, when every filter is a key-path
-    ///   predicate storage tests exactly (comparisons, equality; not a closure, a text test or a
-    ///   search) and the context wrote no entity of the type, storage counts the rows (through
-    ///   an index of the property when one is declared) and no entity is built; otherwise the
-    ///   query resolves and its results are counted.
+    /// - Complexity: in a context that holds every entity, with one key-path predicate an index
+    ///   of the type answers (see ``Index``), the index counts. In a context a ``Store`` handed
+    ///   out, when every filter is a key-path predicate storage tests exactly (comparisons,
+    ///   equality; not a closure, a text test or a search) and the context wrote no entity of
+    ///   the type, storage counts the rows (through an index of the property when one is
+    ///   declared). No entity is built in either case; otherwise the query resolves and its
+    ///   results are counted.
     public func resolveCount() -> Int {
         let total: Int
         if givenIDs == nil, textSearch == nil, filters.isEmpty {
             total = context.count(of: Entity.self)
+        } else if givenIDs == nil, textSearch == nil, filters.count == 1, lookups.count == 1,
+            let ids = context.indexedIDs(of: Entity.self, lookups, inTableOrder: false)
+        {
+            // One predicate, answered exactly by an index in memory.
+            total = ids.count
         } else if givenIDs == nil, textSearch == nil, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),
             let stored = context.storedCount(of: Entity.self, matching: columnFilters)
         {

@@ -40,6 +40,10 @@ struct MemoryIndexTests {
         #expect(ids(Reading.query(in: context).filter(\.level >= level)) == expected { $0.level >= level })
         #expect(ids(Reading.query(in: context).filter(\.level > level).and(\.station == station)) == expected { $0.level > level && $0.station == station })
         #expect(ids(Reading.query(in: context).filter(\.station == station)) == expected { $0.station == station })
+        #expect(Reading.query(in: context).filter(\.level < level).resolveCount() == expected { $0.level < level }.count)
+        #expect(Reading.query(in: context).filter(\.station == station).resolveCount() == expected { $0.station == station }.count)
+        let newest = Reading.query(in: context).filter(\.level <= level).sorted(by: \.level.desc).limit(7, offset: 2).resolve().map(\.level)
+        #expect(newest == Array(all.filter { $0.level <= level }.map(\.level).sorted(by: >).dropFirst(2).prefix(7)))
         #expect(Set(all.map(\.serial)).count == all.count, "serials stay unique")
     }
 
