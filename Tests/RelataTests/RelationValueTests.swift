@@ -25,4 +25,16 @@ struct RelationValueTests {
         #expect(appendedIDs.isAppending && !appendedIDs.isFragment && appendedIDs.ids == ["3"])
         #expect(Relation<User, Relations.OneWay, Relations.ToOne, Relations.Required>.id("1") == byID)
     }
+
+    @Test("SwiftletModel's load state: isNone, isId, isFragment, isSlice")
+    func loadState() {
+        typealias Many = Relation<User, Relations.Mutual, Relations.ToMany, Relations.Optional>
+        typealias One = Relation<User, Relations.OneWay, Relations.ToOne, Relations.Optional>
+        #expect(One.id("1").isId && !One.relation(.bob).isId && !One.none.isId && !One.null.isId)
+        #expect(One.fragment(.bob).isFragment && !One.fragment(.bob).isId)
+        #expect(Many.ids(["1", "2"]).isId && !Many.ids(["1"]).isSlice)
+        #expect(Many.appending(ids: ["3"]).isId && Many.appending(ids: ["3"]).isSlice)
+        #expect(Many.appending(relation: [.alice]).isSlice && !Many.appending(relation: [.alice]).isId)
+        #expect(!Many.relation([.alice]).isSlice && !Many.none.isSlice && Many.none.isNone)
+    }
 }

@@ -78,6 +78,22 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
         if case .entities(_, true, _) = state { return true }
         return false
     }
+
+    /// Whether the value holds only an id or ids, not entities (SwiftletModel's load state:
+    /// resolve the entities if you need them). `false` for ``none`` and for an explicit nil
+    /// (`.null`, see ``isNull``), which hold no id.
+    public var isId: Bool {
+        switch state {
+        case .id, .ids: true
+        case .none, .null, .entities: false
+        }
+    }
+}
+
+extension Relation where Cardinality == Relations.ToMany {
+    /// Whether the value is a slice of the list — ids or entities to append to the stored links
+    /// (``appending(ids:)``, `Query.with(slice:)`) — rather than the whole list.
+    public var isSlice: Bool { isAppending }
 }
 
 // MARK: - To-one
