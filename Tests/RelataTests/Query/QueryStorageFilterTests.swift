@@ -13,14 +13,21 @@ import Testing
 struct QueryStorageFilterTests {
     typealias Employee = QueryPredicateTests.Employee
 
-    @Test("A predicate on a property reads the matching rows, not the whole type")
-    func readsMatchingRows() async throws {
+    /// A SQLite store of 3,000 employees in a new folder, and its backend (which counts the rows
+    /// it reads).
+    static func employeeStore() async throws -> (URL, [Employee], SQLiteBackend, Store) {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let employees = QueryPredicateTests.employees(3_000, seed: 5)
         let backend = try SQLiteBackend(path: path)
         let store = try await Store(backend: backend, schema: EntitySchema(Employee.self), followInterval: nil)
         try await store.write { context in for employee in employees { try employee.save(to: &context) } }
+        return (directory, employees, backend, store)
+    }
+
+    @Test("A predicate on a property reads the matching rows, not the whole type")
+    func readsMatchingRows() async throws {
+        let (directory, employees, backend, store) = try await Self.employeeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
         func check(_ name: String, _ expected: [Employee], _ query: @escaping @Sendable (QueryList<Employee>) -> QueryList<Employee>) async throws {
             let before = backend.rowsReadCount
             let found = try await store.read { query(Employee.query(in: $0)).sorted(by: \.id).resolve() }
@@ -46,12 +53,8 @@ struct QueryStorageFilterTests {
 
     @Test("A filtered query's count is storage's: no entity is read, unless a row's column is NULL")
     func countsInStorage() async throws {
-        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        let (directory, employees, backend, store) = try await Self.employeeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let employees = QueryPredicateTests.employees(3_000, seed: 5)
-        let backend = try SQLiteBackend(path: path)
-        let store = try await Store(backend: backend, schema: EntitySchema(Employee.self), followInterval: nil)
-        try await store.write { context in for employee in employees { try employee.save(to: &context) } }
         func check(_ name: String, _ expected: Int, rowsRead: Int = 0, _ query: @escaping @Sendable (QueryList<Employee>) -> QueryList<Employee>) async throws {
             let before = backend.rowsReadCount
             let count = try await store.read { query(Employee.query(in: $0)).resolveCount() }
