@@ -92,7 +92,7 @@ public struct Relation<Entity: EntityModelProtocol, Directionality, Cardinality,
 
 extension Relation where Cardinality == Relations.ToMany {
     /// Whether the value is a slice of the list — ids or entities to append to the stored links
-    /// (``appending(ids:)``, `Query.with(slice:)`) — rather than the whole list.
+    /// (`.appending(ids:)`, `Query.with(slice:)`) — rather than the whole list.
     public var isSlice: Bool { isAppending }
 }
 
