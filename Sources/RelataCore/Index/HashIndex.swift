@@ -11,8 +11,9 @@
 /// ```
 ///
 /// In a ``Store`` it becomes a SQL index on the properties' columns, as ``Index`` does (SQLite
-/// has no hash index; a B-tree answers equality as fast). The property holds nothing and is
-/// never encoded.
+/// has no hash index; a B-tree answers equality as fast). A ``Context`` that holds every entity
+/// keeps an index of one property in memory, updated by each save and erase: `==` of that
+/// property finds its entities in O(1 + k). The property holds nothing and is never encoded.
 @propertyWrapper
 public struct HashIndex<Entity: EntityModelProtocol>: _IndexMarker {
     /// Nothing: the declaration is read by `@EntityModel`.

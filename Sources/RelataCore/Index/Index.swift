@@ -15,8 +15,10 @@
 ///
 /// In a ``Store``, the declaration becomes a SQL index on the properties' columns, made (and
 /// dropped when the declaration goes) by the first write of the type: the predicates and sorts
-/// that run in SQL (see ``QueryList``) then read the index instead of the table. The property
-/// holds nothing and is never encoded.
+/// that run in SQL (see ``QueryList``) then read the index instead of the table. A ``Context``
+/// that holds every entity keeps the index of the first property in memory, updated by each save
+/// and erase: a comparison of that property finds its entities in O(log n + k), and a sort by it
+/// with a limit reads only the first ones. The property holds nothing and is never encoded.
 @propertyWrapper
 public struct Index<Entity: EntityModelProtocol>: _IndexMarker {
     /// Nothing: the declaration is read by `@EntityModel`.
