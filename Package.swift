@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", "1.33.0"..<"1.34.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         .target(
@@ -103,6 +104,19 @@ let package = Package(
                 "RelataPostgres",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // SwiftletModel's own test suite (a24c84e, May 2026) with only its import renamed, and the
+        // oracles it takes from SwiftletModel's internals (Oracles/).
+        .testTarget(
+            name: "SwiftletModelTests",
+            dependencies: [
+                "Relata",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "SnapshotTestingCustomDump", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["CodableTests/__Snapshots__", "QueriesTests/__Snapshots__"],
+            // The language mode the suite was written in (SwiftletModel's tools version 5.9).
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "RelataMacrosTests",

@@ -15,7 +15,7 @@ enum EntityModelDiagnostic: String, DiagnosticMessage {
     var message: String {
         switch self {
         case .notAStruct: "@EntityModel can only be applied to a struct"
-        case .missingID: "@EntityModel requires a stored property 'id'"
+        case .missingID: "@EntityModel requires a property 'id' (stored or computed)"
         case .relationNotVar: "@Relationship must be applied to a 'var'"
         case .relationType: "@Relationship property must have type 'Entity?' (to-one) or '[Entity]?' (to-many)"
         case .bareRelationship:

@@ -26,7 +26,8 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         let properties = parser.storedProperties(of: structDecl)
         parser.diagnostics.forEach(context.diagnose)
         guard parser.diagnostics.isEmpty else { return [] }
-        guard properties.contains(where: { $0.name.text == "id" }) else {
+        // `id` may be stored or computed (`var id: String { "\(kind)-\(number)" }`).
+        guard properties.contains(where: { $0.name.text == "id" }) || declaresComputedID(structDecl) else {
             context.diagnose(Diagnostic(node: structDecl.name, message: EntityModelDiagnostic.missingID))
             return []
         }
@@ -44,12 +45,27 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         return members
     }
 
+    /// Whether the struct declares an instance property `id` with accessors (computed).
+    static func declaresComputedID(_ structDecl: StructDeclSyntax) -> Bool {
+        structDecl.memberBlock.members.contains { member in
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
+            else { return false }
+            return variable.bindings.contains {
+                $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "id" && $0.accessorBlock != nil
+            }
+        }
+    }
+
     static func memberwiseInit(_ properties: [StoredProperty], access: DeclModifierListSyntax) -> DeclSyntax {
         var parameters: [FunctionParameterSyntax] = []
         var assignments: [CodeBlockItemSyntax] = []
         for property in properties {
             if let relation = property.relation {
-                parameters.append("\(property.name): \(relation.relationType) = .none")
+                // The declaration's initial relation (`= .relation(V1())`) is the default; `= nil`
+                // is `.none`.
+                let initial: ExprSyntax = property.initializer.flatMap { $0.is(NilLiteralExprSyntax.self) ? nil : $0 } ?? ".none"
+                parameters.append("\(property.name): \(relation.relationType) = \(initial)")
                 assignments.append("self.\(relation.storage) = Relata.Relationship(relation: \(property.name))")
                 continue
             }
@@ -91,10 +107,12 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
         var parser = EntityModelParser()
         let properties = parser.storedProperties(of: structDecl)
-        guard parser.diagnostics.isEmpty, properties.contains(where: { $0.name.text == "id" }) else { return [] }
+        guard parser.diagnostics.isEmpty, properties.contains(where: { $0.name.text == "id" }) || declaresComputedID(structDecl) else { return [] }
         let access = accessModifiers(of: structDecl)
         let relations = properties.compactMap(\.relation)
-        let type = TypeSyntax(type.trimmed)
+        let extended = TypeSyntax(type.trimmed)
+        // A generic struct is named `Self` inside its extension (its name alone needs arguments).
+        let type: TypeSyntax = structDecl.genericParameterClause == nil ? extended : "Self"
 
         var members: [DeclSyntax] = []
         for relation in relations {
@@ -179,6 +197,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
                 """
             )
         }
+        members += CodableDecls.decls(for: structDecl, properties: properties, access: access)
         let checks: [CodeBlockItemSyntax] = relations.compactMap { relation in
             relation.inverse.map {
                 "Relata._relataInverseMustBeMutual(\\\(type).\(relation.projected), \\\(type).\(relation.targetAlias).$\($0))"
@@ -196,7 +215,7 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         )
         return [
             ExtensionDeclSyntax(
-                extendedType: type, inheritanceClause: conformance,
+                extendedType: extended, inheritanceClause: conformance,
                 memberBlock: MemberBlockSyntax(members: memberList, rightBrace: .rightBraceToken(leadingTrivia: .newline))
             )
         ]

@@ -185,6 +185,28 @@ struct EntityModelMacroTests {
                     Relata._EntityStoreSupport(Self.self)
                 }
 
+                enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id, text, author, chat, attachments
+                }
+
+                func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                    try container._relataEncodeIfPresent(self.text, forKey: .text)
+                    try container.encode(self._author, forKey: .author)
+                    try container.encode(self._chat, forKey: .chat)
+                    try container.encode(self._attachments, forKey: .attachments)
+                }
+
+                init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                    self.text = try container._relataDecodeIfPresent(forKey: .text)
+                    self._author = try container._relataDecodeRelationship(forKey: .author)
+                    self._chat = try container._relataDecodeRelationship(forKey: .chat)
+                    self._attachments = try container._relataDecodeRelationship(forKey: .attachments)
+                }
+
                 private static func __relataCheckInverses() {
                     Relata._relataInverseMustBeMutual(\Message.$chat, \Message.__RelataTarget_chat.$messages)
                     Relata._relataInverseMustBeMutual(\Message.$attachments, \Message.__RelataTarget_attachments.$message)
@@ -300,6 +322,26 @@ struct EntityModelMacroTests {
                         .unique(\.email, collisions: .throw),
                         .unique(\.firstName, \.lastName)
                     ]
+                }
+
+                enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id, firstName, lastName, email
+                }
+
+                func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                    try container._relataEncode(self.firstName, forKey: .firstName)
+                    try container._relataEncode(self.lastName, forKey: .lastName)
+                    try container._relataEncode(self.email, forKey: .email)
+                }
+
+                init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                    self.firstName = try container._relataDecode(forKey: .firstName)
+                    self.lastName = try container._relataDecode(forKey: .lastName)
+                    self.email = try container._relataDecode(forKey: .email)
                 }
             }
             """#
@@ -424,6 +466,28 @@ struct EntityModelMacroTests {
                         .fullText(\.bio)
                     ]
                 }
+
+                enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id, firstName, lastName, email, bio
+                }
+
+                func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                    try container._relataEncode(self.firstName, forKey: .firstName)
+                    try container._relataEncode(self.lastName, forKey: .lastName)
+                    try container._relataEncode(self.email, forKey: .email)
+                    try container._relataEncode(self.bio, forKey: .bio)
+                }
+
+                init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                    self.firstName = try container._relataDecode(forKey: .firstName)
+                    self.lastName = try container._relataDecode(forKey: .lastName)
+                    self.email = try container._relataDecode(forKey: .email)
+                    self.bio = try container._relataDecode(forKey: .bio)
+                }
             }
             """#
         }
@@ -493,6 +557,20 @@ struct EntityModelMacroTests {
                 public static var _relataStoreSupport: Relata._EntityStoreSupport {
                     Relata._EntityStoreSupport(Self.self)
                 }
+
+                public enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id
+                }
+
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                }
+
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                }
             }
             """#
         }
@@ -529,7 +607,7 @@ struct EntityModelMacroTests {
             @EntityModel
             struct NoID {
                    ┬───
-                   ╰─ 🛑 @EntityModel requires a stored property 'id'
+                   ╰─ 🛑 @EntityModel requires a property 'id' (stored or computed)
                 let name: String
             }
             """
@@ -671,6 +749,22 @@ struct EntityModelMacroTests {
                 static var _relataStoreSupport: Relata._EntityStoreSupport {
                     Relata._EntityStoreSupport(Self.self)
                 }
+
+                enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id, user
+                }
+
+                func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                    try container.encode(self._user, forKey: .user)
+                }
+
+                init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                    self._user = try container._relataDecodeRelationship(forKey: .user)
+                }
             }
             """#
         }
@@ -807,6 +901,25 @@ struct EntityModelMacroTests {
 
                 static var _relataStoreSupport: Relata._EntityStoreSupport {
                     Relata._EntityStoreSupport(Self.self)
+                }
+
+                enum _RelataCodingKeys: String, Swift.CodingKey {
+                    case id, version, seen, tags
+                }
+
+                func encode(to encoder: any Swift.Encoder) throws {
+                    var container = encoder.container(keyedBy: _RelataCodingKeys.self)
+                    try container._relataEncode(self.id, forKey: .id)
+                    try container._relataEncode(self.version, forKey: .version)
+                    try container._relataEncode(self.seen, forKey: .seen)
+                    try container._relataEncode(self.tags, forKey: .tags)
+                }
+
+                init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: _RelataCodingKeys.self)
+                    self.id = try container._relataDecode(forKey: .id)
+                    self.seen = try container._relataDecode(forKey: .seen)
+                    self.tags = try container._relataDecode(forKey: .tags)
                 }
             }
 

@@ -67,12 +67,17 @@ struct EntityErasure<Entity: EntityModelProtocol>: ChangeOperation {
     @usableFromInline var entityTypeName: String { String(describing: Entity.self) }
 
     @usableFromInline func replay(into context: inout Context) {
-        if context.table(Entity.self)?.entity(id) != nil {
+        // The replica keeps its own tombstone (change sets carry none; see `Deleted`).
+        var tombstone: Deleted<Entity>?
+        if let entity = context.table(Entity.self)?.entity(id) {
+            tombstone = context.tombstone(of: entity)
             let table = context.mutableTable(Entity.self)
             table.setEntity(nil, for: id)
+            table.updatedAt[id] = nil
             table.touch(id)
         }
         context.eraseLinks(of: Entity.self, id: id)
+        if let tombstone { context.upsert(tombstone, options: .replace, recording: false) }
     }
 
     @usableFromInline func encode(to container: inout KeyedEncodingContainer<ChangeCodingKey>) throws {

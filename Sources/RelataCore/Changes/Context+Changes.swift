@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recording and merging changes (see ``ChangeSet``).
 extension Context {
     /// Starts recording every change made to this context, as `replica`, from its current state:
@@ -154,11 +156,14 @@ extension Context {
     // MARK: - Replay
 
     /// Stores `entity` merged by `options`, without recording (a replayed upsert).
+    /// Like a save, it records the time (``Metadata``) and erases the entity's tombstone.
     mutating func storeEntity<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
+        eraseTombstone(of: Entity.self, id: entity.id)
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
+        table.updatedAt[entity.id] = Date()
         if case .custom = options.kind, let old = table.entity(entity.id) {
-            table.setEntity(options.merge(old, entity), for: entity.id)
+            table.setEntity(options.mergeValues(old, entity), for: entity.id)
         } else {
             table.setEntity(entity, for: entity.id)
         }

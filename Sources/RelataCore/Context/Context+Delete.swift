@@ -14,6 +14,8 @@ extension Context {
         if DenyRules.reachable(from: Entity.self) || hasDynamicDenyRisk {
             try checkDeny(Entity.self, id: entity.id)
         }
+        // Its tombstone: as it is before the hooks and cascades change it, stored after.
+        let tombstone = tombstone(of: entity)
         try entity.willDelete(from: &self)
         // Over storage, its dynamic relationships are read while it exists (a relationship read
         // after, to an entity that is gone, would not be kept: the erasure would miss it).
@@ -22,10 +24,12 @@ extension Context {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
             let table = mutableTable(Entity.self)
             table.setEntity(nil, for: entity.id)
+            table.updatedAt[entity.id] = nil
             table.touch(entity.id)
         }
         recordErasure(Entity.self, id: entity.id)
         try _eraseLinks(of: Entity.self, id: entity.id)
+        if let tombstone { upsert(tombstone, options: .replace, recording: false) }
         try entity.didDelete(from: &self)
     }
 

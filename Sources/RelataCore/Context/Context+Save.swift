@@ -1,3 +1,5 @@
+import Foundation
+
 extension Context {
     /// Stores `entity` normalized, merged with the stored one by `options`.
     /// Called by the generated `save(to:options:)`; runs no hook and saves no relation.
@@ -7,23 +9,27 @@ extension Context {
         exclusivelyMutating { $0.upsert(entity, options: options) }
     }
 
+    /// Also records the save's time (``Metadata``) and erases the entity's tombstone
+    /// (``Deleted``); `recording: false` leaves it out of the change set (a tombstone).
     @inlinable
-    mutating func upsert<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>) {
+    mutating func upsert<Entity: EntityModelProtocol>(_ entity: Entity, options: MergeStrategy<Entity>, recording: Bool = true) {
         var normalized = entity
         normalized.normalize()
+        eraseTombstone(of: Entity.self, id: entity.id)
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
+        table.updatedAt[entity.id] = Date()
         if case .replace = options.kind {
             table.setEntity(normalized, for: entity.id)
-            recordUpsert(input: normalized, merged: normalized, options: options)
+            if recording { recordUpsert(input: normalized, merged: normalized, options: options) }
             return
         }
         let input = normalized
         if let old = table.entity(entity.id) {
-            normalized = options.merge(old, normalized)
+            normalized = options.mergeValues(old, normalized)
         }
         table.setEntity(normalized, for: entity.id)
-        recordUpsert(input: input, merged: normalized, options: options)
+        if recording { recordUpsert(input: input, merged: normalized, options: options) }
     }
 
     /// Saves one relation value of the entity `id`: the related entities it carries first (each

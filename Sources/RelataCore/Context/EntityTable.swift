@@ -71,6 +71,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// every entity: made by the first save or erase, then kept by each (``setEntity(_:for:)``);
     /// remade where entities are set another way (a load, a write's changes applied).
     @usableFromInline @exclusivity(unchecked) var memoryIndexes: [MemoryIndex<Entity>]?
+    /// When each entity was last saved here (see ``Metadata``).
+    @usableFromInline @exclusivity(unchecked) var updatedAt: [Entity.ID: Date] = [:]
 
     @inlinable override init() {}
 
@@ -342,6 +344,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         copy.loadedIDs = loadedIDs
         copy.holdsAll = holdsAll
         copy.memoryIndexes = memoryIndexes?.map { $0.copy() }
+        copy.updatedAt = updatedAt
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
         return copy

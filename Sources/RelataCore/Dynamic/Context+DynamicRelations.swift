@@ -220,7 +220,6 @@ extension Query {
     /// let files = Folder.query("docs", in: context).related(.owns, File.self).resolve()
     /// ```
     public func related<Other: EntityModelProtocol>(_ kind: DynamicRelationKind, _: Other.Type) -> QueryList<Other> {
-        guard let id else { return QueryList(ids: [], context: context) }
-        return QueryList(ids: context.relatedIDs(EntityReference(Entity.self, id: id), kind, Other.self), context: context)
+        list { context, id in context.relatedIDs(EntityReference(Entity.self, id: id), kind, Other.self) }
     }
 }

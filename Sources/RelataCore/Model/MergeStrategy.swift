@@ -27,7 +27,7 @@ public struct MergeStrategy<T> {
     }
 
     @usableFromInline let kind: Kind
-    @usableFromInline let merge: (_ old: T, _ new: T) -> T
+    @usableFromInline let mergeValues: (_ old: T, _ new: T) -> T
     @usableFromInline var replayName: ReplayName?
 
     /// A strategy from a function of the stored (`old`) and saved (`new`) values.
@@ -41,7 +41,7 @@ public struct MergeStrategy<T> {
     /// ```
     public init(_ merge: @escaping (_ old: T, _ new: T) -> T) {
         self.kind = .custom
-        self.merge = merge
+        self.mergeValues = merge
         self.replayName = nil
     }
 
@@ -57,13 +57,13 @@ public struct MergeStrategy<T> {
             return
         }
         self.init({ old, new in
-            strategies.reduce(new) { result, strategy in strategy.merge(old, result) }
+            strategies.reduce(new) { result, strategy in strategy.mergeValues(old, result) }
         })
     }
 
     private init(replace: Void) {
         self.kind = .replace
-        self.merge = { _, new in new }
+        self.mergeValues = { _, new in new }
         self.replayName = .replace
     }
 
@@ -110,7 +110,47 @@ public struct MergeStrategy<T> {
 
     /// Merges `old` and `new` by this strategy.
     public func callAsFunction(_ old: T, _ new: T) -> T {
-        merge(old, new)
+        mergeValues(old, new)
+    }
+
+    /// Merges the stored value `existing` with the saved one `new` by this strategy
+    /// (SwiftletModel's spelling of ``callAsFunction(_:_:)``).
+    public func merge(_ existing: T, new: T) -> T {
+        mergeValues(existing, new)
+    }
+
+    /// Keeps the stored value when the saved one is `nil` (a strategy for an optional value).
+    public static func patch<Value>() -> MergeStrategy<Value?> where T == Value? {
+        MergeStrategy<Value?> { old, new in new ?? old }
+    }
+
+    /// The newer of the two values by `keyPath` wins, and `strategies` fill it from the other
+    /// (SwiftletModel's `lastWriteWins`): when the saved value is newer, they merge the stored one
+    /// into it; otherwise they merge the saved one into the stored one, which is kept.
+    ///
+    /// ```swift
+    /// MergeStrategy<Note>.lastWriteWins(.patch(\.title), .append(\.tags), comparedBy: \.modifiedAt)
+    /// ```
+    public static func lastWriteWins<V: Comparable>(_ strategies: MergeStrategy<T>..., comparedBy keyPath: KeyPath<T, V>) -> MergeStrategy<T> {
+        lastWriteWins(strategies, comparedBy: keyPath)
+    }
+
+    /// The newer of the two values by `keyPath` wins, and `strategies` fill it from the other.
+    public static func lastWriteWins<V: Comparable>(_ strategies: [MergeStrategy<T>], comparedBy keyPath: KeyPath<T, V>) -> MergeStrategy<T> {
+        MergeStrategy { old, new in
+            if old[keyPath: keyPath] < new[keyPath: keyPath] {
+                return strategies.reduce(new) { result, strategy in strategy.mergeValues(old, result) }
+            }
+            return strategies.reduce(old) { result, strategy in strategy.mergeValues(new, result) }
+        }
+    }
+}
+
+extension MergeStrategy where T: Comparable {
+    /// The greater of the two values wins, and `strategies` fill it from the other (see
+    /// ``lastWriteWins(_:comparedBy:)-(MergeStrategy<T>...,_)``).
+    public static func lastWriteWins(_ strategies: MergeStrategy<T>...) -> MergeStrategy<T> {
+        lastWriteWins(strategies, comparedBy: \.self)
     }
 }
 

@@ -70,15 +70,25 @@ extension Query {
     public func linking<Source: EntityModelProtocol, D, C, K>(
         _ keyPath: KeyPath<Source, Relation<Entity, D, C, K>>
     ) -> QueryList<Source> {
-        guard let id else { return QueryList(ids: [], context: context) }
-        return QueryList(ids: context.sources(linkingTo: id, through: keyPath), context: context)
+        list { context, id in context.sources(linkingTo: id, through: keyPath) }
     }
 
-    /// The number of entities that link to this one through `keyPath`.
+    /// The number of entities that link to this one through `keyPath` (0 for a deferred query:
+    /// see ``countLinking(_:in:)``).
     ///
     /// - Complexity: O(1).
     public func countLinking<Source: EntityModelProtocol, D, C, K>(_ keyPath: KeyPath<Source, Relation<Entity, D, C, K>>) -> Int {
-        guard let id else { return 0 }
+        guard let context else { return 0 }
+        return countLinking(keyPath, in: context)
+    }
+
+    /// The number of entities that link to this one through `keyPath` in `context`.
+    ///
+    /// - Complexity: O(1).
+    public func countLinking<Source: EntityModelProtocol, D, C, K>(
+        _ keyPath: KeyPath<Source, Relation<Entity, D, C, K>>, in context: Context
+    ) -> Int {
+        guard let id = id(in: context) else { return 0 }
         return context.countOfSources(linkingTo: id, through: keyPath)
     }
 }

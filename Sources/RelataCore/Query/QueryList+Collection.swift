@@ -10,6 +10,6 @@ extension QueryList: RandomAccessCollection {
     /// The query of the entity at `index`, shaped like this list (its filters and order apply to
     /// ``resolve()`` only).
     public subscript(index: Int) -> Query<Entity> {
-        Query(id: ids[index], context: context, modifiers: modifiers)
+        Query(source: .id(ids[index]), context: context, steps: steps)
     }
 }

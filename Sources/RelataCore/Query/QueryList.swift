@@ -6,16 +6,29 @@
 ///     .filter { !($0.adminOf ?? []).isEmpty }
 ///     .sorted(by: \.name)
 ///     .resolve()
+///
+/// let adults = User.filter(\.age >= 18).sorted(by: \.name).resolve(in: context)
 /// ```
+///
+/// Like ``Query``, a list is bound to a context (`query(in:)`) or deferred (`query()`,
+/// `User.filter(_:)`) and given one by ``resolve(in:)``.
 public struct QueryList<Entity: EntityModelProtocol> {
-    /// The snapshot the query reads.
-    public let context: Context
+    /// The snapshot the query reads, or `nil` for a deferred query (see ``resolve(in:)``).
+    public private(set) var context: Context?
     /// The ids the query was made with; `nil` for every entity of the type, read when the query
     /// resolves (so that a filter can run in storage first).
-    @usableFromInline let givenIDs: [Entity.ID]?
+    @usableFromInline var givenIDs: [Entity.ID]?
+    /// For a deferred query: the ids the context it resolves in gives (`related`, `or`).
+    @usableFromInline var deferredIDs: ((Context) -> [Entity.ID])?
+    /// For a deferred query: what needs the context to be added (a filter or sort by
+    /// ``Metadata``), in order, added when it is bound.
+    @usableFromInline var pending: [PendingStep] = []
+    /// Whether the list is the placeholder a nested `with` gives its closure: the relation's
+    /// targets. A closure that returns another list (`{ _ in Chat.query() }`) resolves that list.
+    @usableFromInline var isRelationTargets = false
     /// The ids of the entities, in order (every stored one of the type, for
-    /// `query(in:)`).
-    public var ids: [Entity.ID] { givenIDs ?? context.ids(of: Entity.self) }
+    /// `query(in:)`); none for a deferred query until it is resolved.
+    public var ids: [Entity.ID] { givenIDs ?? context?.ids(of: Entity.self) ?? [] }
     /// The tests of the predicates given to `filter(_:)` that storage can run first (see
     /// ``ColumnFilter``).
     @usableFromInline var columnFilters: [ColumnFilter] = []
@@ -24,7 +37,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var lookups: [IndexLookup<Entity>] = []
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
-    @usableFromInline var modifiers: [Modifier<Entity>]
+    @usableFromInline var steps: [QueryStep<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
     /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
@@ -39,15 +52,63 @@ public struct QueryList<Entity: EntityModelProtocol> {
         self.init(givenIDs: ids, context: context)
     }
 
-    /// A query for `givenIDs` (every entity of the type when `nil`) in `context`.
+    /// A query for `givenIDs` (every entity of the type when `nil`) in `context` (deferred when
+    /// `nil`).
     @usableFromInline
-    init(givenIDs: [Entity.ID]?, context: Context) {
+    init(givenIDs: [Entity.ID]?, context: Context?) {
         self.givenIDs = givenIDs
         self.context = context
-        self.modifiers = []
+        self.steps = []
         self.filters = []
         self.order = nil
         self.window = nil
+    }
+
+    /// A query for the entities `ids` gives: read now from a bound `context`, from the context
+    /// the query resolves in when `context` is `nil`.
+    @usableFromInline
+    init(context: Context?, ids: @escaping (Context) -> [Entity.ID]) {
+        self.init(givenIDs: context.map(ids) ?? [], context: context)
+        if context == nil { deferredIDs = ids }
+    }
+
+    /// The query, reading `context`.
+    @usableFromInline
+    func bound(to context: Context) -> QueryList {
+        var copy = self
+        copy.context = context
+        if let deferredIDs {
+            copy.givenIDs = deferredIDs(context)
+            copy.deferredIDs = nil
+        }
+        copy.pending = []
+        for step in pending { copy = step.add(copy) }
+        return copy
+    }
+
+    /// The placeholder a nested `with` gives its closure (see ``isRelationTargets``).
+    @usableFromInline
+    static var relationTargets: QueryList {
+        var list = QueryList(givenIDs: [], context: nil)
+        list.isRelationTargets = true
+        return list
+    }
+
+    /// A step of a deferred query that needs the context (see ``pending``).
+    @usableFromInline
+    struct PendingStep {
+        /// Whether the step sorts (a later sort replaces it).
+        let sorts: Bool
+        /// Adds the step to the list, bound.
+        let add: (QueryList) -> QueryList
+    }
+
+    /// `step(self)` now in a bound list; when the list is bound, in a deferred one.
+    func addingWithContext(sorts: Bool = false, _ step: @escaping (QueryList) -> QueryList) -> QueryList {
+        guard context == nil else { return step(self) }
+        var copy = self
+        copy.pending.append(PendingStep(sorts: sorts, add: step))
+        return copy
     }
 
     /// A query for every entity of the type in `context`.
@@ -59,7 +120,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The ids to resolve: those given, else the entities of the type that may pass the
     /// predicates storage can test (all of them when there are none).
     @usableFromInline
-    func idsToResolve() -> [Entity.ID] {
+    func idsToResolve(in context: Context) -> [Entity.ID] {
         if let textSearch {
             // Ranked, the search's matches are the results when nothing else filters or orders
             // them: only the window's are needed.
@@ -72,7 +133,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // In a context holding every entity, a sorted index of the one sort key gives the first
         // results in order (the filters test the entities as they come: without `with`, a filter
         // sees what it would see after resolving), and an index answers a predicate.
-        if let window, let columnOrder, columnOrder.count == 1, modifiers.isEmpty,
+        if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty,
             let ids = context.firstIndexedIDs(
                 of: Entity.self, orderedBy: columnOrder[0], lookups: lookups, count: window.offset + window.count,
                 where: { [filters] entity in filters.allSatisfy { $0(entity) } }
@@ -92,14 +153,17 @@ public struct QueryList<Entity: EntityModelProtocol> {
         return context.ids(of: Entity.self)
     }
 
-    /// The stored entities, shaped, filtered and sorted; ids not stored are skipped.
+    /// The stored entities, shaped, filtered and sorted; ids not stored are skipped. A deferred
+    /// query (no ``context``) resolves to nothing: use ``resolve(in:)``.
     @inlinable
     public func resolve() -> [Entity] {
-        let ids = idsToResolve()
+        guard let context else { return [] }
+        let ids = idsToResolve(in: context)
         let region = context.readRecorder
         for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         guard let table = context.table(Entity.self) else { return [] }
-        var result: [Entity] = context.exclusively {
+        let modifiers = steps.map { $0.bind(context) }
+        let result: [Entity] = context.exclusively {
             context.planned(ids, modifiers) {
                 var result: [Entity] = []
                 result.reserveCapacity(ids.count)
@@ -112,15 +176,33 @@ public struct QueryList<Entity: EntityModelProtocol> {
             }
         }
         // The caller's closures run after the reads, without the context's lock.
-        if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
-        if let order { result.sort(by: order) }
-        if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
-        return result
+        return selection?(result) ?? result
+    }
+
+    /// Resolves the query in `context` (SwiftletModel's form). A query made bound to another
+    /// context resolves in this one.
+    @inlinable
+    public func resolve(in context: Context) -> [Entity] {
+        bound(to: context).resolve()
+    }
+
+    /// What the filters, the order and the window keep of resolved entities, in order; `nil`
+    /// when they keep all.
+    @usableFromInline
+    var selection: (([Entity]) -> [Entity])? {
+        if filters.isEmpty, order == nil, window == nil { return nil }
+        return { [filters, order, window] entities in
+            var result = entities
+            if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
+            if let order { result.sort(by: order) }
+            if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
+            return result
+        }
     }
 
     /// One query per id, each shaped like this one.
     public var queries: [Query<Entity>] {
-        ids.map { Query(id: $0, context: context, modifiers: modifiers) }
+        ids.map { Query(source: .id($0), context: context, steps: steps) }
     }
 
     /// The number of ids in the query (before filtering; no entity is built). For the number of
@@ -141,6 +223,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     ///   declared). No entity is built in either case; otherwise the query resolves and its
     ///   results are counted.
     public func resolveCount() -> Int {
+        guard let context else { return 0 }
         let total: Int
         if givenIDs == nil, textSearch == nil, filters.isEmpty {
             total = context.count(of: Entity.self)
@@ -163,24 +246,49 @@ public struct QueryList<Entity: EntityModelProtocol> {
         return Swift.max(0, Swift.min(window.count, total - window.offset))
     }
 
+    /// How many entities ``resolve(in:)`` returns in `context` (see ``resolveCount()``).
+    public func resolveCount(in context: Context) -> Int {
+        bound(to: context).resolveCount()
+    }
+
     // MARK: Shaping
 
-    /// Resolves a to-many relation of every entity (see ``Query/with(_:_:)-(WritableKeyPath<Entity,Relation<Target,D,Relations.ToMany,K>>,_)``).
+    /// Resolves a to-many relation of every entity (see ``Query/with(_:fragment:_:)-(WritableKeyPath<Entity,Relation<Target,D,Relations.ToMany,K>>,_,_)``).
     @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
-        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+        fragment: Bool = false,
+        _ nested: (QueryList<Target>) -> QueryList<Target> = { $0 }
     ) -> QueryList {
-        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
+        adding(RelationResolver.toMany(keyPath, nested(.relationTargets), fragment: fragment))
     }
 
     /// Resolves a to-one relation of every entity.
     @inlinable
     public func with<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
+        fragment: Bool = false,
         _ nested: (Query<Target>) -> Query<Target> = { $0 }
     ) -> QueryList {
-        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context))
+        adding(RelationResolver.toOne(keyPath, nested(Query<Target>(id: nil)).steps, fragment: fragment))
+    }
+
+    /// Resolves a to-many relation of every entity with fragments (SwiftletModel's `fragment(_:)`).
+    @inlinable
+    public func fragment<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
+        _ nested: (QueryList<Target>) -> QueryList<Target> = { $0 }
+    ) -> QueryList {
+        with(keyPath, fragment: true, nested)
+    }
+
+    /// Resolves a to-one relation of every entity with a fragment (SwiftletModel's `fragment(_:)`).
+    @inlinable
+    public func fragment<Target, D, K>(
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>,
+        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+    ) -> QueryList {
+        with(keyPath, fragment: true, nested)
     }
 
     /// Fills a to-many relation of every entity with ids only.
@@ -188,7 +296,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList {
-        adding(RelationResolver.ids(keyPath, context))
+        adding(RelationResolver.ids(keyPath))
     }
 
     /// Fills a to-one relation of every entity with an id only.
@@ -196,16 +304,17 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func id<Target, D, K>(
         _ keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToOne, K>>
     ) -> QueryList {
-        adding(RelationResolver.id(keyPath, context))
+        adding(RelationResolver.id(keyPath))
     }
 
-    /// Resolves a to-many relation of every entity as an appending slice (see ``Query/with(slice:_:)``).
+    /// Resolves a to-many relation of every entity as an appending slice (see ``Query/with(slice:fragment:_:)``).
     @inlinable
     public func with<Target, D, K>(
         slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>,
-        _ nested: (Query<Target>) -> Query<Target> = { $0 }
+        fragment: Bool = false,
+        _ nested: (QueryList<Target>) -> QueryList<Target> = { $0 }
     ) -> QueryList {
-        adding(RelationResolver.toMany(keyPath, nested(Query<Target>(id: nil, context: context)).modifiers, context, appending: true))
+        adding(RelationResolver.toMany(keyPath, nested(.relationTargets), fragment: fragment, appending: true))
     }
 
     /// Fills a to-many relation of every entity with ids as an appending slice (see ``Query/id(slice:)``).
@@ -213,7 +322,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func id<Target, D, K>(
         slice keyPath: WritableKeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList {
-        adding(RelationResolver.ids(keyPath, context, appending: true))
+        adding(RelationResolver.ids(keyPath, appending: true))
     }
 
     // MARK: Filtering and sorting
@@ -247,6 +356,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
         var copy = self
         copy.order = areInIncreasingOrder
         copy.columnOrder = nil
+        // It replaces an earlier sort waiting for the context.
+        copy.pending.removeAll(where: \.sorts)
         return copy
     }
 
@@ -259,9 +370,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     @inlinable
-    func adding(_ modifier: Modifier<Entity>) -> QueryList {
+    func adding(_ step: QueryStep<Entity>) -> QueryList {
         var copy = self
-        copy.modifiers.append(modifier)
+        copy.steps.append(step)
         return copy
     }
 }

@@ -15,6 +15,8 @@ public struct StringPredicate<Entity> {
         case notHavingPrefix(caseSensitive: Bool)
         case notHavingSuffix(caseSensitive: Bool)
         case matches(tokens: [String])
+        case regex(NSRegularExpression, NSRegularExpression.MatchingOptions)
+        case notMatchingRegex(NSRegularExpression, NSRegularExpression.MatchingOptions)
     }
 
     /// Whether `entity` satisfies the test.
@@ -32,7 +34,15 @@ public struct StringPredicate<Entity> {
             return !keyPaths.contains { Self.text(entity[keyPath: $0], caseSensitive).hasSuffix(Self.text(value, caseSensitive)) }
         case .matches(let tokens):
             return keyPaths.contains { SearchTokens.text(entity[keyPath: $0], matchesAnyOf: tokens) }
+        case .regex(let expression, let options):
+            return keyPaths.contains { Self.text(entity[keyPath: $0], matches: expression, options) }
+        case .notMatchingRegex(let expression, let options):
+            return !keyPaths.contains { Self.text(entity[keyPath: $0], matches: expression, options) }
         }
+    }
+
+    private static func text(_ text: String, matches expression: NSRegularExpression, _ options: NSRegularExpression.MatchingOptions) -> Bool {
+        expression.firstMatch(in: text, options: options, range: NSRange(location: 0, length: text.utf16.count)) != nil
     }
 
     /// The text as compared: lowercased unless the comparison is case-sensitive (SwiftletModel's
@@ -74,6 +84,21 @@ extension StringPredicate {
     /// The entities where none of `keyPaths` ends with `value`.
     public static func string(_ keyPaths: KeyPath<Entity, String>..., notHavingSuffix value: String, caseSensitive: Bool = false) -> StringPredicate {
         StringPredicate(keyPaths: keyPaths, method: .notHavingSuffix(caseSensitive: caseSensitive), value: value)
+    }
+
+    /// The entities where `regex` finds a match in any of `keyPaths` (runs in Swift, after
+    /// storage's part of the query).
+    public static func string(
+        _ keyPaths: KeyPath<Entity, String>..., matches regex: NSRegularExpression, options: NSRegularExpression.MatchingOptions = []
+    ) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .regex(regex, options), value: "")
+    }
+
+    /// The entities where `regex` finds no match in any of `keyPaths`.
+    public static func string(
+        _ keyPaths: KeyPath<Entity, String>..., notMatching regex: NSRegularExpression, options: NSRegularExpression.MatchingOptions = []
+    ) -> StringPredicate {
+        StringPredicate(keyPaths: keyPaths, method: .notMatchingRegex(regex, options), value: "")
     }
 }
 

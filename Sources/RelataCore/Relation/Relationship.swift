@@ -22,7 +22,9 @@
 /// a relation of the target back to this type). A type that conforms without the macro writes
 /// its descriptors by hand and the wrapper without these arguments (see
 /// <doc:ConformingWithoutTheMacro>). A bare `@Relationship var x: T?` needs `= nil` so that Swift
-/// can infer the wrapper's type.
+/// can infer the wrapper's type; the initial value is a ``Relation`` (`= nil`, `= .none`, or
+/// `= .relation(V1())` as in SwiftletModel), which the memberwise initializer `@EntityModel`
+/// writes takes as its default.
 @propertyWrapper
 public struct Relationship<Target: _RelationTarget, Directionality, Constraints>: Sendable {
     /// The relation value: what this entity says about its related entities.
@@ -33,6 +35,9 @@ public struct Relationship<Target: _RelationTarget, Directionality, Constraints>
         guard case .entities(let entities, _, _) = projectedValue.state else { return nil }
         return Target._wrap(entities)
     }
+
+    /// The relation a declaration's initial value gives (`= .relation(target)`).
+    public typealias InitialRelation = Relation<Target._RelatedEntity, Directionality, Target._Cardinality, Constraints>
 
     /// Creates the wrapper around a relation value (used by generated initialisers).
     public init(relation: Relation<Target._RelatedEntity, Directionality, Target._Cardinality, Constraints>) {
@@ -51,11 +56,16 @@ extension Relationship where Directionality == Relations.OneWay, Constraints == 
     /// unique relations, e.g. a movie's prequel).
     public init(deleteRule: DeleteRule = .nullify, unique: Bool) { self.init(relation: .none) }
 
-    /// A unique one-way relation with an initial value (`= nil`).
-    public init(wrappedValue: Target?, deleteRule: DeleteRule = .nullify, unique: Bool) { self.init(relation: .none) }
+    /// A unique one-way relation with an initial value (`= nil`, `= .relation(target)`).
+    public init(wrappedValue: InitialRelation?, deleteRule: DeleteRule = .nullify, unique: Bool) {
+        self.init(relation: wrappedValue ?? .none)
+    }
 
-    /// A one-way relation with an initial value (`= nil`) and an optional delete rule.
-    public init(wrappedValue: Target?, deleteRule: DeleteRule = .nullify) { self.init(relation: .none) }
+    /// A one-way relation with an initial value (`= nil`, `= .relation(target)`) and an optional
+    /// delete rule.
+    public init(wrappedValue: InitialRelation?, deleteRule: DeleteRule = .nullify) {
+        self.init(relation: wrappedValue ?? .none)
+    }
 }
 
 extension Relationship where Directionality == Relations.OneWay, Constraints == Relations.Required {
@@ -63,8 +73,8 @@ extension Relationship where Directionality == Relations.OneWay, Constraints == 
     public init(_ option: RelationOption, deleteRule: DeleteRule = .nullify) { self.init(relation: .none) }
 
     /// A required one-way relation with an initial value (`= nil`).
-    public init(wrappedValue: Target?, _ option: RelationOption, deleteRule: DeleteRule = .nullify) {
-        self.init(relation: .none)
+    public init(wrappedValue: InitialRelation?, _ option: RelationOption, deleteRule: DeleteRule = .nullify) {
+        self.init(relation: wrappedValue ?? .none)
     }
 }
 
@@ -80,12 +90,12 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
 
     /// A mutual relation with an initial value (`= nil`).
     public init<Inverse: _RelationTarget>(
-        wrappedValue: Target?,
+        wrappedValue: InitialRelation?,
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
         inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
-        self.init(relation: .none)
+        self.init(relation: wrappedValue ?? .none)
     }
 }
 
@@ -102,13 +112,13 @@ extension Relationship where Directionality == Relations.Mutual, Constraints == 
 
     /// A required mutual relation with an initial value (`= nil`).
     public init<Inverse: _RelationTarget>(
-        wrappedValue: Target?,
+        wrappedValue: InitialRelation?,
         _ option: RelationOption,
         deleteRule: DeleteRule = .nullify,
         unique: Bool = false,
         inverse: @autoclosure () -> KeyPath<Target._RelatedEntity, Inverse?>
     ) {
-        self.init(relation: .none)
+        self.init(relation: wrappedValue ?? .none)
     }
 }
 

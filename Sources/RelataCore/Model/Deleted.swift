@@ -1,0 +1,144 @@
+/// The tombstone of an erased entity (SwiftletModel's `Deleted`): the entity as it was, its
+/// relations as ids, stored under the entity's id.
+///
+/// ```swift
+/// try chat.delete(from: &context)
+/// let tombstone = Deleted<Chat>.query(chat.id).resolve(in: context)   // the chat as it was
+/// try tombstone?.restore(in: &context)                                // saved again
+/// ```
+///
+/// Deleting an entity stores its tombstone; saving an entity erases its tombstone; ``restore(in:)``
+/// saves the entity and erases the tombstone. Tombstones are entities like any other: query them,
+/// relate to them (a schema entity's `deletedChats: [Deleted<Chat>]?`), erase them to prune them
+/// (`try Deleted<Chat>.delete(id: id, from: &context)`).
+///
+/// Where tombstones are kept:
+/// - A context that holds everything (`Context()`, a whole load) keeps one for every entity
+///   erased, as SwiftletModel does.
+/// - A context over a ``Store``'s storage keeps them for the types whose `Deleted<T>` the store's
+///   schema lists (`EntitySchema(Chat.self, Deleted<Chat>.self)`), and for no other: a store
+///   grows with tombstones only where its schema asks for them.
+/// - A change set (``ChangeSet``) does not carry them: a replica that applies an erasure writes
+///   its own tombstone.
+/// A tombstone's erasure leaves no tombstone.
+public struct Deleted<Entity: EntityModelProtocol>: EntityModelProtocol {
+    /// The erased entity's id.
+    public var id: Entity.ID { entity.id }
+    /// The entity as it was when it was erased, its relations as ids.
+    public let entity: Entity
+
+    /// The tombstone of `entity`.
+    public init(_ entity: Entity) {
+        self.entity = entity
+    }
+
+    public func save(to context: inout Context, options: MergeStrategy<Deleted>) throws {
+        try willSave(to: &context)
+        context._upsert(self, options: options)
+        try didSave(to: &context)
+    }
+
+    /// Erases the entity the tombstone stands for, if it is stored (saving a tombstone deletes
+    /// the entity, as in SwiftletModel).
+    public func willSave(to context: inout Context) throws {
+        if context.entity(Entity.self, id: id) != nil {
+            try Entity.delete(id: id, from: &context)
+        }
+    }
+
+    /// Saves the entity again (with its default merge strategy) and erases the tombstone.
+    public func restore(in context: inout Context) throws {
+        try entity.save(to: &context, options: Entity.defaultMergeStrategy)
+        try delete(from: &context)
+    }
+
+    public func delete(from context: inout Context) throws {
+        try context._delete(self)
+    }
+
+    public mutating func normalize() {}
+
+    public static var patch: MergeStrategy<Deleted> { .replace }
+
+    @_documentation(visibility: private)
+    public static func _relataVisitRelations<V: _RelationVisitor>(_ visitor: inout V) throws {}
+
+    @_documentation(visibility: private)
+    public static func _relataRelationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey? { nil }
+}
+
+/// What marks a ``Deleted`` type: its erasure leaves no tombstone.
+protocol _Tombstone {}
+
+extension Deleted: _Tombstone {}
+
+extension Context {
+    /// Whether erasing an entity of type `Entity` here leaves a ``Deleted`` tombstone.
+    @usableFromInline
+    func keepsTombstones<Entity: EntityModelProtocol>(of _: Entity.Type) -> Bool {
+        if Entity.self is any _Tombstone.Type { return false }
+        guard let base = storage.base else { return true }
+        return base.schema.type(named: EntitySchema.storageName(of: Deleted<Entity>.self)) != nil
+    }
+
+    /// The tombstone of `entity` if erasing it here keeps one: the stored entity, its relations
+    /// as ids.
+    @usableFromInline
+    func tombstone<Entity: EntityModelProtocol>(of entity: Entity) -> Deleted<Entity>? {
+        guard keepsTombstones(of: Entity.self) else { return nil }
+        return entity.asDeleted(in: self)
+    }
+
+    /// Erases the tombstone of the entity `id`, if one is kept (a save brings the entity back).
+    @usableFromInline
+    mutating func eraseTombstone<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) {
+        // The table lookup first: most saves find no tombstone table and stop there.
+        guard let table = table(Deleted<Entity>.self), !(Entity.self is any _Tombstone.Type), table.entity(id) != nil else { return }
+        let tombstones = mutableTable(Deleted<Entity>.self)
+        tombstones.setEntity(nil, for: id)
+        tombstones.updatedAt[id] = nil
+        tombstones.touch(id)
+    }
+}
+
+/// Fills every relation of an entity with the ids the context links it to.
+private struct RelationIDsFiller: _RelationVisitor {
+    let context: Context
+    var fill: [(inout Any) -> Void] = []
+
+    mutating func fill<Entity: EntityModelProtocol>(_ entity: inout Entity) {
+        try? Entity._relataVisitRelations(&self)
+        var value: Any = entity
+        for step in fill { step(&value) }
+        if let filled = value as? Entity { entity = filled }
+    }
+
+    mutating func visit<Source, Target, Directionality, Cardinality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Target>,
+        _ keyPath: WritableKeyPath<Source, Relation<Target, Directionality, Cardinality, Constraints>>
+    ) throws {
+        let context = context
+        fill.append { value in
+            guard var entity = value as? Source else { return }
+            let ids = context.ids(of: entity.id, keyPath)
+            if Cardinality.self == Relations.ToMany.self {
+                entity[keyPath: keyPath] = Relation(state: .ids(ids, appending: false))
+            } else {
+                entity[keyPath: keyPath] = ids.first.map { Relation(state: .id($0)) } ?? .none
+            }
+            value = entity
+        }
+    }
+}
+
+extension EntityModelProtocol {
+    /// The tombstone deleting this entity would leave (SwiftletModel's `asDeleted(in:)`): the
+    /// entity as `context` stores it, its relations as ids; `nil` when it is not stored or is a
+    /// tombstone itself.
+    public func asDeleted(in context: Context) -> Deleted<Self>? {
+        guard !(Self.self is any _Tombstone.Type), var stored = context.entity(Self.self, id: id) else { return nil }
+        var filler = RelationIDsFiller(context: context)
+        filler.fill(&stored)
+        return Deleted(stored)
+    }
+}
