@@ -576,6 +576,123 @@ struct EntityModelMacroTests {
         }
     }
 
+    @Test("A generic struct is named Self in its conformance; a computed id is accepted; a relation's initial value is the initializer's default")
+    func genericComputedID() {
+        assertMacro {
+            """
+            @EntityModel
+            struct Box<T: Codable & Sendable>: Codable {
+                var kind: String
+                var id: String { kind }
+                var value: T
+
+                @Relationship
+                var owner: User? = .relation(User(id: "1"))
+            }
+            """
+        } expansion: {
+            #"""
+            struct Box<T: Codable & Sendable>: Codable {
+                var kind: String
+                var id: String { kind }
+                var value: T
+
+                @Relationship
+                var owner: User? = .relation(User(id: "1"))
+
+                @_documentation(visibility: private) typealias __RelataTarget_owner = User
+
+                init(
+                    kind: String,
+                    value: T,
+                    owner: Relata.Relation<User, Relata.Relations.OneWay, Relata.Relations.ToOne, Relata.Relations.Optional> = .relation(User(id: "1"))
+                ) {
+                    self.kind = kind
+                    self.value = value
+                    self._owner = Relata.Relationship(relation: owner)
+                }
+
+                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                    try writer.write(entity.kind, "kind", 0)
+                    try writer.write(entity.value, "value", 1)
+                }
+
+                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                    self.kind = try reader.read(\Self.kind, "kind", 0)
+                    self.value = try reader.read(\Self.value, "value", 1)
+                    self._owner = Relata.Relationship(relation: .none)
+                }
+
+                static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String? {
+                    if Relata._relataNames(keyPath, \Self.kind) {
+                        return "kind"
+                    }
+                    if Relata._relataNames(keyPath, \Self.value) {
+                        return "value"
+                    }
+                    return nil
+                }
+            }
+
+            extension Box: Relata.EntityModelProtocol {
+                static var __relataKey_owner: Relata._AnyRelationKey {
+                    Relata._AnyRelationKey(ordinal: 0, name: "owner", toMany: false)
+                }
+
+                static var __relata_owner: Relata.RelationDescriptor<Self, Self.__RelataTarget_owner> {
+                    Relata.RelationDescriptor(
+                        key: Self.__relataKey_owner,
+                        inverse: nil,
+                        deleteRule: .nullify,
+                        isRequired: false
+                    )
+                }
+
+                func save(to context: inout Relata.Context, options: Relata.MergeStrategy<Self>) throws {
+                    try self.willSave(to: &context)
+                    context._upsert(self, options: options)
+                    try context._saveRelation(self.$owner, of: self.id, Self.__relata_owner)
+                    try self.didSave(to: &context)
+                }
+
+                func delete(from context: inout Relata.Context) throws {
+                    try context._delete(self)
+                }
+
+                mutating func normalize() {
+                    self.$owner = .none
+                }
+
+                static var patch: Relata.MergeStrategy<Self> {
+                    Relata.MergeStrategy<Self>()
+                }
+
+                static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
+                    try visitor.visit(Self.__relata_owner, \Self.$owner)
+                }
+
+                static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
+                    if keyPath == \Self.$owner {
+                        return Self.__relataKey_owner
+                    }
+                    return nil
+                }
+
+                static func _relataStorageKeyPath(_ keyPath: Swift.AnyKeyPath) -> Swift.AnyKeyPath? {
+                    if keyPath == \Self.$owner {
+                        return \Self._owner
+                    }
+                    return nil
+                }
+
+                static var _relataStoreSupport: Relata._EntityStoreSupport {
+                    Relata._EntityStoreSupport(Self.self)
+                }
+            }
+            """#
+        }
+    }
+
     @Test("Diagnostics: not a struct, no id, bad relation types, bare relationship")
     func diagnostics() {
         assertMacro {

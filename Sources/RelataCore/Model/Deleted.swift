@@ -67,16 +67,22 @@ public struct Deleted<Entity: EntityModelProtocol>: EntityModelProtocol {
     public static func _relataRelationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey? { nil }
 }
 
-/// What marks a ``Deleted`` type: its erasure leaves no tombstone.
-protocol _Tombstone {}
+extension EntityModelProtocol {
+    /// Whether the type is a ``Deleted`` tombstone (its erasure leaves no tombstone).
+    @_documentation(visibility: private)
+    public static var _relataIsTombstone: Bool { false }
+}
 
-extension Deleted: _Tombstone {}
+extension Deleted {
+    @_documentation(visibility: private)
+    public static var _relataIsTombstone: Bool { true }
+}
 
 extension Context {
     /// Whether erasing an entity of type `Entity` here leaves a ``Deleted`` tombstone.
     @usableFromInline
     func keepsTombstones<Entity: EntityModelProtocol>(of _: Entity.Type) -> Bool {
-        if Entity.self is any _Tombstone.Type { return false }
+        if Entity._relataIsTombstone { return false }
         guard let base = storage.base else { return true }
         return base.schema.type(named: EntitySchema.storageName(of: Deleted<Entity>.self)) != nil
     }
@@ -93,7 +99,7 @@ extension Context {
     @usableFromInline
     mutating func eraseTombstone<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) {
         // The table lookup first: most saves find no tombstone table and stop there.
-        guard let table = table(Deleted<Entity>.self), !(Entity.self is any _Tombstone.Type), table.entity(id) != nil else { return }
+        guard let table = table(Deleted<Entity>.self), !Entity._relataIsTombstone, table.entity(id) != nil else { return }
         let tombstones = mutableTable(Deleted<Entity>.self)
         tombstones.setEntity(nil, for: id)
         tombstones.updatedAt[id] = nil
@@ -102,31 +108,32 @@ extension Context {
 }
 
 /// Fills every relation of an entity with the ids the context links it to.
-private struct RelationIDsFiller: _RelationVisitor {
+private struct RelationIDsFiller<Entity: EntityModelProtocol>: _RelationVisitor {
     let context: Context
-    var fill: [(inout Any) -> Void] = []
-
-    mutating func fill<Entity: EntityModelProtocol>(_ entity: inout Entity) {
-        try? Entity._relataVisitRelations(&self)
-        var value: Any = entity
-        for step in fill { step(&value) }
-        if let filled = value as? Entity { entity = filled }
-    }
+    var entity: Entity
 
     mutating func visit<Source, Target, Directionality, Cardinality, Constraints>(
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, Directionality, Cardinality, Constraints>>
     ) throws {
-        let context = context
-        fill.append { value in
-            guard var entity = value as? Source else { return }
-            let ids = context.ids(of: entity.id, keyPath)
-            if Cardinality.self == Relations.ToMany.self {
-                entity[keyPath: keyPath] = Relation(state: .ids(ids, appending: false))
-            } else {
-                entity[keyPath: keyPath] = ids.first.map { Relation(state: .id($0)) } ?? .none
-            }
-            value = entity
+        // `Entity._relataVisitRelations` visits `Entity`'s relations: `Source` is `Entity`, and the
+        // cast changes nothing but the static type (a dynamic key path cast per relation and
+        // entity erased cost more than the rest of the tombstone).
+        guard Source.self == Entity.self else { return }
+        let keyPath = unsafeBitCast(keyPath, to: WritableKeyPath<Entity, Relation<Target, Directionality, Cardinality, Constraints>>.self)
+        let toMany = descriptor.key.toMany
+        let ids: [Target.ID]
+        if context.storage.base == nil {
+            // Everything is held: the link table answers directly.
+            let links = context.table(Entity.self)?.existingLinkTable(descriptor.key, Target.ID.self)
+            ids = toMany ? links?.list(of: entity.id)?.targets ?? [] : links?.target(of: entity.id).map { [$0] } ?? []
+        } else {
+            ids = context.ids(of: entity.id, keyPath)
+        }
+        if toMany {
+            entity[keyPath: keyPath] = Relation(state: .ids(ids, appending: false))
+        } else {
+            entity[keyPath: keyPath] = ids.first.map { Relation(state: .id($0)) } ?? .none
         }
     }
 }
@@ -136,9 +143,9 @@ extension EntityModelProtocol {
     /// entity as `context` stores it, its relations as ids; `nil` when it is not stored or is a
     /// tombstone itself.
     public func asDeleted(in context: Context) -> Deleted<Self>? {
-        guard !(Self.self is any _Tombstone.Type), var stored = context.entity(Self.self, id: id) else { return nil }
-        var filler = RelationIDsFiller(context: context)
-        filler.fill(&stored)
-        return Deleted(stored)
+        guard !Self._relataIsTombstone, let stored = context.entity(Self.self, id: id) else { return nil }
+        var filler = RelationIDsFiller(context: context, entity: stored)
+        try? Self._relataVisitRelations(&filler)
+        return Deleted(filler.entity)
     }
 }

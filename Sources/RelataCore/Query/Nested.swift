@@ -13,7 +13,7 @@ public enum Nested: Sendable, Equatable {
     /// The related entities, those passing the predicate (as an appending slice) when one is
     /// given; with `schemaQuery`, every entity of the related type instead of the linked ones.
     case entities(MetadataPredicate?, schemaQuery: Bool)
-    /// As ``entities(_:schemaQuery:)``, as fragments (saved with ``MergeStrategy/patch``).
+    /// As ``entities(_:schemaQuery:)``, as fragments (saved with ``EntityModelProtocol/patch``).
     case fragments(MetadataPredicate?, schemaQuery: Bool)
 
     /// The related entities.

@@ -9,7 +9,7 @@ extension Query {
     /// - Parameters:
     ///   - keyPath: The projected relation, e.g. `\.$messages`.
     ///   - fragment: Whether the related entities are fragments (saved with
-    ///     ``MergeStrategy/patch``), as SwiftletModel's `fragment(_:)` resolves them.
+    ///     ``EntityModelProtocol/patch``), as SwiftletModel's `fragment(_:)` resolves them.
     ///   - nested: The relations to resolve inside each related entity, and which of them to keep.
     @inlinable
     public func with<Target, D, K>(
@@ -94,7 +94,9 @@ extension Query {
     public func related<Target, D, K>(
         _ keyPath: KeyPath<Entity, Relation<Target, D, Relations.ToMany, K>>
     ) -> QueryList<Target> {
-        list { context, id in context.ids(of: id, keyPath) }
+        // Bound: read now, without the closure a deferred query keeps.
+        if let context { return QueryList(ids: id.map { context.ids(of: $0, keyPath) } ?? [], context: context) }
+        return list { context, id in context.ids(of: id, keyPath) }
     }
 
     /// A query for the entity this entity links to through a to-one relation, or `nil` when it
