@@ -260,7 +260,11 @@ public final class PostgresBackend: StorageBackend {
         do {
             try start(transaction, begin: begin, lock: lock)
         } catch {
-            guard transaction.connection.isClosed else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
+            // The server ended the connection (a restart, `pg_terminate_backend`): its error can
+            // arrive before the driver sees the connection close.
+            let lost = transaction.connection.isClosed || Self.isServerShutdown(error)
+            guard lost else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
+            Self.closeAndWait(transaction.connection)
             transaction = self.transaction(on: try connection())
             do {
                 try start(transaction, begin: begin, lock: lock)
@@ -366,6 +370,21 @@ public final class PostgresBackend: StorageBackend {
         } catch {
             throw Self.map(error, place: place, doing: "close")
         }
+    }
+
+    /// Whether `error` is the server ending the session (SQLSTATE class 57P: an administrator's
+    /// shutdown or termination, a crash, the server starting).
+    static func isServerShutdown(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("57P")
+    }
+
+    /// Closes a connection the server ended and waits (up to two seconds) until the driver sees
+    /// it closed, so that the next `connection()` makes a new one.
+    static func closeAndWait(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        Closing.close(connection)
+        for _ in 0..<400 where !connection.isClosed { usleep(5_000) }
     }
 
     /// A driver error as a `RelataError` naming the server, never the credentials.

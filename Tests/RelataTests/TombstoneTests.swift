@@ -27,6 +27,26 @@ struct TombstoneTests {
         try context.checkInvariants()
     }
 
+    @Test("A type that keeps no tombstones leaves none; its erasure is otherwise the same")
+    func optOut() throws {
+        var context = Context()
+        try Draft(id: "d", text: "draft", author: .relation(.bob)).save(to: &context)
+        try Draft.delete(id: "d", from: &context)
+        #expect(context.entity(Draft.self, id: "d") == nil)
+        #expect(context.ids(of: "1", \User.$chats) == [])
+        #expect(Deleted<Draft>.query("d").resolve(in: context) == nil)
+        #expect(context.count(of: Deleted<Draft>.self) == 0)
+        try context.checkInvariants()
+    }
+
+    @EntityModel
+    struct Draft: Codable {
+        static var keepsTombstones: Bool { false }
+        let id: String
+        var text: String
+        @Relationship var author: User? = nil
+    }
+
     @Test("A store keeps tombstones for the types its schema lists them for, and no others", arguments: BackendKind.allCases)
     func inStore(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)

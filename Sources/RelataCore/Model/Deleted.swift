@@ -14,7 +14,8 @@
 ///
 /// Where tombstones are kept:
 /// - A context that holds everything (`Context()`, a whole load) keeps one for every entity
-///   erased, as SwiftletModel does.
+///   erased, as SwiftletModel does — unless the type says otherwise
+///   (``EntityModelProtocol/keepsTombstones``: `static var keepsTombstones: Bool { false }`).
 /// - A context over a ``Store``'s storage keeps them for the types whose `Deleted<T>` the store's
 ///   schema lists (`EntitySchema(Chat.self, Deleted<Chat>.self)`), and for no other: a store
 ///   grows with tombstones only where its schema asks for them.
@@ -71,6 +72,8 @@ extension EntityModelProtocol {
     /// Whether the type is a ``Deleted`` tombstone (its erasure leaves no tombstone).
     @_documentation(visibility: private)
     public static var _relataIsTombstone: Bool { false }
+
+    public static var keepsTombstones: Bool { true }
 }
 
 extension Deleted {
@@ -83,7 +86,7 @@ extension Context {
     @usableFromInline
     func keepsTombstones<Entity: EntityModelProtocol>(of _: Entity.Type) -> Bool {
         if Entity._relataIsTombstone { return false }
-        guard let base = storage.base else { return true }
+        guard let base = storage.base else { return Entity.keepsTombstones }
         return base.schema.type(named: EntitySchema.storageName(of: Deleted<Entity>.self)) != nil
     }
 

@@ -121,6 +121,13 @@ where _RelatedEntity == Self, _Cardinality == Relations.ToOne {
     /// Whether the type is a ``Deleted`` tombstone (its erasure leaves no tombstone). The default
     /// is `false`.
     static var _relataIsTombstone: Bool { get }
+
+    /// Whether erasing an entity of this type in a context that holds everything leaves a
+    /// ``Deleted`` tombstone, as SwiftletModel does. Default: `true`. Return `false` for a type
+    /// whose erasures nobody syncs: a long-lived context then does not grow with its tombstones,
+    /// and an erasure costs what it did without them. A store keeps tombstones only for the types
+    /// whose `Deleted<T>` its schema lists, whatever this says.
+    static var keepsTombstones: Bool { get }
 }
 
 extension EntityModelProtocol {
