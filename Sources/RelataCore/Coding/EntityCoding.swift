@@ -14,7 +14,7 @@ extension KeyedEncodingContainer {
 
     @_documentation(visibility: private)
     public mutating func _relataEncode<T>(_ value: T, forKey key: Key) throws {
-        throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: notCodable(T.self, key)))
+        throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: notCodableMessage(T.self, property: key.stringValue)))
     }
 
     @_documentation(visibility: private)
@@ -26,7 +26,7 @@ extension KeyedEncodingContainer {
     @_documentation(visibility: private)
     public mutating func _relataEncodeIfPresent<T>(_ value: T?, forKey key: Key) throws {
         guard let value else { return }
-        throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: notCodable(T.self, key)))
+        throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: notCodableMessage(T.self, property: key.stringValue)))
     }
 }
 
@@ -39,7 +39,7 @@ extension KeyedDecodingContainer {
 
     @_documentation(visibility: private)
     public func _relataDecode<T>(forKey key: Key) throws -> T {
-        throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: notCodable(T.self, key)))
+        throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: notCodableMessage(T.self, property: key.stringValue)))
     }
 
     @_documentation(visibility: private)
@@ -51,7 +51,7 @@ extension KeyedDecodingContainer {
     @_documentation(visibility: private)
     public func _relataDecodeIfPresent<T>(forKey key: Key) throws -> T? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: notCodable(T.self, key)))
+        throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath + [key], debugDescription: notCodableMessage(T.self, property: key.stringValue)))
     }
 
     @_documentation(visibility: private)
@@ -61,7 +61,7 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// Why a property cannot be coded.
-private func notCodable(_ type: Any.Type, _ key: some CodingKey) -> String {
-    "the property \(key.stringValue) is of type \(type), which is not Codable: an entity with it lives in memory only"
+/// Why a property cannot be coded (an entity's `Codable` conformance or its column code).
+func notCodableMessage(_ type: Any.Type, property: String) -> String {
+    "the property \(property) is of type \(type), which is not Codable: an entity with it lives in memory only"
 }

@@ -20,11 +20,10 @@ extension QueryList {
     public func sorted(by metadata: Metadata) -> QueryList {
         addingWithContext(sorts: true) { list in
             guard let context = list.context else { return list }
-            var copy = list.sorted { a, b in
+            // `sorted(by:)` also drops the sorts still pending.
+            return list.sorted { a, b in
                 (context.updatedAt(of: Entity.self, id: a.id) ?? .distantPast) < (context.updatedAt(of: Entity.self, id: b.id) ?? .distantPast)
             }
-            copy.pending.removeAll(where: \.sorts)
-            return copy
         }
     }
 
