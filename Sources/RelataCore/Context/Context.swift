@@ -195,12 +195,13 @@ extension Context {
     /// property, from a sorted index the context keeps in memory (see
     /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:where:)``).
     func firstIndexedIDs<Entity: EntityModelProtocol>(
-        of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int, where isIncluded: (Entity) -> Bool
+        of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int,
+        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool
     ) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
             return table(Entity.self)?.firstIndexedIDs(
-                orderedBy: order.column, descending: order.descending, lookups: lookups, count: count, where: isIncluded
+                orderedBy: order.column, descending: order.descending, lookups: lookups, count: count, ties: ties, where: isIncluded
             )
         }
     }

@@ -163,18 +163,29 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The first `count` entities passing `isIncluded` in the order of the property `column`
-    /// (then in no order), read from a sorted index of it in memory — within the range of a
-    /// lookup of that property, if one is given; `nil` when the table reads storage or keeps no
-    /// such index.
+    /// (then in no order), and those after them that `ties` says tie with the last (so that a
+    /// sort breaking ties by id finds its first `count` among them), read from a sorted index of
+    /// it in memory — within the range of a lookup of that property, if one is given; `nil` when
+    /// the table reads storage or keeps no such index.
     func firstIndexedIDs(
-        orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int, where isIncluded: (Entity) -> Bool
+        orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
+        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
         for index in memoryIndexes where Entity._relataColumnName(index.keyPath) == column {
             var found: [Entity.ID] = []
+            var boundary: Entity?
             let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
-                if let entity = entities[id], isIncluded(entity) { found.append(id) }
-                return found.count < count
+                guard let entity = entities[id], isIncluded(entity) else { return true }
+                if let boundary {
+                    guard let ties, ties(boundary, entity) else { return false }
+                    found.append(id)
+                    return true
+                }
+                found.append(id)
+                if found.count < count { return true }
+                boundary = entity
+                return ties != nil
             }
             if ordered { return found }
         }

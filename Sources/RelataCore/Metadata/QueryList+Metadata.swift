@@ -11,7 +11,9 @@ extension QueryList {
     public func filter(_ predicate: MetadataPredicate) -> QueryList {
         addingWithContext { list in
             guard let context = list.context else { return list }
-            return list.filter { predicate.includes(context.updatedAt(of: Entity.self, id: $0.id)) }
+            var filtered = list.filtering { predicate.includes(context.updatedAt(of: Entity.self, id: $0.id)) }
+            filtered.filtersReadContext = true
+            return filtered
         }
     }
 

@@ -39,6 +39,8 @@ final class ObservationHub: Sendable {
     final class Observer: Sendable {
         let evaluate: @Sendable (Context, [StoreCommit]) -> Evaluation
         let keys = Mutex(Set<RegionKey>())
+        /// What its last evaluation's filtered queries watched (see ``RegionWatch``).
+        let watches = Mutex([RegionWatch]())
 
         init(_ evaluate: @escaping @Sendable (Context, [StoreCommit]) -> Evaluation) {
             self.evaluate = evaluate
@@ -49,6 +51,8 @@ final class ObservationHub: Sendable {
     /// what hands its value out (and keeps it as the last one), run after every read ended.
     struct Evaluation {
         var keys: Set<RegionKey>?
+        /// The watches of its filtered queries (reached through ``RegionKey/watched(_:)`` keys).
+        var watches: [RegionWatch] = []
         var deliver: () -> Void
     }
 
@@ -71,6 +75,7 @@ final class ObservationHub: Sendable {
         if let failure = context.storageFailure as? RelataError, failure.code == .staleSnapshot { return false }
         for (id, observer, evaluation) in evaluations {
             evaluation.deliver()
+            observer.watches.withLock { $0 = evaluation.watches }
             index(observer, id: id, by: evaluation.keys ?? [])
         }
         return true
@@ -121,10 +126,29 @@ final class ObservationHub: Sendable {
             var touched = Set<RegionKey>()
             for commit in commits { touched.formUnion(commit.delta.touchedKeys) }
             let everyObserver = commits.contains(where: \.reachesEveryObserver)
-            let reached = state.withLock { state -> [(Int, Observer)] in
+            let (reachedIDs, watching) = state.withLock { state -> (Set<Int>, [ObjectIdentifier: [(Int, Observer)]]) in
                 var ids = everyObserver ? Set(state.observers.keys) : []
-                for key in touched { if let observers = state.index[key] { ids.formUnion(observers) } }
-                return ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
+                var watching: [ObjectIdentifier: [(Int, Observer)]] = [:]
+                for key in touched {
+                    guard let observers = state.index[key] else { continue }
+                    if case .watched(let type) = key {
+                        watching[type] = observers.compactMap { id in state.observers[id].map { (id, $0) } }
+                    } else {
+                        ids.formUnion(observers)
+                    }
+                }
+                return (ids, watching)
+            }
+            // A filtered query is reached only by an entity whose old or new value can match.
+            var ids = reachedIDs
+            for (type, observers) in watching {
+                for (id, observer) in observers where !ids.contains(id) {
+                    let watches = observer.watches.withLock { $0 }
+                    if watches.contains(where: { $0.type == type && $0.isTouched(by: commits) }) { ids.insert(id) }
+                }
+            }
+            let reached = state.withLock { state in
+                ids.sorted().compactMap { id in state.observers[id].map { (id, $0) } }
             }
             guard let context else { continue }
             if !evaluate(reached, on: context, after: commits) {

@@ -18,6 +18,9 @@ enum RegionKey: Hashable, @unchecked Sendable {
     case allBacklinks(ObjectIdentifier, Int)
     /// Dynamic relationships.
     case dynamic
+    /// The entities of a type a filtered query watches (see ``RegionWatch``): a commit touching
+    /// the type reaches the observer only when the watch says one of its entities can matter.
+    case watched(ObjectIdentifier)
 }
 
 /// Collects the ``RegionKey``s a closure reads through a context made by
@@ -25,6 +28,7 @@ enum RegionKey: Hashable, @unchecked Sendable {
 @usableFromInline
 final class RegionRecorder: Sendable {
     private let keys = Mutex(Set<RegionKey>())
+    private let watchList = Mutex([RegionWatch]())
 
     @usableFromInline init() {}
 
@@ -33,9 +37,21 @@ final class RegionRecorder: Sendable {
         _ = keys.withLock { $0.insert(key) }
     }
 
+    /// Records that a query watched the entities of a type (in place of reading which exist).
+    @usableFromInline
+    func watch(_ watch: RegionWatch) {
+        insert(.watched(watch.type))
+        watchList.withLock { $0.append(watch) }
+    }
+
     /// What was read.
     var region: Set<RegionKey> {
         keys.withLock { $0 }
+    }
+
+    /// What was watched.
+    var watches: [RegionWatch] {
+        watchList.withLock { $0 }
     }
 }
 
@@ -52,6 +68,15 @@ extension Context {
     @inlinable
     func noteRead(_ key: @autoclosure () -> RegionKey) {
         if let region = storage.region { region.insert(key()) }
+    }
+
+    /// This context, not recording its reads (a query that records a ``RegionWatch`` in place
+    /// of the ids it read).
+    @usableFromInline var notRecording: Context {
+        guard storage.region != nil else { return self }
+        var copy = self
+        copy.storage = storage.copy()
+        return copy
     }
 
     /// What records this context's reads, if anything does.

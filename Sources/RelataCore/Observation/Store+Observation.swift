@@ -42,7 +42,14 @@ extension Store {
     /// What `body` reads is recorded while it runs — the types whose ids or counts it asked for,
     /// the entities it read, the relations of each source it followed, the backlinks of each
     /// target — so a commit elsewhere evaluates nothing: with 1,000 observers of 1,000 chats, a
-    /// commit to one chat evaluates one closure. Evaluations run on a queue of their own, never
+    /// commit to one chat evaluates one closure. A filtered query of a whole type
+    /// (`Message.query(in: $0).filter(\.isRead == false).sorted(by: \.date).limit(20)`) reads
+    /// which entities can change its value, not which exist: a commit evaluates it again only
+    /// when it stores or erases an entity of the type whose old value passed the filters (one of
+    /// the entities the query kept, up to its window's end) or whose new value passes them —
+    /// O(entities of the type in the commit). (Filters that are closures over relations `with`
+    /// resolved, metadata filters and full-text rankings fall back to reading which entities
+    /// exist: any commit of the type evaluates them.) Evaluations run on a queue of their own, never
     /// in the write; a burst of commits is evaluated once, on the newest state, and a reader that
     /// lags gets the latest value only. Ending the iteration (or cancelling its task) stops the
     /// observation. If `body` throws, the sequence ends with that error.
@@ -70,7 +77,7 @@ extension Store {
                 let recorder = RegionRecorder()
                 do {
                     let value = try body(context.recordingReads(into: recorder))
-                    return ObservationHub.Evaluation(keys: recorder.region) {
+                    return ObservationHub.Evaluation(keys: recorder.region, watches: recorder.watches) {
                         // Evaluations run one at a time, on the hub's queue.
                         let repeated = last.value.map { isRepeat($0, value) } ?? false
                         last.value = value

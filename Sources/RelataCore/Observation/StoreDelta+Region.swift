@@ -11,7 +11,10 @@ extension TableDelta: RegionTouching {
     func addTouchedKeys(to keys: inout Set<RegionKey>) {
         let type = ObjectIdentifier(Entity.self)
         // An entry may add or erase an entity: the type's ids and count may change.
-        if !entities.isEmpty { keys.insert(.type(type)) }
+        if !entities.isEmpty {
+            keys.insert(.type(type))
+            keys.insert(.watched(type))
+        }
         for (id, _) in entities { keys.insert(.entity(type, AnyHashable(id))) }
     }
 }

@@ -28,7 +28,7 @@ extension QueryList {
     public func filter(_ predicate: StringPredicate<Entity>) -> QueryList {
         if case .matches = predicate.method, Entity.fullTextIndex(on: predicate.keyPaths) != nil {
             let search = FullTextSearch<Entity>(keyPaths: predicate.keyPaths, value: predicate.value)
-            var copy = filter { search.matches($0) }
+            var copy = filtering { search.matches($0) }
             if copy.textSearch == nil { copy.textSearch = search }
             return copy
         }
@@ -37,7 +37,7 @@ extension QueryList {
 
     /// `filter(isIncluded)`, with the test storage can run first, if any.
     private func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
-        var copy = filter(isIncluded)
+        var copy = filtering(isIncluded)
         if let test { copy.columnFilters.append(test) }
         return copy
     }
@@ -93,6 +93,7 @@ extension QueryList {
             }
             return false
         }
+        copy.sortKeysTie = { a, b in keys.allSatisfy { $0(a, b) == nil } }
         if storage.allSatisfy({ $0 != nil }) { copy.columnOrder = storage.compactMap { $0 } }
         return copy
     }

@@ -45,6 +45,20 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The first full-text search among the filters: it ranks the results (see
     /// ``FullTextIndex``).
     @usableFromInline var textSearch: FullTextSearch<Entity>?
+    /// The bound of ``limit(_:after:)`` on the sort's key, if storage or an index can narrow by it.
+    @usableFromInline var keyset: KeysetBound?
+    /// Whether ``limit(_:after:)`` added its filter (one that storage does not run).
+    @usableFromInline var hasKeysetFilter = false
+    /// Whether the sort's ties go by id (``limit(_:after:)``).
+    @usableFromInline var ordersTiesByID = false
+    /// Makes the bound of ``limit(_:after:)`` when the list is sorted by one key path storage orders by.
+    @usableFromInline var sortKeysetBound: ((Entity) -> KeysetBound?)?
+    /// Whether two entities tie on the sort's keys (a sort by key paths).
+    @usableFromInline var sortKeysTie: ((Entity, Entity) -> Bool)?
+    /// Whether a filter is a closure (which may read the relations `with` resolved).
+    @usableFromInline var hasClosureFilter = false
+    /// Whether a filter reads the context (``Metadata``), not only the entity.
+    @usableFromInline var filtersReadContext = false
 
     /// A query for the entities with these ids in `context`.
     @inlinable
@@ -133,23 +147,27 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // In a context holding every entity, a sorted index of the one sort key gives the first
         // results in order (the filters test the entities as they come: without `with`, a filter
         // sees what it would see after resolving), and an index answers a predicate.
-        if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty,
+        // (After a keyset's last entity, the first rows make room for the ties at its value,
+        // some of which the keyset's filter leaves out.)
+        if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty, keyset?.lookups != nil || !hasKeysetFilter,
+            let ties = keysetTies(in: context),
             let ids = context.firstIndexedIDs(
-                of: Entity.self, orderedBy: columnOrder[0], lookups: lookups, count: window.offset + window.count,
-                where: { [filters] entity in filters.allSatisfy { $0(entity) } }
+                of: Entity.self, orderedBy: columnOrder[0], lookups: indexLookups, count: window.offset + window.count + ties,
+                ties: ordersTiesByID ? sortKeysTie : nil, where: { [filters] entity in filters.allSatisfy { $0(entity) } }
             )
         {
             return ids
         }
-        if !lookups.isEmpty, let ids = context.indexedIDs(of: Entity.self, lookups) { return ids }
+        if !indexLookups.isEmpty, let ids = context.indexedIDs(of: Entity.self, indexLookups) { return ids }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
-        if let window, let columnOrder, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),
-            let ids = context.ids(of: Entity.self, matching: columnFilters, orderedBy: columnOrder, first: window.offset + window.count)
+        if let window, let columnOrder, filters.count == columnFilters.count + (hasKeysetFilter ? 1 : 0),
+            columnFilters.allSatisfy(\.isExact), let ties = keysetTies(in: context),
+            let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties)
         {
             return ids
         }
-        if !columnFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: columnFilters) { return ids }
+        if !storedFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: storedFilters) { return ids }
         return context.ids(of: Entity.self)
     }
 
@@ -158,10 +176,18 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @inlinable
     public func resolve() -> [Entity] {
         guard let context else { return [] }
-        let ids = idsToResolve(in: context)
         let region = context.readRecorder
-        for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
-        guard let table = context.table(Entity.self) else { return [] }
+        // Observed, a filtered query of the whole type watches the entities that can match in
+        // place of reading which exist (see `RegionWatch`).
+        let watches = region != nil && isWatchable
+        let ids = idsToResolve(in: watches ? context.notRecording : context)
+        if !watches {
+            for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
+        }
+        guard let table = context.table(Entity.self) else {
+            if watches { region?.watch(RegionWatch(Entity.self, filters: filters, kept: [])) }
+            return []
+        }
         let modifiers = steps.map { $0.bind(context) }
         let result: [Entity] = context.exclusively {
             context.planned(ids, modifiers) {
@@ -176,7 +202,20 @@ public struct QueryList<Entity: EntityModelProtocol> {
             }
         }
         // The caller's closures run after the reads, without the context's lock.
-        return selection?(result) ?? result
+        guard watches, let region else { return selection?(result) ?? result }
+        return select(result) { kept in
+            region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map(\.id))))
+        }
+    }
+
+    /// Whether an observed resolve can watch the entities that may match (see ``RegionWatch``)
+    /// in place of reading which exist: the query is of the whole type and filtered, its filters
+    /// test an entity's stored values (not relations `with` resolved, nor metadata), and its
+    /// order does not depend on the other entities (a full-text ranking does).
+    @usableFromInline
+    var isWatchable: Bool {
+        givenIDs == nil && deferredIDs == nil && !filters.isEmpty && !filtersReadContext
+            && (steps.isEmpty || !hasClosureFilter) && (textSearch == nil || order != nil)
     }
 
     /// Resolves the query in `context` (SwiftletModel's form). A query made bound to another
@@ -191,13 +230,19 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline
     var selection: (([Entity]) -> [Entity])? {
         if filters.isEmpty, order == nil, window == nil { return nil }
-        return { [filters, order, window] entities in
-            var result = entities
-            if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
-            if let order { result.sort(by: order) }
-            if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
-            return result
-        }
+        return { [self] entities in select(entities) }
+    }
+
+    /// What the filters, the order and the window keep of `entities`, in order; `kept` is given
+    /// the entities that passed the filters, in order, up to the window's end.
+    @usableFromInline
+    func select(_ entities: [Entity], kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
+        var result = entities
+        if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
+        if let order { result.sort(by: order) }
+        kept(window.map { result.prefix($0.offset + $0.count) } ?? result[...])
+        if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
+        return result
     }
 
     /// One query per id, each shaped like this one.
@@ -329,6 +374,13 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// Keeps the entities for which `isIncluded` is true (after relations are resolved).
     public func filter(_ isIncluded: @escaping (Entity) -> Bool) -> QueryList {
+        var copy = filtering(isIncluded)
+        copy.hasClosureFilter = true
+        return copy
+    }
+
+    /// Adds a filter that tests an entity's stored values (a predicate's).
+    func filtering(_ isIncluded: @escaping (Entity) -> Bool) -> QueryList {
         var copy = self
         copy.filters.append(isIncluded)
         return copy
@@ -336,18 +388,21 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// Keeps the entities whose property at `keyPath` is true.
     public func filter(_ keyPath: KeyPath<Entity, Bool>) -> QueryList {
-        filter { $0[keyPath: keyPath] }
+        filtering { $0[keyPath: keyPath] }
     }
 
     /// Keeps the entities whose property at `keyPath` equals `value`.
     public func filter<Value: Equatable>(_ keyPath: KeyPath<Entity, Value>, equals value: Value) -> QueryList {
-        filter { $0[keyPath: keyPath] == value }
+        filtering { $0[keyPath: keyPath] == value }
     }
 
-    /// Sorts the results by the property at `keyPath`.
+    /// Sorts the results by the property at `keyPath` (entities with equal values keep their
+    /// order, as in SwiftletModel; ``limit(_:after:)`` orders them by id).
     public func sorted<Value: Comparable>(by keyPath: KeyPath<Entity, Value>, ascending: Bool = true) -> QueryList {
         var copy = sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
+        copy.sortKeysTie = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         copy.columnOrder = Self.columnOrder(keyPath).map { [ColumnOrder(column: $0.column, descending: $0.descending != !ascending)] }
+        copy.sortKeysetBound = Self.keysetBound(keyPath, descending: !ascending)
         return copy
     }
 
@@ -356,6 +411,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
         var copy = self
         copy.order = areInIncreasingOrder
         copy.columnOrder = nil
+        copy.sortKeysetBound = nil
+        copy.sortKeysTie = nil
         // It replaces an earlier sort waiting for the context.
         copy.pending.removeAll(where: \.sorts)
         return copy

@@ -25,10 +25,13 @@ package struct ColumnOrder: Sendable, Equatable {
 /// `Descending`, seen through `Any`: the type of the value it reverses.
 package protocol _DescendingValue {
     static var _valueType: Any.Type { get }
+    /// The value it reverses.
+    var _value: Any { get }
 }
 
 extension Descending: _DescendingValue {
     package static var _valueType: Any.Type { T.self }
+    package var _value: Any { value }
 }
 
 /// Whether `keyPath` names the property at `base`, or `base.desc` when its values can be

@@ -37,4 +37,21 @@ struct LiveQueryTests {
         while store.writer.observers.observerCount > 0 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(store.writer.observers.observerCount == 0)
     }
+
+    @Test("A filtered, sorted, limited query stays current as entities start and stop matching")
+    func filteredQuery() async throws {
+        let store = try await Store.inMemory(entities: User.self, Chat.self, Message.self, Attachment.self)
+        try await store.write { context in
+            for name in ["Ann", "Bob", "Abe"] { try User(id: name, name: name).save(to: &context) }
+        }
+        let names = LiveQuery(store) { context in
+            User.query(in: context).filter(.string(\.name, hasPrefix: "A")).sorted(by: \.name).limit(2).resolve().map(\.name)
+        }
+        #expect(names.value == ["Abe", "Ann"])
+        try await store.write { try User(id: "Aaron", name: "Aaron").save(to: &$0) }
+        while names.value != ["Aaron", "Abe"] { await Task.yield() }
+        try await store.write { try User(id: "Aaron", name: "Zed").save(to: &$0) }
+        while names.value != ["Abe", "Ann"] { await Task.yield() }
+        #expect(names.value == ["Abe", "Ann"])
+    }
 }
