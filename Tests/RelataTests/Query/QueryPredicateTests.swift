@@ -95,24 +95,46 @@ struct QueryPredicateTests {
         }
         // Sorts end with the id, so the expected order is one order.
         var projection: @Sendable (Employee) -> String = { $0.id }
+        // The expected order, ties by id (as `limit(_:after:)` orders them).
+        let precedes: @Sendable (Employee, Employee) -> Bool
         switch Int.random(in: 0..<5, using: &random) {
-        case 0: add("by age, id", { $0.sorted(by: \.age, \.id) }, { $0.sorted { ($0.age, $0.id) < ($1.age, $1.id) } })
-        case 1: add("by age desc, name, id", { $0.sorted(by: \.age.desc, \.name, \.id) }, {
-            $0.sorted { ($1.age, $0.name, $0.id) < ($0.age, $1.name, $1.id) }
-        })
-        case 2: add("by team raw, age desc, name, id", { $0.sorted(by: \.team.rawValue, \.age.desc, \.name, \.id) }, {
-            $0.sorted { ($0.team.rawValue, $1.age, $0.name, $0.id) < ($1.team.rawValue, $0.age, $1.name, $1.id) }
-        })
-        case 3: add("by id", { $0.sorted(by: \.id) }, { $0.sorted { $0.id < $1.id } })
+        case 0:
+            precedes = { ($0.age, $0.id) < ($1.age, $1.id) }
+            add("by age, id", { $0.sorted(by: \.age, \.id) }, { $0.sorted(by: precedes) })
+        case 1:
+            precedes = { ($1.age, $0.name, $0.id) < ($0.age, $1.name, $1.id) }
+            add("by age desc, name, id", { $0.sorted(by: \.age.desc, \.name, \.id) }, { $0.sorted(by: precedes) })
+        case 2:
+            precedes = { ($0.team.rawValue, $1.age, $0.name, $0.id) < ($1.team.rawValue, $0.age, $1.name, $1.id) }
+            add("by team raw, age desc, name, id", { $0.sorted(by: \.team.rawValue, \.age.desc, \.name, \.id) }, { $0.sorted(by: precedes) })
+        case 3:
+            precedes = { $0.id < $1.id }
+            add("by id", { $0.sorted(by: \.id) }, { $0.sorted(by: precedes) })
         default:
             // One key, ties in no order (an index in memory may give the first results): the
-            // ages are compared, not the ids.
-            add("by age desc", { $0.sorted(by: \.age.desc) }, { $0.sorted { ($1.age, $0.id) < ($0.age, $1.id) } })
+            // ages are compared, not the ids — unless a keyset page orders ties by id.
+            precedes = { ($1.age, $0.id) < ($0.age, $1.id) }
+            add("by age desc", { $0.sorted(by: \.age.desc) }, { $0.sorted(by: precedes) })
             projection = { "\($0.age)" }
         }
-        if Bool.random(using: &random) {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
             let count = Int.random(in: 0...12, using: &random), offset = Int.random(in: 0...30, using: &random)
             add("limit \(count) offset \(offset)", { $0.limit(count, offset: offset) }, { Array($0.dropFirst(offset).prefix(count)) })
+        case 1:
+            // A keyset page after an employee that may be stored or not, with any values.
+            let count = Int.random(in: 0...12, using: &random)
+            let seed = random.next(), number = Int.random(in: 0..<150, using: &random)
+            let made = Self.employees(1, seed: seed)[0]
+            let anchor = Employee(id: "e\(number)", name: made.name, age: made.age, team: made.team, email: nil, remote: made.remote)
+            let isFirst = Int.random(in: 0..<4, using: &random) == 0
+            add(isFirst ? "limit \(count) after nil" : "limit \(count) after \(anchor.id) (age \(anchor.age), \(anchor.name))", {
+                $0.limit(count, after: isFirst ? nil : anchor)
+            }, { sorted in
+                Array(sorted.filter { isFirst || precedes(anchor, $0) }.prefix(count))
+            })
+            projection = { $0.id }
+        default: break
         }
         return Case(description: description.joined(separator: ", "), query: query, expected: expected, projection: projection)
     }
