@@ -161,11 +161,23 @@ enum RelationResolver {
                     write(&entity, Relation(state: .entities(resolved.value, fragment: fragment, appending: appending)))
                 }
             }
+            let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
+            let region = context.readRecorder
+            // Combined from the placeholder (`$0.filter(…).or(.filter(…))`): each entity's list is
+            // the combination's, given its targets.
+            if let targetIDs = list.targetIDs {
+                var shaped = list
+                (shaped.targetIDs, shaped.isRelationTargets) = (nil, false)
+                return Modifier { entity in
+                    region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))
+                    var each = shaped
+                    each.givenIDs = targetIDs(context, links?.list(of: entity.id).map { Array($0.targets) } ?? [])
+                    write(&entity, Relation(state: .entities(each.resolve(), fragment: fragment, appending: appending)))
+                }
+            }
             let select = list.selection
             let nested = list.steps.map { $0.bind(context) }
-            let links = context.table(Entity.self)?.existingLinkTable(key, Target.ID.self)
             let targets = context.table(Target.self)
-            let region = context.readRecorder
             return Modifier { entity in
                 var resolved: [Target] = []
                 region?.insert(.links(ObjectIdentifier(Entity.self), key.ordinal, AnyHashable(entity.id)))

@@ -10,9 +10,9 @@ extension QueryList {
     /// - Complexity: resolves both queries, then O(n + m).
     public func or(_ other: @autoclosure () -> QueryList) -> QueryList {
         let other = other()
-        return combined { context in
+        return combined { context, targets in
             var seen = Set<Entity.ID>()
-            return (resultIDs(in: context) + other.resultIDs(in: context)).filter { seen.insert($0).inserted }
+            return (resultIDs(in: context, targets: targets) + other.resultIDs(in: context, targets: targets)).filter { seen.insert($0).inserted }
         }
     }
 
@@ -22,9 +22,9 @@ extension QueryList {
     /// - Complexity: resolves both queries, then O(n + m).
     public func and(_ other: @autoclosure () -> QueryList) -> QueryList {
         let other = other()
-        return combined { context in
-            let kept = Set(other.resultIDs(in: context))
-            return resultIDs(in: context).filter(kept.contains)
+        return combined { context, targets in
+            let kept = Set(other.resultIDs(in: context, targets: targets))
+            return resultIDs(in: context, targets: targets).filter(kept.contains)
         }
     }
 
@@ -44,10 +44,29 @@ extension QueryList {
         bound(to: context).resolve().map(\.id)
     }
 
-    /// A list of the ids `ids` gives, shaped like this one (its `with` and `id`), with no filter,
-    /// order or window yet.
-    private func combined(_ ids: @escaping (Context) -> [Entity.ID]) -> QueryList {
-        var list = QueryList(context: context, ids: ids)
+    /// The ids of the entities the query returns in `context`, in order; for the placeholder of
+    /// a nested `with` (or a list combined from it), those it returns of the relation's
+    /// `targets`.
+    func resultIDs(in context: Context, targets: [Entity.ID]) -> [Entity.ID] {
+        guard isRelationTargets else { return resultIDs(in: context) }
+        var list = self
+        list.givenIDs = targetIDs?(context, targets) ?? targets
+        list.targetIDs = nil
+        list.isRelationTargets = false
+        return list.resultIDs(in: context)
+    }
+
+    /// A list of the ids `ids` gives (given the relation's targets of each entity, when this list
+    /// is a nested `with`'s placeholder or made from it), shaped like this one (its `with` and
+    /// `id`), with no filter, order or window yet.
+    private func combined(_ ids: @escaping (Context, [Entity.ID]) -> [Entity.ID]) -> QueryList {
+        var list: QueryList
+        if isRelationTargets {
+            list = .relationTargets
+            list.targetIDs = ids
+        } else {
+            list = QueryList(context: context) { ids($0, []) }
+        }
         list.steps = steps
         return list
     }

@@ -26,6 +26,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// Whether the list is the placeholder a nested `with` gives its closure: the relation's
     /// targets. A closure that returns another list (`{ _ in Chat.query() }`) resolves that list.
     @usableFromInline var isRelationTargets = false
+    /// For a list a nested `with`'s closure combined from its placeholder (`$0.filter(…).or(…)`):
+    /// its ids in a context, given the relation's targets of one entity.
+    @usableFromInline var targetIDs: ((Context, [Entity.ID]) -> [Entity.ID])?
     /// The ids of the entities, in order (every stored one of the type, for
     /// `query(in:)`); none for a deferred query until it is resolved.
     public var ids: [Entity.ID] { givenIDs ?? context?.ids(of: Entity.self) ?? [] }

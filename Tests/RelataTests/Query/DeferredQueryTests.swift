@@ -51,6 +51,24 @@ struct DeferredQueryTests {
         #expect(chat?.messages?.map(\.text) == ["hello", "hey"])
     }
 
+    @Test("In a nested to-many closure, or and and start from each entity's related entities")
+    func nestedCombinations() throws {
+        var context = try chatContext()
+        try Chat(id: "d", messages: .relation([Message(id: "m9", text: "hi there", author: .relation(.alice))])).save(to: &context)
+        // Chat c's messages starting "hel", then every message of the type starting "hi".
+        let either = Chat.query("c")
+            .with(\.$messages) { $0.filter(.string(\.text, hasPrefix: "hel")).or(.filter(.string(\.text, hasPrefix: "hi"))) }
+            .resolve(in: context)
+        #expect(either?.messages?.map(\.id) == ["m1", "m9"])
+        // Chat c's messages that the other list also returns; a sort after the combination orders it.
+        let both = Chat.query("c")
+            .with(\.$messages) { $0.and(.filter(.string(\.text, hasPrefix: "h"))).sorted(by: \.text, ascending: false) }
+            .resolve(in: context)
+        #expect(both?.messages?.map(\.id) == ["m2", "m3", "m1"])
+        let bound = Chat.query("d", in: context).with(\.$messages) { $0.or(.filter(\.text == "hey")) }.resolve()
+        #expect(bound?.messages?.map(\.id) == ["m9", "m3"])
+    }
+
     @Test("or, and, first and last combine lists as SwiftletModel does")
     func combinations() throws {
         let context = try chatContext()
