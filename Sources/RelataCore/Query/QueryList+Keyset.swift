@@ -56,12 +56,12 @@ extension QueryList {
     public func limit(_ count: Int, after last: Entity?) -> QueryList {
         var copy = limit(count)
         let order = self.order ?? { IDOrder.precedes($0.id, $1.id) }
-        copy.order = { a, b in order(a, b) || (!order(b, a) && IDOrder.precedes(a.id, b.id)) }
+        let total: (Entity, Entity) -> Bool = { a, b in order(a, b) || (!order(b, a) && IDOrder.precedes(a.id, b.id)) }
+        copy.order = total
         copy.ordersTiesByID = true
         guard let last else { return copy }
-        let lastID = last.id
         copy.keyset = sortKeysetBound?(last)
-        copy = copy.filtering { entity in order(last, entity) || (!order(entity, last) && IDOrder.precedes(lastID, entity.id)) }
+        copy = copy.filtering { total(last, $0) }
         copy.hasKeysetFilter = true
         return copy
     }

@@ -151,9 +151,10 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // results in order (the filters test the entities as they come: without `with`, a filter
         // sees what it would see after resolving), and an index answers a predicate.
         // (After a keyset's last entity, the first rows make room for the ties at its value,
-        // some of which the keyset's filter leaves out.)
+        // some of which the keyset's filter leaves out: counted once, by whichever path asks.)
+        let tiedRows = Lazy { keysetTies(in: context) }
         if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty, keyset?.lookups != nil || !hasKeysetFilter,
-            let ties = keysetTies(in: context),
+            let ties = tiedRows.value,
             let ids = context.firstIndexedIDs(
                 of: Entity.self, orderedBy: columnOrder[0], lookups: indexLookups, count: window.offset + window.count + ties,
                 ties: ordersTiesByID ? sortKeysTie : nil, where: { [filters] entity in filters.allSatisfy { $0(entity) } }
@@ -165,7 +166,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
         if let window, let columnOrder, filters.count == columnFilters.count + (hasKeysetFilter ? 1 : 0),
-            columnFilters.allSatisfy(\.isExact), let ties = keysetTies(in: context),
+            columnFilters.allSatisfy(\.isExact), let ties = tiedRows.value,
             let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties)
         {
             return ids
