@@ -102,14 +102,14 @@ struct PostgresRowWriter {
         let properties = tables.catalog.propertyColumns(of: type)
         // Per to-one column: whether the row has a link (a target id may be empty text), its
         // target, and its inverse position ('' for none: positions are never empty).
-        var names = ["id", "payload"], selected = ["k.id", "k.payload"]
-        var types = ["text", "bytea"]
+        var names = ["id", "payload", TableCatalog.updatedAtColumn], selected = ["k.id", "k.payload", "CASE WHEN k.uh THEN k.uv END"]
+        var types = ["text", "bytea", "bool", "float8"]
         for (offset, column) in columns.enumerated() {
             names += [column.target, column.inverse]
             selected += ["CASE WHEN k.h\(offset) THEN k.t\(offset) END", "CASE WHEN k.h\(offset) THEN NULLIF(k.i\(offset), '') END"]
             types += ["bool", "text", "text"]
         }
-        var aliases = ["id", "payload"] + columns.indices.flatMap { ["h\($0)", "t\($0)", "i\($0)"] }
+        var aliases = ["id", "payload", "uh", "uv"] + columns.indices.flatMap { ["h\($0)", "t\($0)", "i\($0)"] }
         for (offset, column) in properties.enumerated() {
             let (array, cast) = PostgresSchema.bindType(column.kind)
             names.append(column.column)
@@ -127,6 +127,8 @@ struct PostgresRowWriter {
         )
         query.binds.append(unique.map(\.id))
         query.binds.append(split.map { ByteBuffer(bytes: $0.rest) })
+        query.binds.append(unique.map { $0.updatedAt != nil })
+        query.binds.append(unique.map { $0.updatedAt?.timeIntervalSinceReferenceDate ?? 0 })
         for column in columns {
             let links = unique.map { record in record.toOne.first { $0.relation == column.relation } }
             query.binds.append(links.map { $0 != nil })

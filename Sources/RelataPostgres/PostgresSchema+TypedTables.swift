@@ -35,6 +35,14 @@ extension PostgresSchema {
         TableSession(known: known, read: { try self.catalog(execute) }, make: { entry, catalog in try create(entry, in: catalog, execute) })
     }
 
+    /// Version 4: the column of when each entity was last saved, and its index, in an entity
+    /// table of an older schema (its rows keep NULL: adding a column rewrites nothing).
+    func addUpdatedAt(to name: String, _ execute: PostgresExecute) throws {
+        let table = qualified(name), column = TableCatalog.updatedAtColumn
+        _ = try execute(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(column) double precision"))
+        _ = try execute(PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(name)_updated ON \(table) (\(column) NULLS FIRST, id)"))
+    }
+
     /// Makes the table or columns `entry` names (its number assigned) and lists it in the catalog.
     func create(_ entry: TableCatalog.Entry, in catalog: TableCatalog, _ execute: PostgresExecute) throws {
         let n = entry.number
@@ -42,7 +50,11 @@ extension PostgresSchema {
         switch entry.kind {
         case .entity:
             let table = qualified(TableCatalog.entityTable(n))
-            statements = ["CREATE TABLE \(table) (id text COLLATE \"C\" PRIMARY KEY, payload bytea NOT NULL)", "INSERT INTO \(count) (number, count) VALUES (\(n), 0)"]
+            statements = [
+                "CREATE TABLE \(table) (id text COLLATE \"C\" PRIMARY KEY, payload bytea NOT NULL, \(TableCatalog.updatedAtColumn) double precision)",
+                "CREATE INDEX e\(n)_updated ON \(table) (\(TableCatalog.updatedAtColumn) NULLS FIRST, id)",
+                "INSERT INTO \(count) (number, count) VALUES (\(n), 0)",
+            ]
             for (event, tables) in [("INSERT", "NEW TABLE AS new_rows"), ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows")] {
                 statements.append(
                     "CREATE TRIGGER e\(n)_\(event.lowercased()) AFTER \(event) ON \(table) REFERENCING \(tables) FOR EACH STATEMENT EXECUTE FUNCTION \(countFunction)('\(n)')"

@@ -10,8 +10,10 @@ struct PostgresSchema: Sendable {
     /// link table per to-many relation indexed from both ends, counts kept by triggers (see
     /// ``TableCatalog``); a version 1 schema's rows move there once, under the writers' lock;
     /// 3: each stored property in a typed column of its own (`c<n>`, see `SplitPayload`), the
-    /// rows of a version 2 schema moved there in batches after the open, resumed if interrupted.
-    static let version = 3
+    /// rows of a version 2 schema moved there in batches after the open, resumed if interrupted;
+    /// 4: when each entity was last saved, in its row (`updated_at`, indexed; NULL in the rows of
+    /// older schemas until their entity is saved again).
+    static let version = 4
 
     let schema: String
     let meta: String, catalog: String, count: String, dynamicLink: String, log: String
@@ -103,7 +105,8 @@ struct PostgresSchema: Sendable {
                     _ = try connection.query(PostgresQuery(unsafeSQL: countFunctionSQL), logger: logger).answer(from: connection)
                     try upgradeToTypedTables(execute)
                 } else {
-                    try markPropertyColumnsUpgrade(execute)
+                    if version == 2 { try markPropertyColumnsUpgrade(execute) }
+                    for (_, table) in try catalog(execute).entityTypes { try addUpdatedAt(to: table, execute) }
                 }
                 _ = try connection.query(
                     PostgresQuery(unsafeSQL: "UPDATE \(meta) SET value = '\(Self.version)' WHERE key = 'version'"), logger: logger

@@ -549,7 +549,8 @@ final class PostgresTransaction: StorageTransaction {
         let payload = try layout!.payload(rest: Data(buffer: try cells[offset + 1].decode(ByteBuffer.self)), type: type, id: id) { slot in
             try PostgresSchema.property(cells[offset + slot.index], slot.kind, type: type, name: slot.name)
         }
-        return EntityRecord(type: type, id: id, payload: payload, toOne: toOne)
+        let updatedAt = try layout!.updatedAt { try cells[offset + $0].decode(Double?.self) }
+        return EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt)
     }
 
     /// The link row of `SELECT` ``linkColumns``.

@@ -36,6 +36,16 @@ struct CheckedRow {
         }
     }
 
+    /// The floating-point number in column `index`, or `nil` for NULL.
+    func optionalReal(_ index: Int, _ column: String) throws -> Double? {
+        if row.hasNull(atIndex: index) { return nil }
+        do {
+            return try row.decode(Double.self, atIndex: index)
+        } catch {
+            throw damaged(column)
+        }
+    }
+
     /// The bytes in column `index` (a BLOB, or TEXT as its UTF-8).
     func data(_ index: Int, _ column: String) throws -> Data {
         do {

@@ -98,8 +98,8 @@ struct SQLiteRowWriter {
                 guard let table = try tables.entityTable(of: record.type) else { throw TableSession.missing(record.type, nil) }
                 columns = tables.toOneColumns(of: record.type)
                 let propertyColumns = tables.catalog.propertyColumns(of: record.type)
-                let names = columns.flatMap { [$0.target, $0.inverse] } + propertyColumns.map(\.column)
-                properties = Dictionary(uniqueKeysWithValues: propertyColumns.enumerated().map { ($1.number, Int32(3 + 2 * columns.count + $0)) })
+                let names = [TableCatalog.updatedAtColumn] + columns.flatMap { [$0.target, $0.inverse] } + propertyColumns.map(\.column)
+                properties = Dictionary(uniqueKeysWithValues: propertyColumns.enumerated().map { ($1.number, Int32(4 + 2 * columns.count + $0)) })
                 statement = try BoundStatement(
                     db,
                     sql: """
@@ -112,7 +112,8 @@ struct SQLiteRowWriter {
             }
             try statement.bind(1, record.id)
             try statement.bind(2, row.rest)
-            var index: Int32 = 3
+            try statement.bind(3, record.updatedAt.map { PropertyValue.double($0.timeIntervalSinceReferenceDate) })
+            var index: Int32 = 4
             for column in columns {
                 if let link = record.toOne.first(where: { $0.relation == column.relation }) {
                     try statement.bind(index, link.target)

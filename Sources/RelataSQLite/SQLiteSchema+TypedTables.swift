@@ -44,7 +44,8 @@ extension SQLiteSchema {
             // the table keeps it exact; a row that only holds links is not an entity.
             try db.execute(
                 sql: """
-                    CREATE TABLE \(table) (id TEXT PRIMARY KEY NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE \(table) (id TEXT PRIMARY KEY NOT NULL, payload BLOB NOT NULL, \(TableCatalog.updatedAtColumn) REAL) WITHOUT ROWID;
+                    CREATE INDEX \(table)_updated ON \(table) (\(TableCatalog.updatedAtColumn));
                     INSERT INTO relata_count (number, count) VALUES (\(n), 0);
                     CREATE TRIGGER \(table)_insert AFTER INSERT ON \(table) WHEN length(NEW.payload) > 0
                     BEGIN UPDATE relata_count SET count = count + 1 WHERE number = \(n); END;
@@ -94,6 +95,21 @@ extension SQLiteSchema {
             grown.add(entry)
             try makeView(of: entry.type, in: grown, db)
         }
+    }
+
+    /// Version 10: the column of when each entity was last saved, and its index, in an entity
+    /// table of an older file (its rows keep NULL: adding a column rewrites nothing).
+    static func addUpdatedAt(to table: String, _ db: Database) throws {
+        let has = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?) WHERE name = ?)", arguments: [table, TableCatalog.updatedAtColumn]
+        )
+        guard has != true else { return }
+        try db.execute(
+            sql: """
+                ALTER TABLE \(table) ADD COLUMN \(TableCatalog.updatedAtColumn) REAL;
+                CREATE INDEX \(table)_updated ON \(table) (\(TableCatalog.updatedAtColumn));
+                """
+        )
     }
 
     /// Makes (again) the view named after `type` that shows its entities with a column per

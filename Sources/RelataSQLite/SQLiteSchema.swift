@@ -15,12 +15,14 @@ import GRDB
 /// property in a typed column of its own (`c<n>`, see `SplitPayload`), the rows of a file of
 /// version 7 moved there in batches after the open, resumed if interrupted; 9 may hold full-text
 /// tables of the types' declared ``FullTextIndex``es (`e<n>_fts_…`), which every write of their
-/// type keeps (upgrading changes nothing else). A library older
+/// type keeps (upgrading changes nothing else); 10 keeps when each entity was last saved in its
+/// row (`updated_at`, indexed; NULL in the rows of older files until their entity is saved
+/// again). A library older
 /// than a file's version refuses the file instead of misreading it (or writing it without its
 /// log).
 package enum SQLiteSchema {
     static let format = "relata"
-    static let version = 9
+    static let version = 10
 
     /// The index of the change log by commit time: pruning finds the records older than the
     /// retention's `maxAge` without reading the log (its records are most of its pages).
@@ -84,6 +86,9 @@ package enum SQLiteSchema {
         if found < 7 { try upgradeToTypedTables(db, from: found, path: path) }
         // Files older than 7 wrote their rows through the writer of this version just now.
         if found == 7 { try markPropertyColumnsUpgrade(db) }
+        if found >= 7, found < 10 {
+            for (_, table) in try catalog(db, path: path).entityTypes { try addUpdatedAt(to: table, db) }
+        }
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
     }
 }

@@ -8,15 +8,14 @@ extension SQLiteTransaction: ColumnFilteringReader {
     /// yet): the query tests each entity in Swift after.
     func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
         guard let table = try tables.entityTable(of: type) else { return [] }
-        if filters.contains(where: { tables.catalog.propertyColumn(of: type, name: $0.column, kind: $0.value.kind) == nil }), !tables.isCurrent {
+        if filters.contains(where: { tables.catalog.column(of: type, for: $0) == nil }), !tables.isCurrent {
             try tables.refresh()
         }
         var conditions = ["(?1 IS NULL OR id > ?1)"]
         var arguments: [(any DatabaseValueConvertible)?] = [id]
         for filter in filters {
             // No column of the value's kind: no row holds such a value in one, every row passes.
-            guard let number = tables.catalog.propertyColumn(of: type, name: filter.column, kind: filter.value.kind) else { continue }
-            let column = "c\(number)"
+            guard let column = tables.catalog.column(of: type, for: filter) else { continue }
             // Numbered, so a test that names its value twice binds it once.
             arguments.append(Self.argument(filter.value))
             conditions.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))

@@ -104,7 +104,8 @@ struct SQLiteTransaction: StorageTransaction {
             let payload = try layout!.slots.payload(rest: try r.data(1, "payload"), type: type, id: id) { slot in
                 try r.property(slot.index, "\(type).\(slot.name)", slot.kind)
             }
-            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne))
+            let updatedAt = try layout!.slots.updatedAt { index in try r.optionalReal(index, TableCatalog.updatedAtColumn) }
+            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt))
         }
     }
 

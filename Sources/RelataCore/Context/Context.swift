@@ -1,3 +1,5 @@
+import Foundation
+
 /// The normalized store of entities and their links.
 ///
 /// `Context` is a value: copying it is O(1) and a copy is an independent snapshot (copy-on-write,
@@ -188,6 +190,16 @@ extension Context {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
             return table(Entity.self)?.indexedIDs(lookups, inTableOrder: inTableOrder)
+        }
+    }
+
+    /// The ids of the entities of this type last saved within `range`, in the table's order,
+    /// from the save times the context keeps in order (see ``SaveTimes``); `nil` when it keeps
+    /// none (a context over storage: storage's index answers there).
+    func savedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, within range: ClosedRange<Date>) -> [Entity.ID]? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.savedIDs(within: range)
         }
     }
 

@@ -72,7 +72,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// remade where entities are set another way (a load, a write's changes applied).
     @usableFromInline @exclusivity(unchecked) var memoryIndexes: [MemoryIndex<Entity>]?
     /// When each entity was last saved here (see ``Metadata``).
-    @usableFromInline @exclusivity(unchecked) var updatedAt: [Entity.ID: Date] = [:]
+    @usableFromInline @exclusivity(unchecked) var updatedAt = SaveTimes<Entity.ID>()
 
     @inlinable override init() {}
 
@@ -89,6 +89,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
         if let entity = found.entities.first(where: { $0.0 == id })?.1 { entities[id] = entity }
+        if let time = found.times[id] { updatedAt[id] = time }
         loadedIDs.insert(id)
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, [id], found.rows) } }
     }
@@ -101,6 +102,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard !missing.isEmpty, let found = faulter.read(missing) else { return }
         // Only ids of `missing` are found: none is held.
         for (id, entity) in found.entities { entities[id] = entity }
+        for (id, time) in found.times { updatedAt[id] = time }
         loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
         for id in missing { loadedIDs.insert(id) }
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
@@ -151,8 +153,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func rebuildIndexes() {
         guard faulter == nil else {
             memoryIndexes = []
+            updatedAt.dropOrder()
             return
         }
+        updatedAt.keepOrder()
         let made = Entity._relataIndexes.compactMap { $0.memoryIndex?() }
         for index in made { index.build(from: entities.values) }
         memoryIndexes = made
@@ -207,6 +211,15 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return best.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
     }
 
+    /// The ids of the entities last saved within `range`, in the table's order, from the save
+    /// times kept in order (see ``SaveTimes``); `nil` when the table reads storage or keeps no
+    /// such order yet.
+    func savedIDs(within range: ClosedRange<Date>) -> [Entity.ID]? {
+        guard faulter == nil, let ids = updatedAt.ids(within: range) else { return nil }
+        let positions = entities.positions
+        return ids.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
+    }
+
     /// How many entities of the type there are: in a context over storage that wrote none of
     /// them, the stored count (read without reading the entities); otherwise every entity is held
     /// first.
@@ -236,6 +249,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let found = read else { return nil }
         for (id, entity) in found.entities where !loadedIDs.contains(id) {
             entities[id] = entity
+            if let time = found.times[id] { updatedAt[id] = time }
             loadedIDs.insert(id)
         }
         for fill in faulter.rowLinks { fill(self, found.entities.map(\.0), found.rows) }
@@ -254,6 +268,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for (id, entity) in found.untested.entities {
             if !loadedIDs.contains(id) {
                 entities[id] = entity
+                if let time = found.untested.times[id] { updatedAt[id] = time }
                 loadedIDs.insert(id)
             }
             untested.append(entities[id] ?? entity)
@@ -319,6 +334,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let faulter, !holdsAll, let all = faulter.readAll() else { return }
         for (id, entity) in all.entities where !loadedIDs.contains(id) {
             entities[id] = entity
+            if let time = all.times[id] { updatedAt[id] = time }
             loadedIDs.insert(id)
         }
         holdsAll = true
@@ -437,6 +453,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override func checkInvariants(in context: Context) throws {
+        if let mismatch = updatedAt.mismatch() {
+            throw RelataError(code: .invalidIndex, entityType: String(describing: Entity.self), message: mismatch)
+        }
         for index in memoryIndexes ?? [] {
             if let mismatch = index.mismatch(with: Array(entities.values)) {
                 throw RelataError(code: .invalidIndex, entityType: String(describing: Entity.self), message: mismatch)

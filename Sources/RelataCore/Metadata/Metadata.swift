@@ -11,8 +11,10 @@ import Foundation
 /// ```
 ///
 /// A context records the time on every save (``EntityModelProtocol/updatedAt(in:)``) and forgets
-/// it when the entity is erased. It lives in the context, with its copies: a ``Store`` does not
-/// keep it yet, so an entity read from storage has none until it is saved again.
+/// it when the entity is erased. A ``Store`` keeps it with each entity's row (SQLite and
+/// PostgreSQL: an indexed column, so `filter(.updated(within:))` and `sorted(by: .updatedAt)` run
+/// in storage): a context it hands out reads it with the entity. An entity stored by a version of
+/// Relata that did not keep times has none until it is saved again.
 public enum Metadata: String, Sendable, CaseIterable {
     /// When the entity was last saved.
     case updatedAt
@@ -27,6 +29,13 @@ public enum MetadataPredicate: Sendable, Equatable {
     func includes(_ updatedAt: Date?) -> Bool {
         switch self {
         case .updated(let range): updatedAt.map(range.contains) ?? false
+        }
+    }
+
+    /// The tests storage runs first (see ``ColumnFilter``).
+    var columnFilters: [ColumnFilter] {
+        switch self {
+        case .updated(let range): ColumnFilter.updated(within: range)
         }
     }
 }
@@ -70,8 +79,13 @@ private struct LatestUpdate<Source: EntityModelProtocol>: _RelationVisitor {
 }
 
 extension Context {
-    /// When the entity `id` of type `Entity` was last saved here.
+    /// When the entity `id` of type `Entity` was last saved (read from storage with the entity,
+    /// in a context over storage).
     func updatedAt<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID) -> Date? {
-        table(Entity.self)?.updatedAt[id]
+        guard let table = table(Entity.self) else { return nil }
+        return exclusively {
+            table.ensure(id)
+            return table.updatedAt[id]
+        }
     }
 }

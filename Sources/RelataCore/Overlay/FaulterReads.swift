@@ -1,8 +1,19 @@
+import Foundation
+
 /// How one entity type is read from a base: made once per type (``OverlayPlan``) and shared by
 /// every context's ``EntityFaulter``, which gives it its own base at each call.
 @usableFromInline
 final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
-    @usableFromInline typealias Found = (entities: [(Entity.ID, Entity)], rows: [EntityRecord])
+    /// What a read found: the entities decoded (an id once), the rows read, and when each
+    /// entity was last saved, for those whose rows keep it (see ``EntityRecord/updatedAt``).
+    @usableFromInline
+    struct Found {
+        @usableFromInline var entities: [(Entity.ID, Entity)] = []
+        @usableFromInline var rows: [EntityRecord] = []
+        @usableFromInline var times: [Entity.ID: Date] = [:]
+
+        @usableFromInline init() {}
+    }
 
     /// The entities of a batch of ids and the rows read; `nil` on failure.
     @usableFromInline let read: (ContextBase, [Entity.ID]) -> Found?

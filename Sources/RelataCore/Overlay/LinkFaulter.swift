@@ -146,34 +146,34 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The entities of a batch of ids (an id without an entity is left out; each once) and the
     /// rows read; `nil` on failure.
     @inlinable
-    func read(_ ids: [Entity.ID]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+    func read(_ ids: [Entity.ID]) -> EntityReads<Entity>.Found? {
         reads.read(base, ids)
     }
 
     /// Every entity of the type, in storage's id order, and the rows; `nil` on failure.
     @inlinable
-    func readAll() -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+    func readAll() -> EntityReads<Entity>.Found? {
         reads.readAll(base)
     }
 
     /// The entities whose rows pass `filters` (a prefilter: possibly others too), in storage's id
     /// order, and the rows; `nil` on failure.
     @inlinable
-    func readMatching(_ filters: [ColumnFilter]) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+    func readMatching(_ filters: [ColumnFilter]) -> EntityReads<Entity>.Found? {
         reads.readMatching(base, filters)
     }
 
     /// At least the first `count` entities whose rows pass `filters` in `order` (see
     /// ``EntityReads/readFirst``), and the rows; `nil` on failure.
     @inlinable
-    func readFirst(_ filters: [ColumnFilter], _ order: [ColumnOrder], _ count: Int) -> (entities: [(Entity.ID, Entity)], rows: [EntityRecord])? {
+    func readFirst(_ filters: [ColumnFilter], _ order: [ColumnOrder], _ count: Int) -> EntityReads<Entity>.Found? {
         reads.readFirst(base, filters, order, count)
     }
 
     /// How many stored entities pass `filters` exactly, counted by storage, and those it could
     /// not test (see ``EntityReads/readCount``); `nil` when it cannot count by them.
     @inlinable
-    func readCount(_ filters: [ColumnFilter]) -> (count: Int, untested: (entities: [(Entity.ID, Entity)], rows: [EntityRecord]))? {
+    func readCount(_ filters: [ColumnFilter]) -> (count: Int, untested: EntityReads<Entity>.Found)? {
         reads.readCount(base, filters)
     }
 

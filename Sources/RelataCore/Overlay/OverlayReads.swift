@@ -11,8 +11,8 @@ enum OverlayReads {
     @inlinable
     static func entities<Entity: EntityModelProtocol>(_: Entity.Type) -> EntityReads<Entity> {
         let type = EntitySchema.storageName(of: Entity.self)
-        func decode(_ records: [EntityRecord], into found: inout [(Entity.ID, Entity)], rows: inout [EntityRecord], base: ContextBase) throws {
-            rows += records
+        func decode(_ records: [EntityRecord], into found: inout EntityReads<Entity>.Found, base: ContextBase) throws {
+            found.rows += records
             let decoders = PayloadCoding.Decoders()
             // Entities another context decoded from these very rows come from the store's cache.
             let cached = base.cache?.decoded(records, as: Entity.self) ?? []
@@ -20,7 +20,8 @@ enum OverlayReads {
             defer { if !decoded.isEmpty { base.cache?.keepDecoded(decoded) } }
             for (index, record) in records.enumerated() where record.hasEntity {
                 if index < cached.count, let entity = cached[index] {
-                    found.append((entity.id, entity))
+                    found.entities.append((entity.id, entity))
+                    if let time = record.updatedAt { found.times[entity.id] = time }
                     continue
                 }
                 do {
@@ -28,7 +29,8 @@ enum OverlayReads {
                     // A row whose payload names another id gives no entity: an entity is placed
                     // only under the id of its own row.
                     guard (try? IDText.decode(record.id, as: Entity.ID.self)) == entity.id else { continue }
-                    found.append((entity.id, entity))
+                    found.entities.append((entity.id, entity))
+                    if let time = record.updatedAt { found.times[entity.id] = time }
                     if base.cache != nil { decoded.append((record, entity)) }
                 } catch {
                     throw record.undecodable(error)
@@ -40,8 +42,8 @@ enum OverlayReads {
         }
         // Every row of the type that passes `filters` (all of them when there is none), read in
         // pages in id order.
-        func pages(_ reader: any StorageReader, _ filters: [ColumnFilter], _ base: ContextBase) throws -> ([(Entity.ID, Entity)], [EntityRecord]) {
-            var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
+        func pages(_ reader: any StorageReader, _ filters: [ColumnFilter], _ base: ContextBase) throws -> EntityReads<Entity>.Found {
+            var found = EntityReads<Entity>.Found()
             var after: String?
             while true {
                 let page = try reader.fetchEntities(of: type, prefiltered: filters, after: after, limit: 1_000)
@@ -54,17 +56,17 @@ enum OverlayReads {
                         message: "the stored rows of \(type) are damaged: the row \"\(last.id)\" comes after \"\(after)\" in id order"
                     )
                 }
-                try decode(page, into: &found, rows: &rows, base: base)
+                try decode(page, into: &found, base: base)
                 after = last.id
             }
-            return (found, rows)
+            return found
         }
         return EntityReads<Entity>(
             read: { base, ids in
                 base.read { reader in
-                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
-                    try decode(try reader.fetchEntities(keys(ids)), into: &found, rows: &rows, base: base)
-                    return (found, rows)
+                    var found = EntityReads<Entity>.Found()
+                    try decode(try reader.fetchEntities(keys(ids)), into: &found, base: base)
+                    return found
                 }
             },
             readAll: { base in base.read { reader in try pages(reader, [], base) } },
@@ -74,17 +76,17 @@ enum OverlayReads {
                     guard let rows = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count) else {
                         return try pages(reader, filters, base)
                     }
-                    var found: [(Entity.ID, Entity)] = [], kept: [EntityRecord] = []
-                    try decode(rows, into: &found, rows: &kept, base: base)
-                    return (found, kept)
+                    var found = EntityReads<Entity>.Found()
+                    try decode(rows, into: &found, base: base)
+                    return found
                 }
             },
             readCount: { base, filters in
                 base.read { reader -> (count: Int, untested: EntityReads<Entity>.Found)? in
                     guard let counted = try reader.countEntities(of: type, prefiltered: filters) else { return nil }
-                    var found: [(Entity.ID, Entity)] = [], rows: [EntityRecord] = []
-                    try decode(counted.untested, into: &found, rows: &rows, base: base)
-                    return (counted.count, (found, rows))
+                    var found = EntityReads<Entity>.Found()
+                    try decode(counted.untested, into: &found, base: base)
+                    return (counted.count, found)
                 } ?? nil
             },
             readFullText: { base, properties, tokens, containing in

@@ -38,7 +38,10 @@ extension QueryList {
     /// `filter(isIncluded)`, with the test storage can run first, if any.
     private func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
         var copy = filtering(isIncluded)
-        if let test { copy.columnFilters.append(test) }
+        if let test {
+            copy.columnFilters.append(test)
+            copy.filtersInStorage += 1
+        }
         return copy
     }
 

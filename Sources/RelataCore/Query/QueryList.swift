@@ -1,3 +1,5 @@
+import Foundation
+
 /// A query for several entities of one type: filter, sort and shape them, then ``resolve()``.
 ///
 /// ```swift
@@ -35,9 +37,15 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The tests of the predicates given to `filter(_:)` that storage can run first (see
     /// ``ColumnFilter``).
     @usableFromInline var columnFilters: [ColumnFilter] = []
+    /// How many of ``filters`` storage tests with ``columnFilters`` (a predicate's one, a
+    /// metadata range's two).
+    @usableFromInline var filtersInStorage = 0
     /// The tests of the predicates given to `filter(_:)` that an index kept in memory can answer
     /// (see ``MemoryIndex``).
     @usableFromInline var lookups: [IndexLookup<Entity>] = []
+    /// The range of save times of the first `filter(.updated(within:))`, which the save times a
+    /// context keeps in order answer (see ``SaveTimes``).
+    @usableFromInline var savedWithin: ClosedRange<Date>?
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var steps: [QueryStep<Entity>]
@@ -162,10 +170,16 @@ public struct QueryList<Entity: EntityModelProtocol> {
         {
             return ids
         }
-        if !indexLookups.isEmpty, let ids = context.indexedIDs(of: Entity.self, indexLookups) { return ids }
+        // An index of a property, or the save times in order, answer the filters' lookups (the
+        // one that keeps fewer ids, when both can).
+        let indexed = indexLookups.isEmpty ? nil : context.indexedIDs(of: Entity.self, indexLookups)
+        if let savedWithin, let saved = context.savedIDs(of: Entity.self, within: savedWithin), saved.count < indexed?.count ?? .max {
+            return saved
+        }
+        if let indexed { return indexed }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
-        if let window, let columnOrder, filters.count == columnFilters.count + (hasKeysetFilter ? 1 : 0),
+        if let window, let columnOrder, filters.count == filtersInStorage + (hasKeysetFilter ? 1 : 0),
             columnFilters.allSatisfy(\.isExact), let ties = tiedRows.value,
             let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties)
         {
@@ -281,7 +295,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
         {
             // One predicate, answered exactly by an index in memory.
             total = ids.count
-        } else if givenIDs == nil, textSearch == nil, filters.count == columnFilters.count, columnFilters.allSatisfy(\.isExact),
+        } else if givenIDs == nil, textSearch == nil, filters.count == 1, let savedWithin,
+            let ids = context.savedIDs(of: Entity.self, within: savedWithin)
+        {
+            // One range of save times, answered exactly by their order.
+            total = ids.count
+        } else if givenIDs == nil, textSearch == nil, filters.count == filtersInStorage, columnFilters.allSatisfy(\.isExact),
             let stored = context.storedCount(of: Entity.self, matching: columnFilters)
         {
             // Storage could not test the untested ones: the predicates do, after the reads.

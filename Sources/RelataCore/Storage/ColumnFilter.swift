@@ -45,6 +45,19 @@ package struct ColumnFilter: Sendable, Equatable {
         self.value = value
     }
 
+    /// The name a filter or order uses for the time each entity was last saved (``Metadata``),
+    /// kept in its own column (``TableCatalog/updatedAtColumn``); no property is named so.
+    package static let updatedAt = "@updatedAt"
+
+    /// The filters of `filter(.updated(within: range))`: the time, seconds since 2001, within the
+    /// range's bounds.
+    package static func updated(within range: ClosedRange<Date>) -> [ColumnFilter] {
+        [
+            ColumnFilter(column: updatedAt, test: .greaterOrEqual, value: .double(range.lowerBound.timeIntervalSinceReferenceDate)),
+            ColumnFilter(column: updatedAt, test: .lessOrEqual, value: .double(range.upperBound.timeIntervalSinceReferenceDate)),
+        ].compactMap { $0 }
+    }
+
     /// The value a column holds for `value` (a scalar, a raw-value enum, an optional of them),
     /// or `nil` when it is none of these.
     package static func columnValue(_ value: Any) -> PropertyValue? {
@@ -78,9 +91,12 @@ extension ColumnFilter {
     }
 
     /// The SQL condition this filter puts on `column`, its value bound as `parameter` (used once
-    /// or twice); a NULL column passes (its value may be in the row's payload).
+    /// or twice); a NULL column passes (its value may be in the row's payload) — except the time
+    /// an entity was saved: a row without one is never within a range (``MetadataPredicate``), so
+    /// the column's index answers alone.
     package func condition(on column: String, parameter p: String, _ dialect: Dialect) -> String {
-        "(\(test(on: column, parameter: p, dialect)) OR \(column) IS NULL)"
+        if self.column == Self.updatedAt { return test(on: column, parameter: p, dialect) }
+        return "(\(test(on: column, parameter: p, dialect)) OR \(column) IS NULL)"
     }
 
     /// The SQL test of this filter on `column`, its value bound as `parameter`: false for NULL.

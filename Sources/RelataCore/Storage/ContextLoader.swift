@@ -287,7 +287,7 @@ enum EntityLoader<Entity: EntityModelProtocol> {
     static func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
         let entities = try ParallelCoding.map(records, worker: { PayloadCoding.Decoders() }) { decoders, record in
             do {
-                return try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders)
+                return (try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders), record.updatedAt)
             } catch {
                 throw record.undecodable(error)
             }
@@ -296,7 +296,12 @@ enum EntityLoader<Entity: EntityModelProtocol> {
             let table = context.mutableTable(Entity.self)
             table.entities.reserveCapacity(table.entities.count + entities.count)
             table.memoryIndexes = nil
-            for entity in entities { table.entities[entity.id] = entity }
+            // Made again in one pass once every entity is in (`remakeIndexes()`).
+            table.updatedAt.dropOrder()
+            for (entity, time) in entities {
+                table.entities[entity.id] = entity
+                if let time { table.updatedAt[entity.id] = time }
+            }
         }
     }
 }

@@ -18,13 +18,18 @@ public struct EntityRecord: Sendable, Hashable {
     /// The to-one links of this source, one per relation that has a target; a backend may hand
     /// them back in another order than it was given them.
     public var toOne: [ToOneLinkRecord]
+    /// When the entity was last saved (its ``Metadata/updatedAt``); `nil` for a row without an
+    /// entity, and for one written before storage kept the time. Backends keep it in a column of
+    /// its own, indexed (SQLite and PostgreSQL: `updated_at`, seconds since 2001 as a double).
+    public var updatedAt: Date?
 
     /// A record.
-    public init(type: String, id: String, payload: Data, toOne: [ToOneLinkRecord] = []) {
+    public init(type: String, id: String, payload: Data, toOne: [ToOneLinkRecord] = [], updatedAt: Date? = nil) {
         self.type = type
         self.id = id
         self.payload = payload
         self.toOne = toOne
+        self.updatedAt = updatedAt
     }
 
     /// Whether the row holds an entity (not only the to-one links of a source never saved).

@@ -27,12 +27,19 @@ package struct EntityRowLayout: Sendable {
 
     package private(set) var slots: [Slot] = []
     package private(set) var properties: [PropertySlot] = []
+    /// The index of the column of when the entity was last saved
+    /// (``TableCatalog/updatedAtColumn``), if the row has it.
+    package private(set) var updatedAt: Int?
 
     /// The layout of rows whose columns are `names` (`id`, `payload`, then property and to-one
     /// columns).
     package init(type: String, columnNames names: [String], tables: TableSession) throws {
         var targets: [Int64: Int] = [:], inverses: [Int64: Int] = [:], values: [Int64: Int] = [:]
         for (index, name) in names.enumerated() {
+            if name == TableCatalog.updatedAtColumn {
+                updatedAt = index
+                continue
+            }
             if name.first == "c", let number = Int64(name.dropFirst()) {
                 values[number] = index
                 continue
@@ -82,6 +89,13 @@ package struct EntityRowLayout: Sendable {
         } catch {
             throw RelataError(code: .undecodableRecord, entityType: type, id: id, message: "the stored row of \(type) \"\(id)\" is damaged: \(error)")
         }
+    }
+
+    /// When the row's entity was last saved, its column read by `seconds` (column index →
+    /// seconds since 2001, `nil` for NULL); `nil` when the row has no such column.
+    package func updatedAt(_ seconds: (Int) throws -> Double?) rethrows -> Date? {
+        guard let updatedAt, let value = try seconds(updatedAt) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: value)
     }
 
     /// The to-one links of a row, its texts read by `text` (column index → text, `nil` for NULL).

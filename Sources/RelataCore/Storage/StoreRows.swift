@@ -118,7 +118,7 @@ extension EntityTable {
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap(\.stored) }
-        let writers = reader.writers
+        let writers = reader.writers, times = updatedAt
         changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(
                 type: type, id: try IDText.encode(row.id, of: type),
@@ -127,7 +127,8 @@ extension EntityTable {
                     var links: [ToOneLinkRecord] = []
                     for write in writers { _ = try write(row.id, &links) }
                     return links
-                }()
+                }(),
+                updatedAt: row.entity == nil ? nil : times[row.id]
             )
         }
     }

@@ -234,17 +234,35 @@ package struct TableCatalog: Sendable, Equatable {
         let columns = propertyColumns(of: type)
         var plan = FirstRows()
         for key in order {
+            if key.column == ColumnFilter.updatedAt {
+                plan.keys.append(Self.updatedAtColumn + (key.descending ? " DESC" : ""))
+                plan.involved.append(Self.updatedAtColumn)
+                continue
+            }
             let named = columns.filter { $0.name == key.column }
             guard named.count == 1, named[0].kind == .integer || named[0].kind == .real else { return nil }
             plan.keys.append(named[0].column + (key.descending ? " DESC" : ""))
             plan.involved.append(named[0].column)
         }
         for filter in filters {
-            guard let number = propertyColumn(of: type, name: filter.column, kind: filter.value.kind) else { return nil }
-            plan.filters.append((filter, "c\(number)"))
-            plan.involved.append("c\(number)")
+            guard let column = column(of: type, for: filter) else { return nil }
+            plan.filters.append((filter, column))
+            plan.involved.append(column)
         }
         return plan
+    }
+
+    /// The column of an entity table that holds when each entity was last saved (see
+    /// ``EntityRecord/updatedAt``): seconds since 2001 as a double, NULL for a row without an
+    /// entity or written before the column existed; indexed (`e<n>_updated`).
+    package static let updatedAtColumn = "updated_at"
+
+    /// The column of `type`'s entity table that `filter` tests: the property's column of the
+    /// value's kind, or ``updatedAtColumn``; `nil` when the table has no such column (no row
+    /// holds such a value in one).
+    package func column(of type: String, for filter: ColumnFilter) -> String? {
+        if filter.column == ColumnFilter.updatedAt { return Self.updatedAtColumn }
+        return propertyColumn(of: type, name: filter.column, kind: filter.value.kind).map { "c\($0)" }
     }
 
     /// See ``firstRows(of:filters:order:)``.

@@ -72,8 +72,27 @@ enum LegacyStoreFile {
         }
     }
 
+    /// Turns a store file of the current format back into what format 9 wrote: no column of
+    /// when each entity was last saved.
+    static func downgradeToVersion9(_ path: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try await queue.write { db in
+            try dropUpdatedAt(db)
+            try db.execute(sql: "UPDATE relata_meta SET value = '9' WHERE key = 'version'")
+        }
+    }
+
+    /// Drops each entity table's `updated_at` column and its index (format 10).
+    static func dropUpdatedAt(_ db: Database) throws {
+        for table in try String.fetchAll(db, sql: "SELECT 'e' || number FROM relata_table WHERE kind = 'entity'") {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(table)_updated; ALTER TABLE \(table) DROP COLUMN updated_at")
+        }
+    }
+
     /// Puts each row's property columns back into its payload, and drops the columns.
     static func wholePayloads(_ db: Database) throws {
+        try dropUpdatedAt(db)
         // Format 7 had no views, indexes of declarations or full-text tables; they read the
         // columns dropped here.
         for view in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view'") {
