@@ -5,8 +5,8 @@ import RelataCore
 /// The SQL indexes a PostgreSQL store keeps for the ``Index`` and ``HashIndex`` declarations of
 /// its types: one B-tree per declaration on the properties' columns (`e<n>_x_c<a>_c<b>`), made
 /// when missing and dropped when no longer declared, by the store's open and by a write of the
-/// type, under the writers' lock. A ``FullTextIndex`` has no table on PostgreSQL yet: a search
-/// ranks the type's entities in Swift (the same answer as elsewhere).
+/// type, under the writers' lock; and a table of trigrams per ``FullTextIndex``
+/// (``PostgresFullTextTable``), filled when made and kept by every write of the type.
 struct PostgresIndexes {
     let transaction: PostgresTransaction
 
@@ -16,13 +16,22 @@ struct PostgresIndexes {
         var synced = synced
         let tables = transaction.tables!
         let schema = transaction.schema
+        let execute: PostgresExecute = { try transaction.execute($0) }
         for (type, declared) in indexes.sorted(by: { $0.key < $1.key }) where synced[type] != declared {
             guard let table = try tables.entityTable(of: type) else { continue }
-            var wanted = Set<String>(), complete = true
-            for index in declared where index.kind != .fullText {
-                let columns = index.properties.compactMap { property in tables.catalog.propertyColumns(of: type).first { $0.name == property }?.column }
+            var wanted = Set<String>(), wantedText = Set<String>(), complete = true
+            for index in declared {
+                let columns = Self.columns(of: type, index, in: tables.catalog)
                 guard columns.count == index.properties.count else {
                     complete = false
+                    continue
+                }
+                if index.kind == .fullText {
+                    let text = PostgresFullTextTable(entityTable: table, columns: columns)
+                    wantedText.insert(text.name)
+                    if try !PostgresFullTextTable.existing(of: table, in: schema, execute).contains(text) {
+                        try text.create(in: schema, execute)
+                    }
                     continue
                 }
                 let name = "\(table)_x_" + columns.joined(separator: "_")
@@ -39,8 +48,62 @@ struct PostgresIndexes {
                 let name = try row.decode(String.self)
                 if !wanted.contains(name) { try transaction.execute(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(schema.qualified(name))")) }
             }
+            for text in try PostgresFullTextTable.existing(of: table, in: schema, execute) where !wantedText.contains(text.name) {
+                try text.drop(in: schema, execute)
+            }
             synced[type] = complete ? declared : nil
         }
         return synced
+    }
+
+    /// The columns of `index`'s properties: for a full-text index each property's text column,
+    /// for another its first column; those that have none yet are left out.
+    static func columns(of type: String, _ index: StoredIndex, in catalog: TableCatalog) -> [String] {
+        index.properties.compactMap { property in
+            index.kind == .fullText
+                ? catalog.propertyColumn(of: type, name: property, kind: .text).map { "c\($0)" }
+                : catalog.propertyColumns(of: type).first { $0.name == property }?.column
+        }
+    }
+
+    /// Keeps every full-text table of the types `changes` writes: each stored row's trigrams
+    /// written again, each erased row's removed, one statement per table (sent without waiting).
+    /// `rows` are the rows as split for their columns. The tables of a type this backend has not
+    /// synced are looked up in the schema.
+    func keepFullText(_ changes: StoreChanges, rows: [(EntityRecord, TableSession.SplitRow)], synced: [String: [StoredIndex]]) throws {
+        let tables = transaction.tables!
+        let schema = transaction.schema
+        let execute: PostgresExecute = { try transaction.execute($0) }
+        var byType: [String: [PostgresFullTextTable]] = [:]
+        func texts(of type: String) throws -> [PostgresFullTextTable] {
+            if let known = byType[type] { return known }
+            guard let table = try tables.entityTable(of: type) else { return [] }
+            let found: [PostgresFullTextTable]
+            if let declared = synced[type] {
+                found = declared.filter { $0.kind == .fullText }.compactMap { index in
+                    let columns = Self.columns(of: type, index, in: tables.catalog)
+                    return columns.count == index.properties.count ? PostgresFullTextTable(entityTable: table, columns: columns) : nil
+                }
+            } else {
+                found = try PostgresFullTextTable.existing(of: table, in: schema, execute)
+            }
+            byType[type] = found
+            return found
+        }
+        var entries: [PostgresFullTextTable: [String: [String]?]] = [:]
+        for key in changes.deletedEntities {
+            for text in try texts(of: key.type) { entries[text, default: [:]][key.id] = .some(nil) }
+        }
+        for (record, row) in rows {
+            for text in try texts(of: record.type) {
+                let values = record.hasEntity ? text.columns.map { column in
+                    row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
+                } : nil
+                entries[text, default: [:]][record.id] = .some(values)
+            }
+        }
+        for (text, rows) in entries.sorted(by: { $0.key.name < $1.key.name }) {
+            transaction.enqueue(text.applying(rows.map { (id: $0.key, texts: $0.value) }, in: schema))
+        }
     }
 }

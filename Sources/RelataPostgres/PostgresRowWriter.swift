@@ -19,7 +19,10 @@ struct PostgresRowWriter {
         types.enumerated().map { "pg_catalog.unnest($\(first + $0.offset)::\($0.element)[])" }.joined(separator: ", ")
     }
 
-    func write(_ changes: StoreChanges) throws {
+    /// Writes `changes`; returns each entity row written with its row as split for its columns
+    /// (what the full-text tables are kept from).
+    @discardableResult
+    func write(_ changes: StoreChanges) throws -> [(EntityRecord, TableSession.SplitRow)] {
         // Every to-one column of a type is written with each of its rows (a link removed is set
         // to NULL), so a write knows every column, those other connections added included: the
         // catalog is read again unless it is known current (the writers' lock keeps it as it is
@@ -32,7 +35,8 @@ struct PostgresRowWriter {
             query.binds.append(keys.map(\.id))
             try enqueue(query)
         }
-        for (type, records) in changes.upsertedEntities.groupedInOrder(by: \.type) { try upsert(type, records) }
+        var written: [(EntityRecord, TableSession.SplitRow)] = []
+        for (type, records) in changes.upsertedEntities.groupedInOrder(by: \.type) { written += try upsert(type, records) }
         for (name, keys) in changes.deletedLinks.groupedInOrder(by: { [$0.type, $0.relation] }) {
             guard let table = try tables.linkTable(of: name[0], relation: name[1]) else { continue }
             var query = PostgresQuery(
@@ -87,12 +91,13 @@ struct PostgresRowWriter {
             query.binds.append(unique.map { $0.inversePosition ?? "" })
             try enqueue(query)
         }
+        return written
     }
 
     /// Stores the entity rows of `type`, each whole (the payload's rest, every property column
     /// and every to-one column of the type; a property or relation the row has no value for is
-    /// set to NULL), in one statement.
-    private func upsert(_ type: String, _ records: [EntityRecord]) throws {
+    /// set to NULL), in one statement. Returns each row written (each id once) as split.
+    private func upsert(_ type: String, _ records: [EntityRecord]) throws -> [(EntityRecord, TableSession.SplitRow)] {
         guard let table = try tables.entityTable(of: type) else { throw TableSession.missing(type, nil) }
         var rows: [String: EntityRecord] = [:]
         for record in records { rows[record.id] = record }
@@ -138,5 +143,6 @@ struct PostgresRowWriter {
         let values = split.map { Dictionary($0.values, uniquingKeysWith: { first, _ in first }) }
         for column in properties { PostgresSchema.bind(column, values, to: &query) }
         try enqueue(query)
+        return Array(zip(unique, split))
     }
 }

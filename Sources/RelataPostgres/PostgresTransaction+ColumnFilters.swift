@@ -99,7 +99,21 @@ extension PostgresTransaction: ColumnFilteringReader {
 }
 
 extension PostgresTransaction {
-    /// `nil`: PostgreSQL keeps no full-text table yet, so a search ranks the type's entities in
-    /// Swift (the same answer, read whole).
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? { nil }
+    /// What the full-text table of `type`'s `properties` holds for `tokens` (the rows holding
+    /// those at the places `containing`); `nil` when the schema has none (no write declared it
+    /// yet, or the properties have no text column).
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+        guard let table = try tables.entityTable(of: type) else { return nil }
+        if !tables.isCurrent { try tables.refresh() }
+        var columns: [String] = []
+        for property in properties {
+            guard let number = tables.catalog.propertyColumn(of: type, name: property, kind: .text) else { return nil }
+            columns.append("c\(number)")
+        }
+        let text = PostgresFullTextTable(entityTable: table, columns: columns)
+        var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
+        exists.binds.append(schema.qualified(text.name + "_stat"))
+        guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
+        return try text.candidates(for: tokens, containing: containing, in: schema) { try execute($0) }
+    }
 }

@@ -607,11 +607,12 @@ final class PostgresTransaction: StorageTransaction {
         sentEntities = [:]
         sentLastSources = [:]
         sentLastLinks = [:]
-        try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
+        let written = try PostgresRowWriter(schema: schema, tables: tables, enqueue: { self.enqueue($0) }).write(changes)
         // A type whose declarations changed since this backend last looked (rare: the check is a
         // comparison per type).
         let synced = backend.indexes.withLock { $0 }
         if changes.indexes.contains(where: { synced[$0.key] != $0.value }) { try keepIndexes(changes.indexes) }
+        try PostgresIndexes(transaction: self).keepFullText(changes, rows: written, synced: backend.indexes.withLock { $0 })
         // The log record, and a hint for the other stores' listeners (sent when this transaction
         // commits: the sequence and origin, never data), in one round trip.
         backend.ownOrigin.withLock { $0 = origin }

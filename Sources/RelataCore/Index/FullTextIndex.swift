@@ -20,10 +20,11 @@
 /// (see ``StringPredicate``) — best first, ties by id; a later `sorted(by:)` orders by its keys
 /// instead. Matching follows the index: the text is lowercased before its trigrams are compared.
 ///
-/// In a SQLite ``Store`` the index is an FTS5 table of the trigrams, made (and filled from the
-/// stored rows) by the first write of the type that declares it, and kept by every write after:
-/// a search reads the matching rows' statistics there and only the best entities. On PostgreSQL
-/// and in memory the same ranking is computed over the type's entities.
+/// In a ``Store`` the index is a table of the trigrams — on SQLite an FTS5 table, on PostgreSQL a
+/// `tsvector` of them under a GIN index — made (and filled from the stored rows) by the first
+/// write of the type that declares it, and kept by every write after: a search reads the
+/// matching rows' statistics there and only the best entities. In memory the same ranking is
+/// computed over the type's entities.
 @propertyWrapper
 public struct FullTextIndex<Entity: EntityModelProtocol>: _IndexMarker {
     /// Nothing: the declaration is read by `@EntityModel`.

@@ -174,7 +174,7 @@ struct FullTextIndexTests {
         try await Self.checkStore(try await kind.open(harness.backend(), schema: EntitySchema(Article.self)))
     }
 
-    @Test("On PostgreSQL too; its indexes are B-trees on the declared properties' columns, made and dropped with the declarations")
+    @Test("On PostgreSQL too; its indexes are B-trees on the declared properties' columns and a table of trigrams under a GIN index, made and dropped with the declarations")
     func postgres() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
         let name = PostgresStoreTests.schema()
@@ -186,12 +186,24 @@ struct FullTextIndexTests {
         let made = try indexes()
         #expect(made.count == 2, "\(made)")
         #expect(made.allSatisfy { $0.contains("USING btree (c") }, "\(made)")
+        // The full-text index: a table of trigrams under a GIN index, its statistics exact after
+        // the saves, changes and erasures.
+        func fullTextTables() throws -> [String] {
+            try PostgresUpgradeTests.psql(url, "SELECT tablename FROM pg_tables WHERE schemaname = '\(name)' AND tablename LIKE '%\\_fts\\_%' ORDER BY tablename").map { $0[0] }
+        }
+        let texts = try fullTextTables()
+        #expect(texts.count == 2 && texts[1] == texts[0] + "_stat", "\(texts)")
+        let gin = try PostgresUpgradeTests.psql(url, "SELECT indexdef FROM pg_indexes WHERE schemaname = '\(name)' AND tablename = '\(texts[0])' AND indexdef LIKE '%gin%'")
+        #expect(gin.count == 1, "\(gin)")
+        let stat = try PostgresUpgradeTests.psql(url, "SELECT documents, (SELECT count(*) FROM \"\(name)\".\(texts[0])), length = (SELECT sum(length) FROM \"\(name)\".\(texts[0])) FROM \"\(name)\".\(texts[0])_stat")
+        #expect(stat == [["390", "390", "t"]], "\(stat)")
         let plain = try await Store(
             backend: try await PostgresBackend.connect(url: url, configuration: .init(schema: name)), schema: EntitySchema(PlainArticle.self)
         )
         try await plain.write { context in try PlainArticle(id: "p", title: "", body: "", rank: 0, tag: "").save(to: &context) }
         try await plain.close()
         #expect(try indexes().isEmpty, "dropped by the write of a type that no longer declares them")
+        #expect(try fullTextTables().isEmpty, "the table of trigrams too")
     }
 
     @Test("A limited search in a SQLite store gives the best matches in order, also those without the rarest trigram")

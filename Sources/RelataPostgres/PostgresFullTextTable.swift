@@ -1,0 +1,160 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import RelataCore
+
+/// The full-text table of one ``FullTextIndex`` of a type in a PostgreSQL store, named after its
+/// entity table and text columns (`e3_fts_c5`), as SQLite's `FullTextTable` is: a row per entity
+/// with its trigrams as words (``FullTextCandidates/terms(of:)``), their number, and a
+/// `tsvector` of them (`array_to_tsvector`: the words as they are, no parser) under a GIN index,
+/// which finds the rows holding a trigram and counts them; beside it `<name>_stat (documents,
+/// length)`, their count and total, for BM25's average. Every write of the type keeps both, in
+/// one statement per table.
+struct PostgresFullTextTable: Hashable {
+    let name: String
+    let entityTable: String
+    /// The text columns, in the declaration's order.
+    let columns: [String]
+
+    init(entityTable: String, columns: [String]) {
+        self.entityTable = entityTable
+        self.columns = columns
+        name = "\(entityTable)_fts_" + columns.joined(separator: "_")
+    }
+
+    /// The table `name` is, if it is one of `entityTable`'s.
+    init?(name: String, entityTable: String) {
+        let prefix = entityTable + "_fts_"
+        guard name.hasPrefix(prefix), !name.hasSuffix("_stat") else { return nil }
+        let columns = name.dropFirst(prefix.count).split(separator: "_").map(String.init)
+        guard !columns.isEmpty, columns.allSatisfy({ $0.hasPrefix("c") && Int64($0.dropFirst()) != nil }) else { return nil }
+        self.init(entityTable: entityTable, columns: columns)
+    }
+
+    /// The full-text tables of `entityTable` the schema has.
+    static func existing(of entityTable: String, in schema: PostgresSchema, _ execute: PostgresExecute) throws -> [PostgresFullTextTable] {
+        var query = PostgresQuery(unsafeSQL: "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename LIKE $2")
+        query.binds.append(schema.schema)
+        query.binds.append(entityTable + "\\_fts\\_%\\_stat")
+        return try execute(query).compactMap { row in
+            let stat = try row.decode(String.self)
+            return PostgresFullTextTable(name: String(stat.dropLast("_stat".count)), entityTable: entityTable)
+        }
+    }
+
+    /// Drops the table and its statistics.
+    func drop(in schema: PostgresSchema, _ execute: PostgresExecute) throws {
+        for suffix in ["_stat", ""] { _ = try execute(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(schema.qualified(name + suffix))")) }
+    }
+
+    /// Makes the tables and fills them from the stored entities of the type, in batches.
+    func create(in schema: PostgresSchema, _ execute: PostgresExecute) throws {
+        let table = schema.qualified(name)
+        for statement in [
+            "CREATE TABLE \(table) (id text COLLATE \"C\" PRIMARY KEY, length int8 NOT NULL, terms text NOT NULL, vector tsvector NOT NULL)",
+            "CREATE INDEX \(name)_vector ON \(table) USING gin (vector)",
+            "CREATE TABLE \(schema.qualified(name + "_stat")) (documents int8 NOT NULL, length int8 NOT NULL)",
+            "INSERT INTO \(schema.qualified(name + "_stat")) (documents, length) VALUES (0, 0)",
+        ] {
+            _ = try execute(PostgresQuery(unsafeSQL: statement))
+        }
+        var after = ""
+        while true {
+            var page = PostgresQuery(
+                unsafeSQL: """
+                    SELECT id, \(columns.joined(separator: ", ")) FROM \(schema.qualified(entityTable))
+                    WHERE pg_catalog.octet_length(payload) > 0 AND id > $1 ORDER BY id LIMIT 10000
+                    """
+            )
+            page.binds.append(after)
+            let rows = try execute(page)
+            guard !rows.isEmpty else { return }
+            var entries: [(id: String, texts: [String]?)] = []
+            for row in rows {
+                let cells = row.makeRandomAccess()
+                let id = try cells[0].decode(String.self)
+                entries.append((id, try columns.indices.map { try cells[$0 + 1].decode(String?.self) ?? "" }))
+                after = id
+            }
+            _ = try execute(applying(entries, in: schema))
+        }
+    }
+
+    /// The statement that writes the trigrams of each entity of `entries` with texts (its text,
+    /// one per column), replacing its old ones, and removes those of each without, keeping the
+    /// statistics: one statement, the rows passed as arrays. Each id once.
+    func applying(_ entries: [(id: String, texts: [String]?)], in schema: PostgresSchema) -> PostgresQuery {
+        var ids: [String] = [], lengths: [Int64] = [], terms: [String] = [], gone: [String] = []
+        for (id, texts) in entries {
+            guard let texts else {
+                gone.append(id)
+                continue
+            }
+            let found = FullTextCandidates.terms(of: texts)
+            ids.append(id)
+            lengths.append(Int64(found.count))
+            terms.append(found.text)
+        }
+        let table = schema.qualified(name), stat = schema.qualified(name + "_stat")
+        // The statistics count what the rows were (`old`, read before the statement changes
+        // them) and what they become; `up` and `gone` run whether or not the rest reads them.
+        var query = PostgresQuery(
+            unsafeSQL: """
+                WITH k AS (SELECT * FROM ROWS FROM (\(PostgresRowWriter.unnest(["text", "int8", "text"]))) AS k(id, length, terms)),
+                old AS (SELECT t.length FROM \(table) t WHERE t.id IN (SELECT id FROM k) OR t.id = ANY($4::text[])),
+                up AS (
+                    INSERT INTO \(table) (id, length, terms, vector)
+                    SELECT id, length, terms, pg_catalog.array_to_tsvector(pg_catalog.array_remove(pg_catalog.string_to_array(terms, ' '), ''))
+                    FROM k
+                    ON CONFLICT (id) DO UPDATE SET length = EXCLUDED.length, terms = EXCLUDED.terms, vector = EXCLUDED.vector
+                    RETURNING 1
+                ),
+                gone AS (DELETE FROM \(table) WHERE id = ANY($4::text[]) RETURNING 1)
+                UPDATE \(stat) SET
+                    documents = documents + (SELECT pg_catalog.count(*) FROM k) - (SELECT pg_catalog.count(*) FROM old),
+                    length = length + (SELECT COALESCE(pg_catalog.sum(length), 0) FROM k) - (SELECT COALESCE(pg_catalog.sum(length), 0) FROM old)
+                """
+        )
+        query.binds.append(ids)
+        query.binds.append(lengths)
+        query.binds.append(terms)
+        query.binds.append(gone)
+        return query
+    }
+
+    /// What the table holds for `tokens` (distinct trigrams): its statistics, how many entities
+    /// hold each trigram, and each entity holding one of those at the places `containing`, with
+    /// how often it holds each of `tokens`. Two statements (three with rows).
+    func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
+        let terms = tokens.map(FullTextCandidates.term)
+        var places: [Substring: Int] = [:]
+        for (place, term) in terms.enumerated() { places[Substring(term)] = place }
+        let table = schema.qualified(name)
+        // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
+        var counts = PostgresQuery(
+            unsafeSQL: """
+                SELECT s.documents, s.length, (
+                    SELECT pg_catalog.array_agg((SELECT pg_catalog.count(*) FROM \(table) t WHERE t.vector @@ q.query) ORDER BY q.place)
+                    FROM pg_catalog.unnest($1::tsquery[]) WITH ORDINALITY AS q(query, place)
+                ) FROM \(schema.qualified(name + "_stat")) s
+                """
+        )
+        counts.binds.append(terms.map { "'\($0)'" })
+        var documents = 0, totalLength = 0, frequencies = Array(repeating: 0, count: terms.count)
+        if let row = try execute(counts).first {
+            let (d, l, f) = try row.decode((Int64, Int64, [Int64]?).self)
+            (documents, totalLength) = (Int(d), Int(l))
+            for (place, count) in (f ?? []).enumerated() where place < frequencies.count { frequencies[place] = Int(count) }
+        }
+        var rows: [FullTextCandidates.Row] = []
+        if !containing.isEmpty {
+            var found = PostgresQuery(unsafeSQL: "SELECT id, length, terms FROM \(table) WHERE vector @@ $1::tsquery")
+            found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
+            for row in try execute(found) {
+                let (id, length, stored) = try row.decode((String, Int64, String).self)
+                rows.append(FullTextCandidates.Row(id: id, length: Int(length), frequencies: FullTextCandidates.frequencies(in: stored[...], of: places)))
+            }
+        }
+        return FullTextCandidates(documents: documents, totalLength: totalLength, documentFrequencies: frequencies, rows: rows)
+    }
+}
