@@ -10,27 +10,9 @@ import RelataCore
 /// which finds the rows holding a trigram and counts them; beside it `<name>_stat (documents,
 /// length)`, their count and total, for BM25's average. Every write of the type keeps both, in
 /// one statement per table.
-struct PostgresFullTextTable: Hashable {
-    let name: String
-    let entityTable: String
-    /// The text columns, in the declaration's order.
-    let columns: [String]
+typealias PostgresFullTextTable = FullTextTableName
 
-    init(entityTable: String, columns: [String]) {
-        self.entityTable = entityTable
-        self.columns = columns
-        name = "\(entityTable)_fts_" + columns.joined(separator: "_")
-    }
-
-    /// The table `name` is, if it is one of `entityTable`'s.
-    init?(name: String, entityTable: String) {
-        let prefix = entityTable + "_fts_"
-        guard name.hasPrefix(prefix), !name.hasSuffix("_stat") else { return nil }
-        let columns = name.dropFirst(prefix.count).split(separator: "_").map(String.init)
-        guard !columns.isEmpty, columns.allSatisfy({ $0.hasPrefix("c") && Int64($0.dropFirst()) != nil }) else { return nil }
-        self.init(entityTable: entityTable, columns: columns)
-    }
-
+extension FullTextTableName {
     /// The full-text tables of `entityTable` the schema has.
     static func existing(of entityTable: String, in schema: PostgresSchema, _ execute: PostgresExecute) throws -> [PostgresFullTextTable] {
         var query = PostgresQuery(unsafeSQL: "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename LIKE $2")

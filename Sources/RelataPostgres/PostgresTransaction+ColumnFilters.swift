@@ -105,11 +105,7 @@ extension PostgresTransaction {
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
         guard let table = try tables.entityTable(of: type) else { return nil }
         if !tables.isCurrent { try tables.refresh() }
-        var columns: [String] = []
-        for property in properties {
-            guard let number = tables.catalog.propertyColumn(of: type, name: property, kind: .text) else { return nil }
-            columns.append("c\(number)")
-        }
+        guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = PostgresFullTextTable(entityTable: table, columns: columns)
         var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
         exists.binds.append(schema.qualified(text.name + "_stat"))

@@ -12,27 +12,9 @@ import RelataCore
 ///   and its number of trigrams;
 /// - `<name>_stat (documents, length)`: their count and total, for BM25's average;
 /// - `<name>_terms`: an `fts5vocab` table, which tells how many entities hold a trigram.
-struct FullTextTable {
-    let name: String
-    let entityTable: String
-    /// The text columns, in the declaration's order.
-    let columns: [String]
+typealias FullTextTable = FullTextTableName
 
-    init(entityTable: String, columns: [String]) {
-        self.entityTable = entityTable
-        self.columns = columns
-        name = "\(entityTable)_fts_" + columns.joined(separator: "_")
-    }
-
-    /// The table `name` is, if it is one of `entityTable`'s.
-    init?(name: String, entityTable: String) {
-        let prefix = entityTable + "_fts_"
-        guard name.hasPrefix(prefix) else { return nil }
-        let columns = name.dropFirst(prefix.count).split(separator: "_").map(String.init)
-        guard !columns.isEmpty, columns.allSatisfy({ $0.hasPrefix("c") && Int64($0.dropFirst()) != nil }) else { return nil }
-        self.init(entityTable: entityTable, columns: columns)
-    }
-
+extension FullTextTableName {
     /// The full-text tables of `entityTable` the file has (found by their statistics tables).
     static func names(of entityTable: String, _ db: Database) throws -> [String] {
         try String.fetchAll(

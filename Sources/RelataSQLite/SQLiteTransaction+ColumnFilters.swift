@@ -110,11 +110,7 @@ extension SQLiteTransaction {
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
         guard let table = try tables.entityTable(of: type) else { return nil }
         if !tables.isCurrent { try tables.refresh() }
-        var columns: [String] = []
-        for property in properties {
-            guard let number = tables.catalog.propertyColumn(of: type, name: property, kind: .text) else { return nil }
-            columns.append("c\(number)")
-        }
+        guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = FullTextTable(entityTable: table, columns: columns)
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [text.name + "_stat"]) == true else {
             return nil
