@@ -20,17 +20,18 @@ struct PostgresIndexes {
         for (type, declared) in indexes.sorted(by: { $0.key < $1.key }) where synced[type] != declared {
             guard let table = try tables.entityTable(of: type) else { continue }
             var wanted = Set<String>(), wantedText = Set<String>(), complete = true
+            var existingText = try PostgresFullTextTable.existing(of: table, in: schema, execute)
             for index in declared {
-                let columns = Self.columns(of: type, index, in: tables.catalog)
-                guard columns.count == index.properties.count else {
+                guard let columns = tables.catalog.columns(of: type, for: index) else {
                     complete = false
                     continue
                 }
                 if index.kind == .fullText {
                     let text = PostgresFullTextTable(entityTable: table, columns: columns)
                     wantedText.insert(text.name)
-                    if try !PostgresFullTextTable.existing(of: table, in: schema, execute).contains(text) {
+                    if !existingText.contains(text) {
                         try text.create(in: schema, execute)
+                        existingText.append(text)
                     }
                     continue
                 }
@@ -48,22 +49,12 @@ struct PostgresIndexes {
                 let name = try row.decode(String.self)
                 if !wanted.contains(name) { try transaction.execute(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(schema.qualified(name))")) }
             }
-            for text in try PostgresFullTextTable.existing(of: table, in: schema, execute) where !wantedText.contains(text.name) {
+            for text in existingText where !wantedText.contains(text.name) {
                 try text.drop(in: schema, execute)
             }
             synced[type] = complete ? declared : nil
         }
         return synced
-    }
-
-    /// The columns of `index`'s properties: for a full-text index each property's text column,
-    /// for another its first column; those that have none yet are left out.
-    static func columns(of type: String, _ index: StoredIndex, in catalog: TableCatalog) -> [String] {
-        index.properties.compactMap { property in
-            index.kind == .fullText
-                ? catalog.propertyColumn(of: type, name: property, kind: .text).map { "c\($0)" }
-                : catalog.propertyColumns(of: type).first { $0.name == property }?.column
-        }
     }
 
     /// Keeps every full-text table of the types `changes` writes: each stored row's trigrams
@@ -81,8 +72,7 @@ struct PostgresIndexes {
             let found: [PostgresFullTextTable]
             if let declared = synced[type] {
                 found = declared.filter { $0.kind == .fullText }.compactMap { index in
-                    let columns = Self.columns(of: type, index, in: tables.catalog)
-                    return columns.count == index.properties.count ? PostgresFullTextTable(entityTable: table, columns: columns) : nil
+                    tables.catalog.columns(of: type, for: index).map { PostgresFullTextTable(entityTable: table, columns: $0) }
                 }
             } else {
                 found = try PostgresFullTextTable.existing(of: table, in: schema, execute)
@@ -96,9 +86,7 @@ struct PostgresIndexes {
         }
         for (record, row) in rows {
             for text in try texts(of: record.type) {
-                let values = record.hasEntity ? text.columns.map { column in
-                    row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
-                } : nil
+                let values = record.hasEntity ? text.texts(of: row) : nil
                 entries[text, default: [:]][record.id] = .some(values)
             }
         }

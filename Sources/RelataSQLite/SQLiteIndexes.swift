@@ -43,7 +43,7 @@ struct SQLiteIndexes {
         var fullText: [FullTextTable] = []
         var wanted = Set<String>(), wantedText = Set<String>()
         for index in declared {
-            guard let columns = columns(of: type, index) else {
+            guard let columns = tables.catalog.columns(of: type, for: index) else {
                 complete = false
                 continue
             }
@@ -68,21 +68,6 @@ struct SQLiteIndexes {
         return (complete, fullText)
     }
 
-    /// The columns of `index`'s properties: for a full-text index each property's text column,
-    /// for another its first column; `nil` while one has none.
-    private func columns(of type: String, _ index: StoredIndex) -> [String]? {
-        var columns: [String] = []
-        for property in index.properties {
-            let column =
-                index.kind == .fullText
-                ? tables.catalog.propertyColumn(of: type, name: property, kind: .text).map { "c\($0)" }
-                : tables.catalog.propertyColumns(of: type).first { $0.name == property }?.column
-            guard let column else { return nil }
-            columns.append(column)
-        }
-        return columns
-    }
-
     private func exists(_ name: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [name]) ?? false
     }
@@ -105,9 +90,7 @@ struct SQLiteIndexes {
         }
         for (record, row) in rows {
             for text in try texts(of: record.type) {
-                let values = record.hasEntity ? text.columns.map { column in
-                    row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
-                } : nil
+                let values = record.hasEntity ? text.texts(of: row) : nil
                 entries[text.name, default: (text, [])].entries.append((record.id, values))
             }
         }

@@ -25,7 +25,31 @@ package struct FullTextTableName: Sendable, Hashable {
     }
 }
 
+extension FullTextTableName {
+    /// The texts of `row` this table indexes, one per column (empty where the row has none).
+    package func texts(of row: TableSession.SplitRow) -> [String] {
+        columns.map { column in
+            row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
+        }
+    }
+}
+
 extension TableCatalog {
+    /// The columns of a declared index's properties in `type`'s table: for a full-text index each
+    /// property's text column, for another its first column; `nil` while one has none.
+    package func columns(of type: String, for index: StoredIndex) -> [String]? {
+        var columns: [String] = []
+        for property in index.properties {
+            let column =
+                index.kind == .fullText
+                ? propertyColumn(of: type, name: property, kind: .text).map { "c\($0)" }
+                : propertyColumns(of: type).first { $0.name == property }?.column
+            guard let column else { return nil }
+            columns.append(column)
+        }
+        return columns
+    }
+
     /// The text columns of `type`'s `properties`, in order (a full-text table's); `nil` when one
     /// has no text column.
     package func textColumns(of type: String, properties: [String]) -> [String]? {
