@@ -284,8 +284,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// statistics and the rows holding the search's trigrams, rarest trigram first, until no row
     /// holding only the trigrams left could beat the `first`-th score found (each trigram adds at
     /// most its weight to a score: a common one's is near zero); the entities this table holds
-    /// (written or read here) are scored from their own values. Otherwise every entity is held
-    /// and scored.
+    /// (written or read here) are scored from their own values. In a context that holds every
+    /// entity, the index in memory reads only the search's trigrams the same way
+    /// (``FullTextMemoryIndex``). Otherwise every entity is held and scored.
     func rankedIDs(_ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
         guard !search.distinct.isEmpty, first != 0 else { return [] }
         if let faulter, !holdsAll, let properties = search.properties,
@@ -322,6 +323,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
                 unread -= search.bound(place, statistics)
             }
             return FullTextSearch<Entity>.ranked(scored)
+        }
+        if faulter == nil, let index = memoryIndexes?.lazy.compactMap({ $0 as? FullTextMemoryIndex<Entity> })
+            .first(where: { $0.textKeyPaths == search.keyPaths })
+        {
+            return index.ranked(search, first: first)
         }
         ensureAll()
         return search.rank(zip(entities.ids, entities.values))

@@ -10,7 +10,8 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     /// What a unique index keeps unique, and how collisions resolve.
     let uniqueness: Uniqueness<Entity>?
     /// Makes the index a context keeps in memory (see ``MemoryIndex``): for a sorted index its
-    /// first property, for a hashed or unique one of one `Hashable` property; `nil` otherwise.
+    /// first property, for a hashed or unique one of one `Hashable` property, for a full-text
+    /// one its trigrams; `nil` otherwise.
     var memoryIndex: (() -> MemoryIndex<Entity>)?
 
     /// A sorted index (``Index``).
@@ -82,7 +83,9 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
 
     /// A full-text index (``FullTextIndex``) of `keyPaths`.
     public static func fullText(_ keyPaths: KeyPath<Entity, String>...) -> Self {
-        Self(kind: .fullText, keyPaths, text: keyPaths)
+        var declaration = Self(kind: .fullText, keyPaths, text: keyPaths)
+        declaration.memoryIndex = { FullTextMemoryIndex(keyPaths) }
+        return declaration
     }
 
     private func sortedInMemory<T0: Comparable>(_ kp0: KeyPath<Entity, T0>) -> Self {

@@ -235,4 +235,7 @@ struct IndexLookup<Entity>: @unchecked Sendable {
     let keyPath: PartialKeyPath<Entity>
     let test: ColumnFilter.Test
     let value: Any
+    /// Whether the ids an index gives pass the test (`false`: they may pass, the filter decides
+    /// — a text test answered by trigrams).
+    var isExact = true
 }

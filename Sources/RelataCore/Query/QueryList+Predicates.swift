@@ -24,7 +24,10 @@ extension QueryList {
     /// A `matches` test of the properties a ``FullTextIndex`` covers (the same key paths, in the
     /// same order) follows the index: it keeps the entities whose lowercased text shares a
     /// trigram with the search and ranks them, best first (see ``FullTextIndex``); a later
-    /// `sorted(by:)` orders them by its keys instead.
+    /// `sorted(by:)` orders them by its keys instead. In a context that holds every entity, a
+    /// `contains`, `hasPrefix` or `hasSuffix` test of an ASCII value of three characters or more
+    /// on properties a ``FullTextIndex`` covers tests only the entities holding every trigram of
+    /// the value (the results are the same).
     public func filter(_ predicate: StringPredicate<Entity>) -> QueryList {
         if case .matches = predicate.method, Entity.fullTextIndex(on: predicate.keyPaths) != nil {
             let search = FullTextSearch<Entity>(keyPaths: predicate.keyPaths, value: predicate.value)
@@ -32,7 +35,9 @@ extension QueryList {
             if copy.textSearch == nil { copy.textSearch = search }
             return copy
         }
-        return filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        var copy = filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
+        if let lookup = predicate.textLookup { copy.lookups.append(lookup) }
+        return copy
     }
 
     /// `filter(isIncluded)`, with the test storage can run first, if any.

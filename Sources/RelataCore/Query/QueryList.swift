@@ -290,7 +290,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         let total: Int
         if givenIDs == nil, textSearch == nil, filters.isEmpty {
             total = context.count(of: Entity.self)
-        } else if givenIDs == nil, textSearch == nil, filters.count == 1, lookups.count == 1,
+        } else if givenIDs == nil, textSearch == nil, filters.count == 1, lookups.count == 1, lookups[0].isExact,
             let ids = context.indexedIDs(of: Entity.self, lookups, inTableOrder: false)
         {
             // One predicate, answered exactly by an index in memory.

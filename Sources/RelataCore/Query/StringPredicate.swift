@@ -116,3 +116,28 @@ extension StringPredicate where Entity: EntityModelProtocol {
         }
     }
 }
+
+extension StringPredicate where Entity: EntityModelProtocol {
+    /// Where a full-text index in memory lets this test start (see ``FullTextMemoryIndex``): a
+    /// `contains`, `hasPrefix` or `hasSuffix` test of properties a ``FullTextIndex`` covers, with
+    /// an ASCII value holding a trigram. Every text passing the test holds each trigram of the
+    /// value in its lowercased words, whatever the case: an ASCII letter has one lowercase form,
+    /// and the index lowercases the text as the value. A value that is not ASCII is not looked
+    /// up (Unicode's case mapping can depend on the letters around, as Greek's final sigma does).
+    var textLookup: IndexLookup<Entity>? {
+        switch method {
+        case .contains, .hasPrefix, .hasSuffix: break
+        default: return nil
+        }
+        guard !keyPaths.isEmpty, value.utf8.allSatisfy({ $0 < 0x80 }),
+            Entity._relataIndexes.contains(where: { $0.kind == .fullText && Set(keyPaths).isSubset(of: $0.textKeyPaths) })
+        else { return nil }
+        var trigrams: [Trigram] = []
+        Trigram.forEach(in: value) { trigram in
+            if !trigrams.contains(trigram) { trigrams.append(trigram) }
+        }
+        guard !trigrams.isEmpty else { return nil }
+        let lookup = FullTextMemoryIndex<Entity>.Lookup(keyPaths: keyPaths, trigrams: trigrams)
+        return IndexLookup(keyPath: keyPaths[0], test: .contains, value: lookup, isExact: false)
+    }
+}
