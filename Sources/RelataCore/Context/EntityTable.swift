@@ -295,11 +295,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             let statistics = FullTextSearch<Entity>.Statistics(
                 documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
             )
-            var scored: [(id: Entity.ID, text: String, score: Double)] = []
+            var scored: [(id: Entity.ID, text: String?, score: Double)] = []
             for id in loadedIDs {
                 guard let entity = entities[id] else { continue }
                 let document = search.document(entity)
-                if !document.frequencies.isEmpty { scored.append((id, FullTextSearch<Entity>.text(id), search.score(document, statistics))) }
+                if !document.frequencies.isEmpty { scored.append((id, nil, search.score(document, statistics))) }
             }
             let places = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
                 .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
@@ -322,7 +322,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
                 if first == nil { break }
                 unread -= search.bound(place, statistics)
             }
-            return FullTextSearch<Entity>.ranked(scored)
+            return FullTextSearch<Entity>.ranked(scored, first: first)
         }
         if faulter == nil, let index = memoryIndexes?.lazy.compactMap({ $0 as? FullTextMemoryIndex<Entity> })
             .first(where: { $0.textKeyPaths == search.keyPaths })

@@ -74,7 +74,7 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
     }
 
     /// The ids of the entities `search` matches, best first (see ``FullTextSearch``); with
-    /// `first`, at least the best `first` in their places (possibly more after them).
+    /// `first`, the best `first` in their places (and any tying with the last of them).
     ///
     /// The search's trigrams are read rarest first; each adds at most its weight to a score
     /// (``FullTextSearch/bound(_:_:)``), so once the weights of those not read yet sum below the
@@ -87,7 +87,7 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
         let places = search.distinct.indices.filter { lists[$0] != nil }
             .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
         var unread = places.reduce(0.0) { $0 + search.bound($1, statistics) }
-        var scored: [(id: Entity.ID, text: String, score: Double)] = []
+        var scored: [(id: Entity.ID, text: String?, score: Double)] = []
         var seen = Set<Entity.ID>()
         for (step, place) in places.enumerated() {
             if let first, scored.count >= first, step > 0 {
@@ -99,11 +99,11 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
                 for other in places {
                     if let count = lists[other]![id] { document.frequencies[other] = Int(count) }
                 }
-                scored.append((id, FullTextSearch<Entity>.text(id), search.score(document, statistics)))
+                scored.append((id, nil, search.score(document, statistics)))
             }
             unread -= search.bound(place, statistics)
         }
-        return FullTextSearch<Entity>.ranked(scored)
+        return FullTextSearch<Entity>.ranked(scored, first: first)
     }
 
     override func copy() -> MemoryIndex<Entity> {

@@ -109,9 +109,17 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         return Double(tokens.count { $0 == distinct[place] }) * idf * (1.2 + 1.0) * (1 + 1e-9)
     }
 
-    /// The ids in ranking order: score descending, then id (as stored) ascending.
-    static func ranked(_ scored: [(id: Entity.ID, text: String, score: Double)]) -> [Entity.ID] {
-        scored.sorted { a, b in
+    /// The ids in ranking order: score descending, then id (as stored: `text`, or made from the
+    /// id when `nil`) ascending; with `first`, only those scoring at least the `first`-th best
+    /// score (the best `first`, and the ties at the last one's score), so that only they are
+    /// sorted.
+    static func ranked(_ scored: [(id: Entity.ID, text: String?, score: Double)], first: Int? = nil) -> [Entity.ID] {
+        var scored = scored
+        if let first, first > 0, scored.count > first {
+            let threshold = scored.map(\.score).sorted(by: >)[first - 1]
+            scored.removeAll { $0.score < threshold }
+        }
+        return scored.map { (id: $0.id, text: $0.text ?? Self.text($0.id), score: $0.score) }.sorted { a, b in
             a.score != b.score ? a.score > b.score : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
         }.map(\.id)
     }
@@ -132,6 +140,6 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
             for place in document.frequencies.keys { statistics.documentFrequencies[place] += 1 }
             if !document.frequencies.isEmpty { documents.append((id, document)) }
         }
-        return Self.ranked(documents.map { ($0.0, Self.text($0.0), score($0.1, statistics)) })
+        return Self.ranked(documents.map { ($0.0, nil, score($0.1, statistics)) })
     }
 }
