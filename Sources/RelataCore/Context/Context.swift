@@ -193,6 +193,15 @@ extension Context {
         }
     }
 
+    /// How many entities of this type pass `lookups` (exact ones), counted by an index the
+    /// context keeps in memory; `nil` when none answers.
+    func indexedCount<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>]) -> Int? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.indexedCount(lookups)
+        }
+    }
+
     /// The ids of the entities of this type last saved within `range`, in the table's order,
     /// from the save times the context keeps in order (see ``SaveTimes``); `nil` when it keeps
     /// none (a context over storage: storage's index answers there).

@@ -211,6 +211,17 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return best.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
     }
 
+    /// How many entities pass `lookups` (each exact), counted by the first declared index that
+    /// answers them, without listing their ids where it can; `nil` as for
+    /// ``indexedIDs(_:inTableOrder:)``.
+    func indexedCount(_ lookups: [IndexLookup<Entity>]) -> Int? {
+        guard faulter == nil, let memoryIndexes else { return nil }
+        for index in memoryIndexes {
+            if let count = index.count(lookups) { return count }
+        }
+        return nil
+    }
+
     /// The ids of the entities last saved within `range`, in the table's order, from the save
     /// times kept in order (see ``SaveTimes``); `nil` when the table reads storage or keeps no
     /// such order yet.

@@ -17,6 +17,8 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The ids of the entities passing every one of `lookups` this index answers (those of its
     /// property, with a test it keeps), in no order; `nil` when it answers none.
     func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? { fatalError("abstract") }
+    /// How many ids ``ids(_:)`` gives, counted without listing them where the index can.
+    func count(_ lookups: [IndexLookup<Entity>]) -> Int? { ids(lookups)?.count }
     /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
     /// order), of those passing the `lookups` of that property, one at a time until `body`
     /// returns `false`; `false` when this index keeps no order.
@@ -49,6 +51,13 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
     override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
         for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
             if let value = lookup.value as? Value { return Array(holders[value] ?? []) }
+        }
+        return nil
+    }
+
+    override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {
+        for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
+            if let value = lookup.value as? Value { return holders[value]?.count ?? 0 }
         }
         return nil
     }
@@ -118,30 +127,37 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         }
     }
 
-    /// Moves the recent insertions into the sorted entries and drops the stale ones.
+    /// Moves the recent insertions into the sorted entries and drops the stale ones: the stale
+    /// ones are dropped first (a pass over the entries only when there are some), then each
+    /// recent insertion goes after the entries not above it, the runs between them copied whole
+    /// (this code runs unspecialized: element-by-element loops would cost a generic call each).
     private func merge() {
+        if !stale.isEmpty {
+            let kept = ids.indices.filter { !stale.contains(ids[$0]) }
+            values = kept.map { values[$0] }
+            ids = kept.map { ids[$0] }
+            stale = []
+        }
         let order = recentIDs.indices.sorted { recentValues[$0] < recentValues[$1] }
         var mergedValues: [Value] = [], mergedIDs: [Entity.ID] = []
         mergedValues.reserveCapacity(values.count + order.count)
         mergedIDs.reserveCapacity(values.count + order.count)
-        var next = 0
-        for (value, id) in zip(values, ids) where !stale.contains(id) {
-            while next < order.count, recentValues[order[next]] < value {
-                mergedValues.append(recentValues[order[next]])
-                mergedIDs.append(recentIDs[order[next]])
-                next += 1
+        var copied = 0
+        for index in order {
+            let end = position(after: recentValues[index], orEqual: true)
+            if end > copied {
+                mergedValues.append(contentsOf: values[copied..<end])
+                mergedIDs.append(contentsOf: ids[copied..<end])
+                copied = end
             }
-            mergedValues.append(value)
-            mergedIDs.append(id)
-        }
-        for index in order[next...] {
             mergedValues.append(recentValues[index])
             mergedIDs.append(recentIDs[index])
         }
+        mergedValues.append(contentsOf: values[copied...])
+        mergedIDs.append(contentsOf: ids[copied...])
         (values, ids) = (mergedValues, mergedIDs)
         recentValues = []
         recentIDs = []
-        stale = []
     }
 
     /// The positions of the sorted entries passing every lookup of this index's property, and
@@ -172,6 +188,13 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         var found = stale.isEmpty ? Array(ids[range]) : ids[range].filter { !stale.contains($0) }
         for (recent, id) in zip(recentValues, recentIDs) where passes(recent) { found.append(id) }
         return found
+    }
+
+    override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {
+        // With stale entries in the range, they must be told apart: the ids are listed.
+        guard stale.isEmpty else { return ids(lookups)?.count }
+        guard let (range, passes) = bounds(lookups) else { return nil }
+        return range.count + recentValues.count(where: passes)
     }
 
     override func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool {

@@ -291,10 +291,10 @@ public struct QueryList<Entity: EntityModelProtocol> {
         if givenIDs == nil, textSearch == nil, filters.isEmpty {
             total = context.count(of: Entity.self)
         } else if givenIDs == nil, textSearch == nil, filters.count == 1, lookups.count == 1, lookups[0].isExact,
-            let ids = context.indexedIDs(of: Entity.self, lookups, inTableOrder: false)
+            let count = context.indexedCount(of: Entity.self, lookups)
         {
             // One predicate, answered exactly by an index in memory.
-            total = ids.count
+            total = count
         } else if givenIDs == nil, textSearch == nil, filters.count == 1, let savedWithin,
             let ids = context.savedIDs(of: Entity.self, within: savedWithin)
         {
