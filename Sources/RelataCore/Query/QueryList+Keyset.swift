@@ -58,6 +58,7 @@ extension QueryList {
         let order = self.order ?? { IDOrder.precedes($0.id, $1.id) }
         let total: (Entity, Entity) -> Bool = { a, b in order(a, b) || (!order(b, a) && IDOrder.precedes(a.id, b.id)) }
         copy.order = total
+        copy.keyedOrder = nil
         copy.ordersTiesByID = true
         guard let last else { return copy }
         copy.keyset = sortKeysetBound?(last)

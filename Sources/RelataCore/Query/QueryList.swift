@@ -51,6 +51,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var steps: [QueryStep<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
+    /// The same order as ``order`` applied to a whole array, each entity's key read once (a
+    /// sort by one key path): `nil` when only ``order`` says it.
+    @usableFromInline var keyedOrder: (([Entity]) -> [Entity])?
     /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
     @usableFromInline var window: (count: Int, offset: Int)?
     /// The first full-text search among the filters: it ranks the results (see
@@ -86,6 +89,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         self.steps = []
         self.filters = []
         self.order = nil
+        self.keyedOrder = nil
         self.window = nil
     }
 
@@ -257,7 +261,11 @@ public struct QueryList<Entity: EntityModelProtocol> {
     func select(_ entities: [Entity], kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
         var result = entities
         if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
-        if let order { result.sort(by: order) }
+        if let keyedOrder {
+            result = keyedOrder(result)
+        } else if let order {
+            result.sort(by: order)
+        }
         kept(window.map { result.prefix($0.offset + $0.count) } ?? result[...])
         if let window { result = Array(result.dropFirst(window.offset).prefix(window.count)) }
         return result
@@ -423,6 +431,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// order, as in SwiftletModel; ``limit(_:after:)`` orders them by id).
     public func sorted<Value: Comparable>(by keyPath: KeyPath<Entity, Value>, ascending: Bool = true) -> QueryList {
         var copy = sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
+        copy.keyedOrder = { entities in
+            // Stable, as the closure's sort: equal keys keep their order.
+            let keys = entities.map { $0[keyPath: keyPath] }
+            let order = keys.indices.sorted { ascending ? keys[$0] < keys[$1] : keys[$0] > keys[$1] }
+            return order.map { entities[$0] }
+        }
         copy.sortKeysTie = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         copy.columnOrder = Self.columnOrder(keyPath).map { [ColumnOrder(column: $0.column, descending: $0.descending != !ascending)] }
         copy.sortKeysetBound = Self.keysetBound(keyPath, descending: !ascending)
@@ -433,6 +447,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     public func sorted(by areInIncreasingOrder: @escaping (Entity, Entity) -> Bool) -> QueryList {
         var copy = self
         copy.order = areInIncreasingOrder
+        copy.keyedOrder = nil
         copy.columnOrder = nil
         copy.sortKeysetBound = nil
         copy.sortKeysTie = nil
