@@ -9,10 +9,16 @@
 final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity>, @unchecked Sendable {
     /// The indexed properties, in order.
     let textKeyPaths: [KeyPath<Entity, String>]
-    /// Trigram → (entity → how often its text holds the trigram).
-    var postings: [Trigram: [Entity.ID: Int32]] = [:]
-    /// Each entity's length in trigrams (every entity held, also those with none).
-    var lengths: [Entity.ID: Int32] = [:]
+    /// Each held entity's number: the postings list numbers, not ids, so that they are plain
+    /// integers (hashed and copied fast, and the code handling them is specialized).
+    var numbers: [Entity.ID: Int32] = [:]
+    /// The entity of each number (`nil`: a free number, in ``free``).
+    var holders: [Entity.ID?] = []
+    var free: [Int32] = []
+    /// Trigram → (entity number → how often its text holds the trigram).
+    var postings: [Trigram: [Int32: Int32]] = [:]
+    /// Each number's entity's length in trigrams (0 for a free number).
+    var lengths: [Int32] = []
     var totalLength = 0
 
     init(_ keyPaths: [KeyPath<Entity, String>]) {
@@ -42,21 +48,35 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
 
     override func insert(_ entity: Entity) {
         let (length, counts) = counts(of: entity)
-        for (trigram, count) in counts { postings[trigram, default: [:]][entity.id] = count }
-        lengths[entity.id] = length
+        let number: Int32
+        if let reused = free.popLast() {
+            number = reused
+            holders[Int(number)] = entity.id
+            lengths[Int(number)] = length
+        } else {
+            number = Int32(holders.count)
+            holders.append(entity.id)
+            lengths.append(length)
+        }
+        numbers[entity.id] = number
+        for (trigram, count) in counts { postings[trigram, default: [:]][number] = count }
         totalLength += Int(length)
     }
 
     override func remove(_ entity: Entity) {
+        guard let number = numbers.removeValue(forKey: entity.id) else { return }
         for trigram in counts(of: entity).counts.keys {
-            postings[trigram]?[entity.id] = nil
+            postings[trigram]?[number] = nil
             if postings[trigram]?.isEmpty == true { postings[trigram] = nil }
         }
-        if let length = lengths.removeValue(forKey: entity.id) { totalLength -= Int(length) }
+        totalLength -= Int(lengths[Int(number)])
+        lengths[Int(number)] = 0
+        holders[Int(number)] = nil
+        free.append(number)
     }
 
     override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
-        var lists: [[Entity.ID: Int32]] = []
+        var lists: [[Int32: Int32]] = []
         var answers = false
         for lookup in lookups {
             guard let text = lookup.value as? Lookup, Set(text.keyPaths).isSubset(of: textKeyPaths) else { continue }
@@ -70,7 +90,7 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
         guard answers else { return nil }
         guard let smallest = lists.indices.min(by: { lists[$0].count < lists[$1].count }) else { return nil }
         let others = lists.indices.filter { $0 != smallest }.map { lists[$0] }
-        return lists[smallest].keys.filter { id in others.allSatisfy { $0[id] != nil } }
+        return lists[smallest].keys.filter { number in others.allSatisfy { $0[number] != nil } }.map { holders[Int($0)]! }
     }
 
     /// The ids of the entities `search` matches, best first (see ``FullTextSearch``); with
@@ -82,24 +102,24 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
     func ranked(_ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
         let lists = search.distinct.map { postings[Trigram($0)] }
         let statistics = FullTextSearch<Entity>.Statistics(
-            documents: lengths.count, totalLength: totalLength, documentFrequencies: lists.map { $0?.count ?? 0 }
+            documents: numbers.count, totalLength: totalLength, documentFrequencies: lists.map { $0?.count ?? 0 }
         )
         let places = search.distinct.indices.filter { lists[$0] != nil }
             .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
         var unread = places.reduce(0.0) { $0 + search.bound($1, statistics) }
         var scored: [(id: Entity.ID, text: String?, score: Double)] = []
-        var seen = Set<Entity.ID>()
+        var seen = Set<Int32>()
         for (step, place) in places.enumerated() {
             if let first, scored.count >= first, step > 0 {
                 let threshold = scored.map(\.score).sorted(by: >)[first - 1]
                 if unread < threshold { break }
             }
-            for id in lists[place]!.keys where seen.insert(id).inserted {
-                var document = FullTextSearch<Entity>.Document(length: Int(lengths[id] ?? 0), frequencies: [:])
+            for number in lists[place]!.keys where seen.insert(number).inserted {
+                var document = FullTextSearch<Entity>.Document(length: Int(lengths[Int(number)]), frequencies: [:])
                 for other in places {
-                    if let count = lists[other]![id] { document.frequencies[other] = Int(count) }
+                    if let count = lists[other]![number] { document.frequencies[other] = Int(count) }
                 }
-                scored.append((id, nil, search.score(document, statistics)))
+                scored.append((holders[Int(number)]!, nil, search.score(document, statistics)))
             }
             unread -= search.bound(place, statistics)
         }
@@ -108,17 +128,36 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
 
     override func copy() -> MemoryIndex<Entity> {
         let copy = FullTextMemoryIndex(textKeyPaths)
+        (copy.numbers, copy.holders, copy.free) = (numbers, holders, free)
         (copy.postings, copy.lengths, copy.totalLength) = (postings, lengths, totalLength)
         return copy
     }
 
+    /// The postings and lengths by id (numbers are the index's own business).
+    private var byID: (postings: [Trigram: [Entity.ID: Int32]], lengths: [Entity.ID: Int32]) {
+        let postings = postings.mapValues { list in
+            Dictionary(uniqueKeysWithValues: list.map { (holders[Int($0.key)]!, $0.value) })
+        }
+        return (postings, numbers.mapValues { lengths[Int($0)] })
+    }
+
     override func mismatch(with entities: [Entity]) -> String? {
+        for (id, number) in numbers where holders.indices.contains(Int(number)) == false || holders[Int(number)] != id {
+            return "the full-text index of \(textKeyPaths) numbers \(id) \(number), held by another"
+        }
+        guard holders.count { $0 != nil } == numbers.count, free.allSatisfy({ holders[Int($0)] == nil && lengths[Int($0)] == 0 }) else {
+            return "the full-text index of \(textKeyPaths) holds \(numbers.count) entities, its numbers disagree"
+        }
+        for list in postings.values where list.keys.contains(where: { holders.indices.contains(Int($0)) == false || holders[Int($0)] == nil }) {
+            return "the full-text index of \(textKeyPaths) lists a free number"
+        }
         let fresh = FullTextMemoryIndex(textKeyPaths)
         for entity in entities { fresh.insert(entity) }
-        guard fresh.lengths == lengths, fresh.totalLength == totalLength else {
-            return "the full-text index of \(textKeyPaths) holds \(lengths.count) lengths summing to \(totalLength), its entities \(fresh.lengths.count) summing to \(fresh.totalLength)"
+        let (mine, theirs) = (byID, fresh.byID)
+        guard theirs.lengths == mine.lengths, fresh.totalLength == totalLength else {
+            return "the full-text index of \(textKeyPaths) holds \(numbers.count) lengths summing to \(totalLength), its entities \(fresh.numbers.count) summing to \(fresh.totalLength)"
         }
-        guard fresh.postings == postings else {
+        guard theirs.postings == mine.postings else {
             return "the full-text index of \(textKeyPaths) holds \(postings.count) trigrams, its entities \(fresh.postings.count), or other counts"
         }
         return nil

@@ -95,7 +95,7 @@ struct FullTextMemoryIndexTests {
         for i in 0..<400 { try Self.article(i, &random).save(to: &context) }
         let table = try #require(context.table(Article.self))
         let index = try #require(table.memoryIndexes?.compactMap { $0 as? FullTextMemoryIndex<Article> }.first)
-        #expect(index.lengths.count == 400)
+        #expect(index.numbers.count == 400)
         let all = Article.query(in: context).resolve()
         let query = Article.query(in: context).filter(.string(\.title, \.body, contains: "1042 ind", caseSensitive: true))
         let candidates = try #require(context.indexedIDs(of: Article.self, query.lookups))
@@ -123,7 +123,7 @@ struct FullTextMemoryIndexTests {
         try context.checkInvariants()
         let table = try #require(context.table(Article.self))
         let index = try #require(table.memoryIndexes?.compactMap { $0 as? FullTextMemoryIndex<Article> }.first)
-        index.postings[Trigram("zzz"), default: [:]]["a1"] = 1
+        index.postings[Trigram("zzz"), default: [:]][index.numbers["a1"]!] = 1
         let error = try #require(throws: RelataError.self) { try context.checkInvariants() }
         #expect(error.code == .invalidIndex && error.entityType.hasSuffix("Article"))
     }
