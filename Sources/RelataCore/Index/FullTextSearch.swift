@@ -15,6 +15,8 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     /// The distinct trigrams, in order of first appearance.
     let distinct: [String]
     private let places: [String: Int]
+    /// The place of each of ``tokens`` in ``distinct``, in order (scoring hashes no string).
+    private let tokenPlaces: [Int]
     /// The places of the ASCII trigrams, by their packed key (ASCII texts are counted without
     /// making strings: see ``SearchTokens/forEachASCIITrigram(of:_:)``).
     private let asciiPlaces: [UInt32: Int]
@@ -35,6 +37,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         }
         self.distinct = distinct
         self.places = places
+        tokenPlaces = tokens.map { places[$0]! }
         var asciiPlaces: [UInt32: Int] = [:]
         for (token, place) in places {
             if let key = SearchTokens.asciiKey(token) { asciiPlaces[key] = place }
@@ -85,8 +88,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         let documentsCount = Double(statistics.documents)
         let averageValueLength = Double(statistics.totalLength) / Double(Swift.max(1, statistics.documents))
         var score = 0.0
-        for token in tokens {
-            let place = places[token]!
+        for place in tokenPlaces {
             let matchingDocumentsCount = Double(statistics.documentFrequencies[place])
             guard matchingDocumentsCount > 0, let frequency = document.frequencies[place] else { continue }
             let idf = log((documentsCount - matchingDocumentsCount + 0.5) / (matchingDocumentsCount + 0.5) + 1.0)
