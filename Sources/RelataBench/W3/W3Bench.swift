@@ -245,11 +245,13 @@ enum W3Bench {
                 right = right && found == "u\((k * 7_919) % data.userCount)"
             }
         } else {
-            // Three more answers; one when an answer takes seconds (a whole-type scan at S=10).
-            for _ in 0..<(cold > .seconds(5) ? 1 : 3) {
+            // Three more answers (RELATA_BENCH_WARM, for profiling); one when an answer takes
+            // seconds (a whole-type scan at S=10).
+            let repeats = ProcessInfo.processInfo.environment["RELATA_BENCH_WARM"].flatMap(Int.init) ?? 3
+            for _ in 0..<(cold > .seconds(5) ? 1 : repeats) {
                 let start = ContinuousClock.now
                 let result = try await answer()
-                times.append(ContinuousClock.now - start)
+                times.append(ContinuousClock.now - start); if ProcessInfo.processInfo.environment["RELATA_BENCH_TRACE"] != nil { FileHandle.standardError.write("\(times.count) \(times.last!) \(statements())\n".data(using: .utf8)!) }
                 check(result)
             }
         }

@@ -246,14 +246,18 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// (written or read here: what it holds wins); `nil` when the table does not read storage or
     /// holds every entity already (then test them all). With `order` and `first`, storage sends
     /// only the first rows in that order, enough for the first `first` results whatever this
-    /// table changed (`first` plus every id it holds or erased); without `order`, the first in id
-    /// order. What storage found is kept, as reads keep what they read.
+    /// table changed: `first` plus every id it stored or erased (``dirty`` in a write; every id
+    /// it holds when it saved outside one). An entity it only read is storage's own row at the
+    /// same commit, so it ranks there as here and adds nothing — a context that starts from the
+    /// tables the last read kept (``PlacedRows``) asks for `first` rows, not more at every read.
+    /// Without `order`, the first in id order. What storage found is kept, as reads keep what
+    /// they read.
     @inlinable
     func ids(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil) -> [Entity.ID]? {
         guard let faulter, !holdsAll else { return nil }
         let read =
             if let first {
-                faulter.readFirst(filters, order, first + loadedIDs.count)
+                faulter.readFirst(filters, order, first + (wroteEntities ? dirty?.count ?? loadedIDs.count : 0))
             } else {
                 faulter.readMatching(filters)
             }

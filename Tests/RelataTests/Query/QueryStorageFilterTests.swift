@@ -192,6 +192,28 @@ struct QueryStorageFilterTests {
         try await store.close()
     }
 
+    @Test("A sorted, limited query asked again and again reads as few rows each time: the rows earlier reads kept do not add to it")
+    func repeatedFirstRows() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let readings = (0..<3_000).map(PropertyColumnTests.reading)
+        let backend = try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: EntitySchema(Reading.self))
+        try await store.write { context in for reading in readings { try reading.save(to: &context) } }
+        let expected = Array(readings.filter(\.ok).sorted { $0.taken > $1.taken }.prefix(5)).map(\.id)
+        var reads: [Int] = []
+        for _ in 0..<30 {
+            let before = backend.rowsReadCount
+            let found = try await store.read { Reading.query(in: $0).filter(\.ok == true).sorted(by: \.taken.desc).limit(5).resolve().map(\.id) }
+            reads.append(backend.rowsReadCount - before)
+            #expect(found == expected)
+        }
+        // Each new context starts from what the last read kept (the same commit): those rows
+        // are storage's own, so storage's first 5 still answer.
+        #expect(reads.allSatisfy { $0 <= 5 }, "rows read by each of 30 reads: \(reads)")
+        try await store.close()
+    }
+
     /// Inside a write, a sorted, limited query answers over storage and the write's own changes:
     /// erased first rows, a row moved in front, new rows.
     static func checkFirstRowsInWrite(_ store: Store) async throws {
