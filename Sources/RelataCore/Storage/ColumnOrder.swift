@@ -39,7 +39,11 @@ extension Descending: _DescendingValue {
 /// function with two overloads type-checks far faster than `==` on key path literals).
 @_documentation(visibility: private)
 public func _relataNames<Root, Value: Comparable & Sendable>(_ keyPath: PartialKeyPath<Root>, _ base: KeyPath<Root, Value>) -> Bool {
-    keyPath == base || keyPath == base.appending(path: \Value.desc)
+    if keyPath == base { return true }
+    // Only a key path to a `Descending<Value>` can be `base.desc`: the appended key path (made at
+    // run time, its generic arguments resolved) is built for that one only.
+    guard type(of: keyPath).valueType == Descending<Value>.self else { return false }
+    return keyPath == base.appending(path: \Value.desc)
 }
 
 /// Whether `keyPath` names the property at `base` (whose values cannot be reversed).
