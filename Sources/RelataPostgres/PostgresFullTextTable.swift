@@ -109,8 +109,7 @@ extension FullTextTableName {
     /// how often it holds each of `tokens`. Two statements (three with rows).
     func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
-        var places: [Substring: Int] = [:]
-        for (place, term) in terms.enumerated() { places[Substring(term)] = place }
+        let places = FullTextTermPlaces(terms: terms)
         let table = schema.qualified(name)
         // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
         var counts = PostgresQuery(
@@ -134,7 +133,7 @@ extension FullTextTableName {
             found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
             for row in try execute(found) {
                 let (id, length, stored) = try row.decode((String, Int64, String).self)
-                rows.append(FullTextCandidates.Row(id: id, length: Int(length), frequencies: FullTextCandidates.frequencies(in: stored[...], of: places)))
+                rows.append(FullTextCandidates.Row(id: id, length: Int(length), frequencies: places.frequencies(in: stored)))
             }
         }
         return FullTextCandidates(documents: documents, totalLength: totalLength, documentFrequencies: frequencies, rows: rows)

@@ -101,13 +101,12 @@ extension FullTextTableName {
     /// how often it holds each of `tokens`.
     func candidates(for tokens: [String], containing: [Int], _ db: Database) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
-        var places: [Substring: Int] = [:]
-        for (place, term) in terms.enumerated() { places[Substring(term)] = place }
+        let places = FullTextTermPlaces(terms: terms)
         let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stat")
         var frequencies = Array(repeating: 0, count: terms.count)
         let list = Array(repeating: "?", count: terms.count).joined(separator: ", ")
         for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM \(name)_terms WHERE term IN (\(list))", arguments: StatementArguments(terms)) {
-            if let place = places[Substring(row[0] as String? ?? "")] { frequencies[place] = row[1] }
+            if let place = places.place(of: (row[0] as String? ?? "").utf8) { frequencies[place] = row[1] }
         }
         var rows: [FullTextCandidates.Row] = []
         if !containing.isEmpty {
@@ -119,7 +118,7 @@ extension FullTextTableName {
             )
             while let row = try found.next() {
                 let stored: String = row[2]
-                rows.append(FullTextCandidates.Row(id: row[0], length: row[1], frequencies: FullTextCandidates.frequencies(in: stored[...], of: places)))
+                rows.append(FullTextCandidates.Row(id: row[0], length: row[1], frequencies: places.frequencies(in: stored)))
             }
         }
         return FullTextCandidates(documents: stat?[0] ?? 0, totalLength: stat?[1] ?? 0, documentFrequencies: frequencies, rows: rows)

@@ -68,13 +68,4 @@ package struct FullTextCandidates: Sendable, Equatable {
         }
         return (String(decoding: bytes, as: UTF8.self), count)
     }
-
-    /// How often `stored` (terms as ``terms(of:)`` writes them) holds each of `terms`, by place.
-    package static func frequencies(in stored: Substring, of places: [Substring: Int]) -> [Int: Int] {
-        var frequencies: [Int: Int] = [:]
-        for word in stored.split(separator: " ") {
-            if let place = places[word] { frequencies[place, default: 0] += 1 }
-        }
-        return frequencies
-    }
 }
