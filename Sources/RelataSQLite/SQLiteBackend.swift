@@ -82,7 +82,11 @@ public final class SQLiteBackend: StorageBackend {
     ///     default); past it, the write throws `RelataError.Code.storeBusy`.
     ///   - logRetention: Which change log records are kept (see `LogRetention`).
     ///   - maxReaders: The most connections reads use at once (4 by default, at least 1); a read
-    ///     past them waits for one, in turn, and the connections stay open between reads.
+    ///     past them waits for one, in turn, and the connections stay open between reads. Each
+    ///     keeps up to 16 MB of the file's pages between reads while nothing is committed (SQLite's
+    ///     `PRAGMA cache_size`; SQLite's default is 2 MB): a search or a sorted page reads the same
+    ///     index pages again and again, and reading them from the operating system's cache cost a
+    ///     search on 100,000 messages a third of its time.
     public init(path: String, busyTimeout: Duration = .seconds(10), logRetention: LogRetention = .standard, maxReaders: Int = 4) throws {
         self.path = path
         self.maxReaders = max(1, maxReaders)
@@ -112,7 +116,7 @@ public final class SQLiteBackend: StorageBackend {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             var reading = configuration
             reading.journalMode = .default
-            reading.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            reading.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1; PRAGMA cache_size = -16384") }
             readerConfiguration = reading
             readers = ConnectionPool(
                 limit: maxReaders, dispose: { try? $0.close() },
