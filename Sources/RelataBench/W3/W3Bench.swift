@@ -272,39 +272,42 @@ enum W3Bench {
         for i in 0..<data.chatCount { try data.chat(i).save(to: &context) }
         for j in 0..<data.messageCount { try data.message(j).save(to: &context) }
         let emails = data.lookupEmails(100)
-        for query in queries {
+        // Five runs per query (RELATA_BENCH_WARM runs, for profiling).
+        let runs = ProcessInfo.processInfo.environment["RELATA_BENCH_WARM"].flatMap(Int.init) ?? 5
+        // One query only (RELATA_BENCH_QUERY, for profiling).
+        for query in queries where ProcessInfo.processInfo.environment["RELATA_BENCH_QUERY"].map({ $0 == query }) ?? true {
             var relataAnswer: [String] = [], floorAnswer: [String] = []
             let relata: Duration, floorTime: Duration
             switch query {
             case "Q1":
-                relata = median(runs: 5) { relataAnswer = emails.compactMap { W3Queries.user(email: $0, in: context) } } / emails.count
-                floorTime = median(runs: 5) { floorAnswer = emails.compactMap { floor.user(email: $0) } } / emails.count
+                relata = median(runs: runs) { relataAnswer = emails.compactMap { W3Queries.user(email: $0, in: context) } } / emails.count
+                floorTime = median(runs: runs) { floorAnswer = emails.compactMap { floor.user(email: $0) } } / emails.count
             case "Q2":
-                relata = median(runs: 5) { relataAnswer = W3Queries.newest(after: data.after, in: context) }
-                floorTime = median(runs: 5) { floorAnswer = floor.newest(after: data.after).map { floor.messageIDs[$0] } }
+                relata = median(runs: runs) { relataAnswer = W3Queries.newest(after: data.after, in: context) }
+                floorTime = median(runs: runs) { floorAnswer = floor.newest(after: data.after).map { floor.messageIDs[$0] } }
             case "Q3":
-                relata = median(runs: 5) { relataAnswer = ["\(W3Queries.unread(in: context))"] }
-                floorTime = median(runs: 5) { floorAnswer = ["\(floor.unread)"] }
+                relata = median(runs: runs) { relataAnswer = ["\(W3Queries.unread(in: context))"] }
+                floorTime = median(runs: runs) { floorAnswer = ["\(floor.unread)"] }
             case "Q4":
-                relata = median(runs: 5) { relataAnswer = W3Queries.agedPage(in: context) }
-                floorTime = median(runs: 5) { floorAnswer = floor.agedPage() }
+                relata = median(runs: runs) { relataAnswer = W3Queries.agedPage(in: context) }
+                floorTime = median(runs: runs) { floorAnswer = floor.agedPage() }
             case "Q5":
-                relata = median(runs: 5) { relataAnswer = W3Queries.search(W3Data.search, in: context) }
-                floorTime = median(runs: 5) { floorAnswer = floor.search(W3Data.search) }
+                relata = median(runs: runs) { relataAnswer = W3Queries.search(W3Data.search, in: context) }
+                floorTime = median(runs: runs) { floorAnswer = floor.search(W3Data.search) }
             case "Q6":
-                relata = median(runs: 5) { relataAnswer = W3Queries.scan(W3Data.scanned, in: context) }
-                floorTime = median(runs: 5) { floorAnswer = floor.scan(W3Data.scanned) }
+                relata = median(runs: runs) { relataAnswer = W3Queries.scan(W3Data.scanned, in: context) }
+                floorTime = median(runs: runs) { floorAnswer = floor.scan(W3Data.scanned) }
             case "Q7":
-                relata = median(runs: 5) { relataAnswer = W3Queries.newestNested(after: data.after, in: context).compactMap { $0.author?.name == nil ? nil : $0.id } }
-                floorTime = median(runs: 5) { floorAnswer = floor.newestNested(after: data.after).map(\.0) }
+                relata = median(runs: runs) { relataAnswer = W3Queries.newestNested(after: data.after, in: context).compactMap { $0.author?.name == nil ? nil : $0.id } }
+                floorTime = median(runs: runs) { floorAnswer = floor.newestNested(after: data.after).map(\.0) }
             default:
                 let newer = newer(data)
-                relata = try median(runs: 5) {
+                relata = try median(runs: runs) {
                     var copy = context
                     for message in newer { try message.save(to: &copy) }
                     relataAnswer = W3Queries.newest(after: data.after, in: copy)
                 }
-                floorTime = median(runs: 5) {
+                floorTime = median(runs: runs) {
                     var ids = newer.reversed().map(\.id)
                     ids += floor.newest(after: data.after).prefix(20 - ids.count).map { floor.messageIDs[$0] }
                     floorAnswer = ids

@@ -310,32 +310,36 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             let statistics = FullTextSearch<Entity>.Statistics(
                 documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
             )
-            var scored: [(id: Entity.ID, text: String?, score: Double)] = []
+            var scored: [FullTextSearch<Entity>.Scored] = []
             for id in loadedIDs {
                 guard let entity = entities[id] else { continue }
                 let document = search.document(entity)
                 if !document.frequencies.isEmpty { scored.append((id, nil, search.score(document, statistics))) }
             }
-            let places = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
-                .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
-            var unread = places.reduce(0.0) { $0 + search.bound($1, statistics) }
             var seen = Set<String>()
-            for (step, place) in places.enumerated() {
-                if let first, scored.count >= first, step > 0 {
-                    let threshold = scored.map(\.score).sorted(by: >)[first - 1]
-                    if unread < threshold { break }
-                }
-            let containing = first == nil ? Array(places) : [place]
-                guard let rows = faulter.readFullText(properties, search.distinct, containing: containing)?.rows else {
-                    ensureAll()
-                    return search.rank(zip(entities.ids, entities.values))
-                }
+            func add(_ rows: [FullTextCandidates.Row], to scored: inout [FullTextSearch<Entity>.Scored]) {
                 for row in rows where seen.insert(row.id).inserted {
                     guard let id = try? IDText.decode(row.id, as: Entity.ID.self), !loadedIDs.contains(id) else { continue }
                     scored.append((id, row.id, search.score(.init(length: row.length, frequencies: row.frequencies), statistics)))
                 }
-                if first == nil { break }
-                unread -= search.bound(place, statistics)
+            }
+            // Without `first`, the rows of every trigram some row holds, in one read.
+            let held = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
+            let read: Bool =
+                if held.isEmpty {
+                    true
+                } else if first == nil {
+                    faulter.readFullText(properties, search.distinct, containing: held).map { add($0.rows, to: &scored) } != nil
+                } else {
+                    search.readRarestFirst(statistics, first: first, scored: &scored) { place, scored in
+                        guard let rows = faulter.readFullText(properties, search.distinct, containing: [place])?.rows else { return false }
+                        add(rows, to: &scored)
+                        return true
+                    }
+                }
+            guard read else {
+                ensureAll()
+                return search.rank(zip(entities.ids, entities.values))
             }
             return FullTextSearch<Entity>.ranked(scored, first: first)
         }

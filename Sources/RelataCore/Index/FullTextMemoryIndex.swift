@@ -104,24 +104,18 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
         let statistics = FullTextSearch<Entity>.Statistics(
             documents: numbers.count, totalLength: totalLength, documentFrequencies: lists.map { $0?.count ?? 0 }
         )
-        let places = search.distinct.indices.filter { lists[$0] != nil }
-            .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
-        var unread = places.reduce(0.0) { $0 + search.bound($1, statistics) }
-        var scored: [(id: Entity.ID, text: String?, score: Double)] = []
+        let holding = search.distinct.indices.filter { lists[$0] != nil }
+        var scored: [FullTextSearch<Entity>.Scored] = []
         var seen = Set<Int32>()
-        for (step, place) in places.enumerated() {
-            if let first, scored.count >= first, step > 0 {
-                let threshold = scored.map(\.score).sorted(by: >)[first - 1]
-                if unread < threshold { break }
-            }
+        _ = search.readRarestFirst(statistics, first: first, scored: &scored) { place, scored in
             for number in lists[place]!.keys where seen.insert(number).inserted {
                 var document = FullTextSearch<Entity>.Document(length: Int(lengths[Int(number)]), frequencies: [:])
-                for other in places {
+                for other in holding {
                     if let count = lists[other]![number] { document.frequencies[other] = Int(count) }
                 }
                 scored.append((holders[Int(number)]!, nil, search.score(document, statistics)))
             }
-            unread -= search.bound(place, statistics)
+            return true
         }
         return FullTextSearch<Entity>.ranked(scored, first: first)
     }

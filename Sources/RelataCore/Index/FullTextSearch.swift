@@ -111,11 +111,36 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         return Double(tokens.count { $0 == distinct[place] }) * idf * (1.2 + 1.0) * (1 + 1e-9)
     }
 
+    /// An entity scored for a search: its id, its id as storage keeps it (`nil` when it is made
+    /// from the id, for ties) and its score.
+    typealias Scored = (id: Entity.ID, text: String?, score: Double)
+
+    /// Reads the entities holding the search's trigrams, rarest trigram first (`read(place,
+    /// &scored)` adds those holding the trigram at `place` that `scored` does not hold yet), and
+    /// stops once the trigrams left unread could not lift an entity holding only them to the
+    /// `first`-th best score found: each adds at most its ``bound(_:_:)``, and a common
+    /// trigram's is near zero. Every trigram is read without `first`. False when `read` gives
+    /// up (it then returns false).
+    func readRarestFirst(_ statistics: Statistics, first: Int?, scored: inout [Scored], read: (Int, inout [Scored]) -> Bool) -> Bool {
+        let places = distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
+            .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
+        var unread = places.reduce(0.0) { $0 + bound($1, statistics) }
+        for (step, place) in places.enumerated() {
+            if let first, scored.count >= first, step > 0 {
+                let threshold = scored.map(\.score).sorted(by: >)[first - 1]
+                if unread < threshold { break }
+            }
+            guard read(place, &scored) else { return false }
+            unread -= bound(place, statistics)
+        }
+        return true
+    }
+
     /// The ids in ranking order: score descending, then id (as stored: `text`, or made from the
     /// id when `nil`) ascending; with `first`, only those scoring at least the `first`-th best
     /// score (the best `first`, and the ties at the last one's score), so that only they are
     /// sorted.
-    static func ranked(_ scored: [(id: Entity.ID, text: String?, score: Double)], first: Int? = nil) -> [Entity.ID] {
+    static func ranked(_ scored: [Scored], first: Int? = nil) -> [Entity.ID] {
         var scored = scored
         if let first, first > 0, scored.count > first {
             let threshold = scored.map(\.score).sorted(by: >)[first - 1]
