@@ -242,8 +242,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The ids of the entities that may pass `filters` (a prefilter, see ``ColumnFilter``), read
-    /// from storage by them: those whose stored rows pass, and every entity the table holds
-    /// (written or read here: what it holds wins); `nil` when the table does not read storage or
+    /// from storage by them, in the table's order: those whose stored rows pass, and those
+    /// written here (what the table holds wins); `nil` when the table does not read storage or
     /// holds every entity already (then test them all). With `order` and `first`, storage sends
     /// only the first rows in that order, enough for the first `first` results whatever this
     /// table changed: `first` plus every id it stored or erased (``dirty`` in a write; every id
@@ -268,7 +268,13 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             loadedIDs.insert(id)
         }
         for fill in faulter.rowLinks { fill(self, found.entities.map(\.0), found.rows) }
-        return Array(entities.ids)
+        // An entity only read here is storage's own row at this commit: if storage did not send
+        // it, it does not pass. Those stored or erased here are the caller's to test (all held
+        // ones when it saved outside a write, which keeps no `dirty`).
+        guard !wroteEntities || dirty != nil else { return Array(entities.ids) }
+        var kept = Set(found.entities.lazy.map(\.0))
+        if let dirty { kept.formUnion(dirty) }
+        return entities.ids.filter(kept.contains)
     }
 
     /// How many entities of the type pass `filters` exactly, counted by storage, and the entities
