@@ -272,8 +272,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         // it, it does not pass. Those stored or erased here are the caller's to test (all held
         // ones when it saved outside a write, which keeps no `dirty`).
         guard !wroteEntities || dirty != nil else { return Array(entities.ids) }
-        var kept = Set(found.entities.lazy.map(\.0))
-        if let dirty { kept.formUnion(dirty) }
+        var kept = dirty ?? []
+        kept.reserveCapacity(kept.count + found.entities.count)
+        for (id, _) in found.entities { kept.insert(id) }
         return entities.ids.filter(kept.contains)
     }
 
