@@ -156,14 +156,21 @@ struct QueryStorageFilterTests {
         return try await SQLiteSchema.$upgradeBatchesBeforeStop.withValue(1) { try await Store(path: path, entities: Reading.self) }
     }
 
-    @Test("A sorted, limited query reads the first rows in SQL's order, not every row that passes")
-    func readsFirstRows() async throws {
+    /// A SQLite store of 3,000 readings in a new folder, and its backend (which counts the rows
+    /// it reads).
+    static func readingStore(followInterval: Duration?) async throws -> (URL, [Reading], SQLiteBackend, Store) {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let readings = (0..<3_000).map(PropertyColumnTests.reading)
         let backend = try SQLiteBackend(path: path)
-        let store = try await Store(backend: backend, schema: EntitySchema(Reading.self), followInterval: nil)
+        let store = try await Store(backend: backend, schema: EntitySchema(Reading.self), followInterval: followInterval)
         try await store.write { context in for reading in readings { try reading.save(to: &context) } }
+        return (directory, readings, backend, store)
+    }
+
+    @Test("A sorted, limited query reads the first rows in SQL's order, not every row that passes")
+    func readsFirstRows() async throws {
+        let (directory, readings, backend, store) = try await Self.readingStore(followInterval: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
         func check(_ name: String, _ expected: [Reading], _ query: @escaping @Sendable (QueryList<Reading>) -> QueryList<Reading>) async throws {
             let before = backend.rowsReadCount
             let found = try await store.read { query(Reading.query(in: $0)).resolve().map(\.id) }
@@ -194,12 +201,8 @@ struct QueryStorageFilterTests {
 
     @Test("A sorted, limited query asked again and again reads as few rows each time: the rows earlier reads kept do not add to it")
     func repeatedFirstRows() async throws {
-        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        let (directory, readings, backend, store) = try await Self.readingStore(followInterval: .milliseconds(10))
         defer { try? FileManager.default.removeItem(at: directory) }
-        let readings = (0..<3_000).map(PropertyColumnTests.reading)
-        let backend = try SQLiteBackend(path: path)
-        let store = try await Store(backend: backend, schema: EntitySchema(Reading.self))
-        try await store.write { context in for reading in readings { try reading.save(to: &context) } }
         let expected = Array(readings.filter(\.ok).sorted { $0.taken > $1.taken }.prefix(5)).map(\.id)
         var reads: [Int] = []
         for _ in 0..<30 {
