@@ -51,6 +51,26 @@ struct QueryStorageFilterTests {
         try await store.close()
     }
 
+    @Test("A filtered query over the rows earlier reads kept, and in a copy saved outside a write: storage's matches and the copy's own saves")
+    func keptRowsAndLocalSaves() async throws {
+        let (directory, employees, _, store) = try await Self.employeeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A read holding every employee: the next contexts start from its rows.
+        #expect(try await store.read { Employee.query(in: $0).resolve().count } == employees.count)
+        let expected = employees.filter { $0.age == 42 }.map(\.id).sorted()
+        #expect(try await store.read { Employee.query(in: $0).filter(\.age == 42).resolve().map(\.id).sorted() } == expected)
+        // Outside a write: a copy saves one employee into the range and another out of it.
+        var copy = store.context
+        var moved = try #require(employees.first { $0.age != 42 }), away = try #require(employees.first { $0.age == 42 })
+        (moved.age, away.age) = (42, 41)
+        try moved.save(to: &copy)
+        try away.save(to: &copy)
+        let found = Employee.query(in: copy).filter(\.age == 42).resolve().map(\.id).sorted()
+        #expect(found == (expected.filter { $0 != away.id } + [moved.id]).sorted())
+        #expect(try await store.read { Employee.query(in: $0).filter(\.age == 42).resolve().map(\.id).sorted() } == expected, "storage is unchanged")
+        try await store.close()
+    }
+
     @Test("A filtered query's count is storage's: no entity is read, unless a row's column is NULL")
     func countsInStorage() async throws {
         let (directory, employees, backend, store) = try await Self.employeeStore()
