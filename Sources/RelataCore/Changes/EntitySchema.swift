@@ -94,7 +94,10 @@ public struct EntitySchema: Sendable {
         // Asked for on every read of a store (each row's type): reflected once per type.
         let key = ObjectIdentifier(type)
         if let known = qualifiedNames.withLock({ $0[key] }) { return known }
-        var name = String(reflecting: type)
+        // `_typeName` is what `String(reflecting:)` prints for a type, without asking first
+        // whether the metatype conforms to three printing protocols: each such first question
+        // scans every conformance of the program (milliseconds at a store's open in a large one).
+        var name = _typeName(type, qualified: true)
         if name.contains("(unknown context at ") {
             name = name.replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
         }

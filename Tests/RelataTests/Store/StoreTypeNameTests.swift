@@ -21,6 +21,21 @@ struct StoreTypeNameTests {
         #expect(schema.type(named: "Note") == Note.self, "a short name one type has")
     }
 
+    private struct Hidden { struct Inner {} }
+    struct Box<T> {}
+
+    @Test("A type's name is the one `String(reflecting:)` prints (nested, generic, private, local), without the part a private or local type's changes with the build")
+    func namesAsReflected() {
+        struct Local {}
+        let types: [Any.Type] = [User.self, ChatExample.User.self, Hidden.self, Hidden.Inner.self, Box<Int>.self, Box<Hidden>.self, Local.self, [String: Int].self]
+        for type in types {
+            let reflected = String(reflecting: type).replacing(/\(unknown context at \$[0-9a-fA-F]+\)\./, with: "")
+            #expect(EntitySchema.qualifiedName(of: type) == reflected)
+            #expect(!EntitySchema.qualifiedName(of: type).contains("unknown context"))
+        }
+        #expect(EntitySchema.qualifiedName(of: Hidden.Inner.self) == "RelataTests.StoreTypeNameTests.Hidden.Inner")
+    }
+
     @Test("Two User types of two modules share one store", arguments: BackendKind.allCases)
     func twoUserTypes(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
