@@ -249,7 +249,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// What the filters, the order and the window keep of resolved entities, in order; `nil`
     /// when they keep all.
-    @usableFromInline
+    @inlinable
     var selection: (([Entity]) -> [Entity])? {
         if filters.isEmpty, order == nil, window == nil { return nil }
         return { [self] entities in select(entities) }
@@ -257,7 +257,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// What the filters, the order and the window keep of `entities`, in order; `kept` is given
     /// the entities that passed the filters, in order, up to the window's end.
-    @usableFromInline
+    @inlinable
     func select(_ entities: [Entity], kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
         var result = entities
         if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
