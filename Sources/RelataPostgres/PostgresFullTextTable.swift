@@ -104,38 +104,40 @@ extension FullTextTableName {
         return query
     }
 
-    /// What the table holds for `tokens` (distinct trigrams): its statistics, how many entities
-    /// hold each trigram, and each entity holding one of those at the places `containing`, with
-    /// how often it holds each of `tokens`. Two statements (three with rows).
+    /// What the table holds for `tokens` (distinct trigrams): with `containing` empty, its
+    /// statistics and how many entities hold each trigram (one statement); otherwise each entity
+    /// holding one of the trigrams at the places `containing`, with how often it holds each of
+    /// `tokens`, and no statistics (one statement).
     func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
-        let places = FullTextTermPlaces(terms: terms)
         let table = schema.qualified(name)
-        // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
-        var counts = PostgresQuery(
-            unsafeSQL: """
-                SELECT s.documents, s.length, (
-                    SELECT pg_catalog.array_agg((SELECT pg_catalog.count(*) FROM \(table) t WHERE t.vector @@ q.query) ORDER BY q.place)
-                    FROM pg_catalog.unnest($1::tsquery[]) WITH ORDINALITY AS q(query, place)
-                ) FROM \(schema.qualified(name + "_stat")) s
-                """
-        )
-        counts.binds.append(terms.map { "'\($0)'" })
-        var documents = 0, totalLength = 0, frequencies = Array(repeating: 0, count: terms.count)
-        if let row = try execute(counts).first {
-            let (d, l, f) = try row.decode((Int64, Int64, [Int64]?).self)
-            (documents, totalLength) = (Int(d), Int(l))
-            for (place, count) in (f ?? []).enumerated() where place < frequencies.count { frequencies[place] = Int(count) }
-        }
-        var rows: [FullTextCandidates.Row] = []
-        if !containing.isEmpty {
-            var found = PostgresQuery(unsafeSQL: "SELECT id, length, terms FROM \(table) WHERE vector @@ $1::tsquery")
-            found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
-            for row in try execute(found) {
-                let (id, length, stored) = try row.decode((String, Int64, String).self)
-                rows.append(FullTextCandidates.Row(id: id, length: Int(length), frequencies: places.frequencies(in: stored)))
+        var frequencies = Array(repeating: 0, count: terms.count)
+        guard !containing.isEmpty else {
+            // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
+            var counts = PostgresQuery(
+                unsafeSQL: """
+                    SELECT s.documents, s.length, (
+                        SELECT pg_catalog.array_agg((SELECT pg_catalog.count(*) FROM \(table) t WHERE t.vector @@ q.query) ORDER BY q.place)
+                        FROM pg_catalog.unnest($1::tsquery[]) WITH ORDINALITY AS q(query, place)
+                    ) FROM \(schema.qualified(name + "_stat")) s
+                    """
+            )
+            counts.binds.append(terms.map { "'\($0)'" })
+            guard let row = try execute(counts).first else {
+                return FullTextCandidates(documents: 0, totalLength: 0, documentFrequencies: frequencies, rows: [])
             }
+            let (documents, length, found) = try row.decode((Int64, Int64, [Int64]?).self)
+            for (place, count) in (found ?? []).enumerated() where place < frequencies.count { frequencies[place] = Int(count) }
+            return FullTextCandidates(documents: Int(documents), totalLength: Int(length), documentFrequencies: frequencies, rows: [])
         }
-        return FullTextCandidates(documents: documents, totalLength: totalLength, documentFrequencies: frequencies, rows: rows)
+        let places = FullTextTermPlaces(terms: terms)
+        var found = PostgresQuery(unsafeSQL: "SELECT id, length, terms FROM \(table) WHERE vector @@ $1::tsquery")
+        found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
+        var rows: [FullTextCandidates.Row] = []
+        for row in try execute(found) {
+            let (id, length, stored) = try row.decode((String, Int64, String).self)
+            rows.append(FullTextCandidates.Row(id: id, length: Int(length), frequencies: places.frequencies(in: stored)))
+        }
+        return FullTextCandidates(documents: 0, totalLength: 0, documentFrequencies: frequencies, rows: rows)
     }
 }

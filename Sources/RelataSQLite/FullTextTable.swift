@@ -96,31 +96,33 @@ extension FullTextTableName {
         }
     }
 
-    /// What the table holds for `tokens` (distinct trigrams): its statistics, how many entities
-    /// hold each trigram, and each entity holding one of those at the places `containing`, with
-    /// how often it holds each of `tokens`.
+    /// What the table holds for `tokens` (distinct trigrams): with `containing` empty, its
+    /// statistics and how many entities hold each trigram (one statement each, the counts from
+    /// FTS5's vocabulary); otherwise each entity holding one of the trigrams at the places
+    /// `containing`, with how often it holds each of `tokens`, and no statistics.
     func candidates(for tokens: [String], containing: [Int], _ db: Database) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
         let places = FullTextTermPlaces(terms: terms)
-        let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stat")
         var frequencies = Array(repeating: 0, count: terms.count)
-        let list = Array(repeating: "?", count: terms.count).joined(separator: ", ")
-        for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM \(name)_terms WHERE term IN (\(list))", arguments: StatementArguments(terms)) {
-            if let place = places.place(of: (row[0] as String? ?? "").utf8) { frequencies[place] = row[1] }
-        }
-        var rows: [FullTextCandidates.Row] = []
-        if !containing.isEmpty {
-            // The terms are ASCII letters and digits: quoted, each is one FTS5 string.
-            let match = containing.map { "\"\(terms[$0])\"" }.joined(separator: " OR ")
-            let found = try Row.fetchCursor(
-                db, sql: "SELECT r.id, r.length, f.terms FROM \(name) AS f JOIN \(name)_row AS r ON r.row = f.rowid WHERE \(name) MATCH ?",
-                arguments: [match]
-            )
-            while let row = try found.next() {
-                let stored: String = row[2]
-                rows.append(FullTextCandidates.Row(id: row[0], length: row[1], frequencies: places.frequencies(in: stored)))
+        guard !containing.isEmpty else {
+            let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stat")
+            let list = Array(repeating: "?", count: terms.count).joined(separator: ", ")
+            for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM \(name)_terms WHERE term IN (\(list))", arguments: StatementArguments(terms)) {
+                if let place = places.place(of: (row[0] as String? ?? "").utf8) { frequencies[place] = row[1] }
             }
+            return FullTextCandidates(documents: stat?[0] ?? 0, totalLength: stat?[1] ?? 0, documentFrequencies: frequencies, rows: [])
         }
-        return FullTextCandidates(documents: stat?[0] ?? 0, totalLength: stat?[1] ?? 0, documentFrequencies: frequencies, rows: rows)
+        // The terms are ASCII letters and digits: quoted, each is one FTS5 string.
+        let match = containing.map { "\"\(terms[$0])\"" }.joined(separator: " OR ")
+        let found = try Row.fetchCursor(
+            db, sql: "SELECT r.id, r.length, f.terms FROM \(name) AS f JOIN \(name)_row AS r ON r.row = f.rowid WHERE \(name) MATCH ?",
+            arguments: [match]
+        )
+        var rows: [FullTextCandidates.Row] = []
+        while let row = try found.next() {
+            let stored: String = row[2]
+            rows.append(FullTextCandidates.Row(id: row[0], length: row[1], frequencies: places.frequencies(in: stored)))
+        }
+        return FullTextCandidates(documents: 0, totalLength: 0, documentFrequencies: frequencies, rows: rows)
     }
 }

@@ -115,9 +115,7 @@ extension StringPredicate where Entity: EntityModelProtocol {
         default: return nil
         }
     }
-}
 
-extension StringPredicate where Entity: EntityModelProtocol {
     /// Where a full-text index in memory lets this test start (see ``FullTextMemoryIndex``): a
     /// `contains`, `hasPrefix` or `hasSuffix` test of properties a ``FullTextIndex`` covers, with
     /// an ASCII value holding a trigram. Every text passing the test holds each trigram of the

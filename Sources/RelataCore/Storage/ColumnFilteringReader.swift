@@ -18,9 +18,10 @@ package protocol ColumnFilteringReader: StorageReader {
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount?
 
     /// What the full-text table of `type`'s `properties` holds for `tokens` (distinct trigrams):
-    /// its statistics, and the rows holding any of the tokens at the places `containing` (none:
-    /// statistics only); `nil` when storage has no such table (the search then runs in Swift
-    /// over the type's entities).
+    /// with `containing` empty, its statistics (no rows); otherwise the rows holding any of the
+    /// tokens at the places `containing`, and no statistics (zeros: a search reads them once,
+    /// first, then rows trigram by trigram); `nil` when storage has no such table (the search
+    /// then runs in Swift over the type's entities).
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates?
 }
 

@@ -14,12 +14,11 @@ package struct FullTextTermPlaces: Sendable {
     /// The places of `terms` (each a ``FullTextCandidates/term(_:)``, distinct), in order.
     package init(terms: [String]) {
         for (place, term) in terms.enumerated() {
-            let bytes = Array(term.utf8)
-            if bytes.count == 3 {
-                packed.append(Self.pack(bytes[0], bytes[1], bytes[2]))
+            if let key = SearchTokens.asciiKey(term) {
+                packed.append(key)
                 packedPlaces.append(place)
             } else {
-                longer[bytes] = place
+                longer[Array(term.utf8)] = place
             }
         }
         if packed.count > Self.hashedAbove {
