@@ -7,32 +7,51 @@ import RelataCore
 /// entity table and text columns (`e3_fts_c5`), as SQLite's `FullTextTable` is: a row per entity
 /// with its trigrams as words (``FullTextCandidates/terms(of:)``), their number, and a
 /// `tsvector` of them (`array_to_tsvector`: the words as they are, no parser) under a GIN index,
-/// which finds the rows holding a trigram and counts them; beside it `<name>_stat (documents,
-/// length)`, their count and total, for BM25's average. Every write of the type keeps both, in
-/// one statement per table.
+/// which finds the rows holding a trigram; beside it `<name>_stat (documents, length)`, their
+/// count and total, for BM25's average, and `<name>_terms (term, documents)`, how many rows hold
+/// each trigram (what FTS5's vocabulary answers on SQLite; counting through the GIN index visits
+/// every such row). Every write of the type keeps all three, in one statement.
+///
+/// A table of an earlier version (one without `_terms`) is left out by readers and writers, and
+/// made again by the next open or write that syncs the type's declarations.
 typealias PostgresFullTextTable = FullTextTableName
 
 extension FullTextTableName {
-    /// The full-text tables of `entityTable` the schema has.
-    static func existing(of entityTable: String, in schema: PostgresSchema, _ execute: PostgresExecute) throws -> [PostgresFullTextTable] {
-        var query = PostgresQuery(unsafeSQL: "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = $1 AND tablename LIKE $2")
+    /// The full-text tables of `entityTable` the schema has: those complete, and those made before
+    /// their `_terms` table existed (to be made again).
+    static func existing(
+        of entityTable: String, in schema: PostgresSchema, _ execute: PostgresExecute
+    ) throws -> (complete: [PostgresFullTextTable], outdated: [PostgresFullTextTable]) {
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT s.tablename, EXISTS (
+                    SELECT 1 FROM pg_catalog.pg_tables t
+                    WHERE t.schemaname = s.schemaname AND t.tablename = pg_catalog.left(s.tablename, -5) OPERATOR(pg_catalog.||) '_terms'
+                )
+                FROM pg_catalog.pg_tables s WHERE s.schemaname = $1 AND s.tablename LIKE $2
+                """
+        )
         query.binds.append(schema.schema)
         query.binds.append(entityTable + "\\_fts\\_%\\_stat")
-        return try execute(query).compactMap { row in
-            let stat = try row.decode(String.self)
-            return PostgresFullTextTable(name: String(stat.dropLast("_stat".count)), entityTable: entityTable)
+        var complete: [PostgresFullTextTable] = [], outdated: [PostgresFullTextTable] = []
+        for row in try execute(query) {
+            let (stat, hasTerms) = try row.decode((String, Bool).self)
+            guard let table = PostgresFullTextTable(name: String(stat.dropLast("_stat".count)), entityTable: entityTable) else { continue }
+            if hasTerms { complete.append(table) } else { outdated.append(table) }
         }
+        return (complete, outdated)
     }
 
-    /// Drops the table and its statistics.
+    /// Drops the table, its statistics and its counts of trigrams.
     func drop(in schema: PostgresSchema, _ execute: PostgresExecute) throws {
-        for suffix in ["_stat", ""] { _ = try execute(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(schema.qualified(name + suffix))")) }
+        for suffix in ["_terms", "_stat", ""] { _ = try execute(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(schema.qualified(name + suffix))")) }
     }
 
     /// Makes the tables and fills them from the stored entities of the type, in batches.
     func create(in schema: PostgresSchema, _ execute: PostgresExecute) throws {
         let table = schema.qualified(name)
         for statement in [
+            "CREATE TABLE \(schema.qualified(name + "_terms")) (term text COLLATE \"C\" PRIMARY KEY, documents int8 NOT NULL)",
             "CREATE TABLE \(table) (id text COLLATE \"C\" PRIMARY KEY, length int8 NOT NULL, terms text NOT NULL, vector tsvector NOT NULL)",
             "CREATE INDEX \(name)_vector ON \(table) USING gin (vector)",
             "CREATE TABLE \(schema.qualified(name + "_stat")) (documents int8 NOT NULL, length int8 NOT NULL)",
@@ -64,7 +83,8 @@ extension FullTextTableName {
 
     /// The statement that writes the trigrams of each entity of `entries` with texts (its text,
     /// one per column), replacing its old ones, and removes those of each without, keeping the
-    /// statistics: one statement, the rows passed as arrays. Each id once.
+    /// statistics and the counts of trigrams: one statement, the rows passed as arrays. Each id
+    /// once.
     func applying(_ entries: [(id: String, texts: [String]?)], in schema: PostgresSchema) -> PostgresQuery {
         var ids: [String] = [], lengths: [Int64] = [], terms: [String] = [], gone: [String] = []
         for (id, texts) in entries {
@@ -78,12 +98,23 @@ extension FullTextTableName {
             terms.append(found.text)
         }
         let table = schema.qualified(name), stat = schema.qualified(name + "_stat")
-        // The statistics count what the rows were (`old`, read before the statement changes
-        // them) and what they become; `up` and `gone` run whether or not the rest reads them.
+        // The statistics and the counts of trigrams count what the rows were (`old`, read before
+        // the statement changes them) and what they become; `up`, `gone` and `counted` run
+        // whether or not the rest reads them. A trigram no row holds any more keeps a count of 0.
         var query = PostgresQuery(
             unsafeSQL: """
                 WITH k AS (SELECT * FROM ROWS FROM (\(PostgresRowWriter.unnest(["text", "int8", "text"]))) AS k(id, length, terms)),
-                old AS (SELECT t.length FROM \(table) t WHERE t.id IN (SELECT id FROM k) OR t.id = ANY($4::text[])),
+                old AS (SELECT t.id, t.length, t.terms FROM \(table) t WHERE t.id IN (SELECT id FROM k) OR t.id = ANY($4::text[])),
+                counted AS (
+                    INSERT INTO \(schema.qualified(name + "_terms")) AS v (term, documents)
+                    SELECT term, pg_catalog.sum(change)::int8 FROM (
+                        SELECT DISTINCT k.id, w.term, 1 AS change FROM k, pg_catalog.unnest(pg_catalog.string_to_array(k.terms, ' ')) AS w(term) WHERE w.term <> ''
+                        UNION ALL
+                        SELECT DISTINCT old.id, w.term, -1 FROM old, pg_catalog.unnest(pg_catalog.string_to_array(old.terms, ' ')) AS w(term) WHERE w.term <> ''
+                    ) AS changes GROUP BY term HAVING pg_catalog.sum(change) <> 0
+                    ON CONFLICT (term) DO UPDATE SET documents = v.documents + EXCLUDED.documents
+                    RETURNING 1
+                ),
                 up AS (
                     INSERT INTO \(table) (id, length, terms, vector)
                     SELECT id, length, terms, pg_catalog.array_to_tsvector(pg_catalog.array_remove(pg_catalog.string_to_array(terms, ' '), ''))
@@ -105,7 +136,7 @@ extension FullTextTableName {
     }
 
     /// What the table holds for `tokens` (distinct trigrams): with `containing` empty, its
-    /// statistics and how many entities hold each trigram (one statement); otherwise each entity
+    /// statistics and how many entities hold each trigram (one statement, from `_terms`); otherwise each entity
     /// holding one of the trigrams at the places `containing`, with how often it holds each of
     /// `tokens`, and no statistics (one statement).
     func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
@@ -113,16 +144,16 @@ extension FullTextTableName {
         let table = schema.qualified(name)
         var frequencies = Array(repeating: 0, count: terms.count)
         guard !containing.isEmpty else {
-            // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
             var counts = PostgresQuery(
                 unsafeSQL: """
                     SELECT s.documents, s.length, (
-                        SELECT pg_catalog.array_agg((SELECT pg_catalog.count(*) FROM \(table) t WHERE t.vector @@ q.query) ORDER BY q.place)
-                        FROM pg_catalog.unnest($1::tsquery[]) WITH ORDINALITY AS q(query, place)
+                        SELECT pg_catalog.array_agg(COALESCE(v.documents, 0) ORDER BY q.place)
+                        FROM pg_catalog.unnest($1::text[]) WITH ORDINALITY AS q(term, place)
+                        LEFT JOIN \(schema.qualified(name + "_terms")) v ON v.term = q.term
                     ) FROM \(schema.qualified(name + "_stat")) s
                     """
             )
-            counts.binds.append(terms.map { "'\($0)'" })
+            counts.binds.append(terms)
             guard let row = try execute(counts).first else {
                 return FullTextCandidates(documents: 0, totalLength: 0, documentFrequencies: frequencies, rows: [])
             }
@@ -131,6 +162,7 @@ extension FullTextTableName {
             return FullTextCandidates(documents: Int(documents), totalLength: Int(length), documentFrequencies: frequencies, rows: [])
         }
         let places = FullTextTermPlaces(terms: terms)
+        // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
         var found = PostgresQuery(unsafeSQL: "SELECT id, length, terms FROM \(table) WHERE vector @@ $1::tsquery")
         found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
         var rows: [FullTextCandidates.Row] = []

@@ -20,7 +20,10 @@ struct PostgresIndexes {
         for (type, declared) in indexes.sorted(by: { $0.key < $1.key }) where synced[type] != declared {
             guard let table = try tables.entityTable(of: type) else { continue }
             var wanted = Set<String>(), wantedText = Set<String>(), complete = true
-            var existingText = try PostgresFullTextTable.existing(of: table, in: schema, execute)
+            let found = try PostgresFullTextTable.existing(of: table, in: schema, execute)
+            // A table of an earlier version (no `_terms`) is made again if still declared.
+            for text in found.outdated { try text.drop(in: schema, execute) }
+            var existingText = found.complete
             for index in declared {
                 guard let columns = tables.catalog.columns(of: type, for: index) else {
                     complete = false
@@ -75,7 +78,7 @@ struct PostgresIndexes {
                     tables.catalog.columns(of: type, for: index).map { PostgresFullTextTable(entityTable: table, columns: $0) }
                 }
             } else {
-                found = try PostgresFullTextTable.existing(of: table, in: schema, execute)
+                found = try PostgresFullTextTable.existing(of: table, in: schema, execute).complete
             }
             byType[type] = found
             return found
