@@ -107,14 +107,10 @@ extension PostgresTransaction {
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = PostgresFullTextTable(entityTable: table, columns: columns)
-        if !fullTextTablesRead.contains(text.name) {
-            var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
-            // A table of an earlier version has no `_terms`: left to the next sync to make again.
-            exists.binds.append(schema.qualified(text.name + "_terms"))
-            guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
-        }
-        let found = try text.candidates(for: tokens, containing: containing, in: schema) { try execute($0) }
-        fullTextTablesRead.insert(text.name)
-        return found
+        var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
+        // A table of an earlier version has no `_terms`: left to the next sync to make again.
+        exists.binds.append(schema.qualified(text.name + "_terms"))
+        guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
+        return try text.candidates(for: tokens, containing: containing, in: schema) { try execute($0) }
     }
 }

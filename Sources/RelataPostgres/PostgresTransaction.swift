@@ -13,9 +13,6 @@ final class PostgresTransaction: StorageTransaction {
     var schema: PostgresSchema { backend.tables }
     /// The typed tables this transaction reads and writes.
     private(set) var tables: TableSession!
-    /// The full-text tables this transaction read: they stay until it ends (a `DROP TABLE`
-    /// waits for the lock its reads hold), so they are not looked up again.
-    var fullTextTablesRead: Set<String> = []
 
     init(backend: PostgresBackend, connection: PostgresConnection, known: KnownCatalog) {
         self.backend = backend
