@@ -321,7 +321,7 @@ extension EntityModelProtocol {
     /// The relation key for a key path to a projected relation; a programmer error otherwise.
     @usableFromInline
     static func relationKey(_ keyPath: AnyKeyPath) -> _AnyRelationKey {
-        RelationKeyCache.key(for: keyPath) {
+        KeyPathCaches.relationKeys.value(for: keyPath) {
             guard let key = _relataRelationKey(keyPath) else {
                 preconditionFailure("\(keyPath) is not a @Relationship of \(Self.self)")
             }

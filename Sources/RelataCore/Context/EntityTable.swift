@@ -176,7 +176,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
-        for index in memoryIndexes where Entity._relataColumnName(index.keyPath) == column {
+        for index in memoryIndexes where Entity.columnName(of: index.keyPath) == column {
             var found: [Entity.ID] = []
             var boundary: Entity?
             let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in

@@ -25,7 +25,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         self.keyPaths = keyPaths
         var names: [String] = []
         for keyPath in keyPaths {
-            guard let name = Entity._relataColumnName(keyPath) else { break }
+            guard let name = Entity.columnName(of: keyPath) else { break }
             names.append(name)
         }
         properties = names.count == keyPaths.count ? names : nil

@@ -115,7 +115,7 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     @usableFromInline var stored: StoredIndex? {
         var properties: [String] = []
         for keyPath in keyPaths {
-            guard let name = Entity._relataColumnName(keyPath) else { return nil }
+            guard let name = Entity.columnName(of: keyPath) else { return nil }
             properties.append(name)
         }
         return StoredIndex(kind: kind, properties: properties)

@@ -12,14 +12,14 @@ struct Uniqueness<Entity: EntityModelProtocol>: @unchecked Sendable {
         self.keyPaths = keyPaths
         self.resolver = resolver
         holdSameValues = same
-        name = keyPaths.map { Entity._relataColumnName($0) ?? Self.lastComponent(of: $0) }.joined(separator: "-")
+        name = keyPaths.map { Entity.columnName(of: $0) ?? Self.lastComponent(of: $0) }.joined(separator: "-")
     }
 
     /// The tests storage can run to find the entities holding `entity`'s values: equality of
     /// each property kept in a column (see ``ColumnFilter``).
     func columnFilters(of entity: Entity) -> [ColumnFilter] {
         keyPaths.compactMap { keyPath in
-            guard let column = Entity._relataColumnName(keyPath), let value = ColumnFilter.columnValue(entity[keyPath: keyPath]) else {
+            guard let column = Entity.columnName(of: keyPath), let value = ColumnFilter.columnValue(entity[keyPath: keyPath]) else {
                 return nil
             }
             return ColumnFilter(column: column, test: .equal, value: value)

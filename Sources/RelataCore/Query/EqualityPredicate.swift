@@ -26,7 +26,7 @@ extension KeyPath where Value: Equatable & Sendable {
 extension EqualityPredicate where Entity: EntityModelProtocol {
     /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
     func columnFilter(of _: Entity.Type) -> ColumnFilter? {
-        guard let column = Entity._relataColumnName(keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
+        guard let column = Entity.columnName(of: keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
         return ColumnFilter(column: column, test: isEqual ? .equal : .notEqual, value: stored)
     }
 }

@@ -63,7 +63,7 @@ extension KeyPath where Value: Comparable & Sendable {
 extension Predicate where Entity: EntityModelProtocol {
     /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
     func columnFilter(of _: Entity.Type) -> ColumnFilter? {
-        guard let column = Entity._relataColumnName(keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
+        guard let column = Entity.columnName(of: keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
         let test: ColumnFilter.Test =
             switch method {
             case .equal: .equal

@@ -460,7 +460,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     static func columnOrder<Value>(_ keyPath: KeyPath<Entity, Value>) -> ColumnOrder? {
         let descending = Value.self is any _DescendingValue.Type
         let valueType = (Value.self as? any _DescendingValue.Type)?._valueType ?? Value.self
-        guard ColumnOrder.orders(valueType), let column = Entity._relataColumnName(keyPath) else { return nil }
+        guard ColumnOrder.orders(valueType), let column = Entity.columnName(of: keyPath) else { return nil }
         return ColumnOrder(column: column, descending: descending)
     }
 

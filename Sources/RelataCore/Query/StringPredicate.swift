@@ -107,7 +107,7 @@ extension StringPredicate where Entity: EntityModelProtocol {
     /// case-sensitive test of one property (SQL compares bytes; Swift's case-insensitive tests
     /// fold all of Unicode, and several properties are any-of).
     func columnFilter(of _: Entity.Type) -> ColumnFilter? {
-        guard keyPaths.count == 1, !value.isEmpty, let column = Entity._relataColumnName(keyPaths[0]) else { return nil }
+        guard keyPaths.count == 1, !value.isEmpty, let column = Entity.columnName(of: keyPaths[0]) else { return nil }
         switch method {
         case .contains(true): return ColumnFilter(column: column, test: .contains, value: .text(value))
         case .hasPrefix(true): return ColumnFilter(column: column, test: .hasPrefix, value: .text(value))

@@ -3,8 +3,8 @@ import Relata
 @testable import RelataCore
 import Testing
 
-@Suite("Relation key cache")
-struct RelationKeyCacheTests {
+@Suite("Key path caches")
+struct KeyPathCacheTests {
     @Test("Each key path finds its own relation, first time and cached")
     func lookups() throws {
         var context = Context()
@@ -22,13 +22,13 @@ struct RelationKeyCacheTests {
     func runtimeKeyPaths() {
         let key = _AnyRelationKey(ordinal: 0, name: "test", toMany: false)
         var lookups = 0
-        for _ in 0..<(RelationKeyCache.limit * 2) {
+        for _ in 0..<(KeyPathCaches.relationKeys.limit * 2) {
             // A key path into a generic type is a new object each time it is made.
             let built = countPath(Int.self)
-            #expect(RelationKeyCache.key(for: built) { lookups += 1; return key }.name.description == "test")
+            #expect(KeyPathCaches.relationKeys.value(for: built) { lookups += 1; return key }.name.description == "test")
         }
-        #expect(lookups == RelationKeyCache.limit * 2, "each new key path object is looked up once")
-        #expect(RelationKeyCache.count <= RelationKeyCache.limit)
+        #expect(lookups == KeyPathCaches.relationKeys.limit * 2, "each new key path object is looked up once")
+        #expect(KeyPathCaches.relationKeys.count <= KeyPathCaches.relationKeys.limit)
     }
 }
 
