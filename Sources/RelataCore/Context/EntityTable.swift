@@ -275,7 +275,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         var kept = dirty ?? []
         kept.reserveCapacity(kept.count + found.entities.count)
         for (id, _) in found.entities { kept.insert(id) }
-        return entities.ids.filter(kept.contains)
+        // In table order: a few found among many held are placed by their positions (hashing
+        // each held id instead cost a lookup after many others 40 µs with 1,000 held).
+        guard kept.count < entities.count / 2 else { return entities.ids.filter(kept.contains) }
+        return kept.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
     }
 
     /// How many entities of the type pass `filters` exactly, counted by storage, and the entities
