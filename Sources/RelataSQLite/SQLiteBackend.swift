@@ -95,8 +95,11 @@ public final class SQLiteBackend: StorageBackend {
         try Self.checkPath(path)
         let exists = FileManager.default.fileExists(atPath: path)
         var found: (version: Int, wal: Bool, upgrading: Bool)?
+        // The connection that checked the file, when it may stay: it becomes `watch` (one open,
+        // and no -wal and -shm removed by its close and made again by the writer's open).
+        var checked: DatabaseQueue?
         if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
-            found = try Self.validate(path: path, busyTimeout: busyTimeout)
+            (found, checked) = try Self.validate(path: path, busyTimeout: busyTimeout)
         }
         // A store of the current version, already in WAL mode, is not written to by opening it:
         // setting WAL (GRDB then writes to make sure the WAL file exists) and the migrator (which
@@ -125,14 +128,23 @@ public final class SQLiteBackend: StorageBackend {
                 try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } }
                 try SQLiteSchema.upgradeToPropertyColumns(queue, path: path)
             }
-            var watching = Configuration()
-            watching.journalMode = .default
-            watching.busyMode = configuration.busyMode
-            watching.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
-            watch = try DatabaseQueue(path: path, configuration: watching)
+            watch = try checked ?? DatabaseQueue(path: path, configuration: Self.watching(busyTimeout: busyTimeout, readonly: false))
         } catch {
+            try? checked?.close()
             throw Self.map(error, path: path, doing: "open")
         }
+    }
+
+    /// The configuration of the connection that checks a file and then reads `PRAGMA
+    /// data_version` (``commitToken()``): never writing (`query_only`; `readonly` opens it
+    /// read-only), waiting `busyTimeout` for another process's checkpoint or close.
+    static func watching(busyTimeout: Duration, readonly: Bool) -> Configuration {
+        var watching = Configuration()
+        watching.readonly = readonly
+        watching.journalMode = .default
+        watching.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
+        watching.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        return watching
     }
 
     /// Refuses a path that cannot hold a store before anything is created: a directory, a path in
@@ -155,12 +167,14 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    /// Checks, read-only, that the file at `path` is a Relata store.
+    /// Checks, without writing, that the file at `path` is a Relata store.
     ///
     /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
-    ///   empty database.
-    @discardableResult
-    static func validate(path: String, busyTimeout: Duration = .seconds(10)) throws -> (version: Int, wal: Bool, upgrading: Bool)? {
+    ///   empty database; and the connection that checked, open, when it was opened read-write
+    ///   (no -wal or -shm beside the file): the store keeps it for ``commitToken()``.
+    static func validate(
+        path: String, busyTimeout: Duration = .seconds(10)
+    ) throws -> (found: (version: Int, wal: Bool, upgrading: Bool)?, connection: DatabaseQueue?) {
         // The header is read by SQLite itself (a file that is not a database fails with
         // SQLITE_NOTADB), never through a descriptor of our own: closing any descriptor of the file
         // would release every POSIX lock this process holds on it, including the shared lock of
@@ -171,14 +185,13 @@ public final class SQLiteBackend: StorageBackend {
         // WAL database and leaves them behind, where the last read-write connection removes them
         // as it closes (SQLite knows whether it is the last).
         let companions = [path + "-wal", path + "-shm"].contains { FileManager.default.fileExists(atPath: $0) }
-        var configuration = Configuration()
-        configuration.readonly = companions
         // Another process may be writing, checkpointing or closing the file meanwhile.
-        configuration.busyMode = .timeout(busyTimeout.seconds(atMost: Duration.longestDriverTimeout))
+        let configuration = watching(busyTimeout: busyTimeout, readonly: companions)
         do {
             let reader = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? reader.close() }
-            return try reader.read { db -> (version: Int, wal: Bool, upgrading: Bool)? in
+            var kept = false
+            defer { if !kept { try? reader.close() } }
+            let found = try reader.read { db -> (version: Int, wal: Bool, upgrading: Bool)? in
                 let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.isEmpty { return nil }  // an empty database: becomes a store
                 guard tables.contains("relata_meta"),
@@ -204,6 +217,11 @@ public final class SQLiteBackend: StorageBackend {
                     try SQLiteSchema.hasPendingUpgrade(db)
                 )
             }
+            guard !companions else { return (found, nil) }
+            // GRDB's `read` sets `query_only` back to 0 as it ends.
+            try reader.inDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+            kept = true
+            return (found, reader)
         } catch let error as RelataError {
             throw error
         } catch {
