@@ -21,9 +21,11 @@ extension Context {
         // Storage may stop after two rows (this entity's and another) only when it tests every
         // value exactly; otherwise every row that passes its tests is a candidate.
         let lookups = uniqueness.keyPaths.map { IndexLookup(keyPath: $0, test: .equal, value: entity[keyPath: $0]) }
+        let exact = filters.count == uniqueness.keyPaths.count
         let candidates =
             indexedIDs(of: Entity.self, lookups)
-            ?? (filters.count == uniqueness.keyPaths.count ? ids(of: Entity.self, matching: filters, first: 2) : nil)
+            ?? (exact ? storedAndWrittenIDs(of: Entity.self, matching: filters, lookups, first: 2) : nil)
+            ?? (exact ? ids(of: Entity.self, matching: filters, first: 2) : nil)
             ?? (filters.isEmpty ? nil : ids(of: Entity.self, matching: filters))
             ?? ids(of: Entity.self)
         return exclusively {

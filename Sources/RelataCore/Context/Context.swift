@@ -184,6 +184,22 @@ extension Context {
         }
     }
 
+    /// The ids of the rows storage sends for `filters` that this context did not write, and the
+    /// ids of the entities it wrote that pass one of `lookups` (see
+    /// ``EntityTable/writtenIDs(_:)``): together, every entity that may hold what the lookups
+    /// test, without testing each written one; `nil` when either cannot answer.
+    func storedAndWrittenIDs<Entity: EntityModelProtocol>(
+        of type: Entity.Type, matching filters: [ColumnFilter], _ lookups: [IndexLookup<Entity>], first: Int
+    ) -> [Entity.ID]? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            guard let table = table(Entity.self), let written = table.writtenIDs(lookups),
+                let stored = table.storedIDs(matching: filters, first: first)
+            else { return nil }
+            return stored + written
+        }
+    }
+
     /// The ids of the entities of this type passing one of `lookups`, found in an index the
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
     func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {

@@ -66,6 +66,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// Whether an entity was stored or erased here (not only read from the base): the stored
     /// count of the type is then not the table's.
     @usableFromInline @exclusivity(unchecked) var wroteEntities = false
+    /// In a table that reads storage, the hash indexes of the type's one-property ``Unique`` and
+    /// ``HashIndex`` declarations over the entities written here (made at the first write): a
+    /// save's collision check finds another holder among them by lookup, where testing every
+    /// written entity made a write of `n` such entities O(n²). Storage answers for the rest.
+    @usableFromInline @exclusivity(unchecked) var writtenIndexes: [MemoryIndex<Entity>]?
 
     /// The type's declared indexes kept in memory (see ``MemoryIndex``), in a context that holds
     /// every entity: made by the first save or erase, then kept by each (``setEntity(_:for:)``);
@@ -122,6 +127,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if faulter != nil {
             loadedIDs.insert(id)
             wroteEntities = true
+            updateWrittenIndexes(old: entities[id], new: entity)
         }
         if faulter == nil { updateIndexes(old: entities[id], new: entity) }
         entities[id] = entity
@@ -137,6 +143,30 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             rebuildIndexes()
             updateIndexes(old: old(), new: new)
         }
+    }
+
+    /// Keeps ``writtenIndexes`` as an entity held as `old` (read or written) is written as `new`
+    /// (a hash index's removal of an entity it does not hold does nothing).
+    @inlinable @inline(__always)
+    func updateWrittenIndexes(old: @autoclosure () -> Entity?, new: Entity?) {
+        if writtenIndexes == nil { makeWrittenIndexes() }
+        if let writtenIndexes, !writtenIndexes.isEmpty { updateIndexes(writtenIndexes, old: old(), new: new) }
+    }
+
+    @usableFromInline
+    func makeWrittenIndexes() {
+        writtenIndexes = Entity._relataIndexes.filter { ($0.kind == .unique || $0.kind == .hashed) && $0.keyPaths.count == 1 }
+            .compactMap { $0.memoryIndex?() }
+    }
+
+    /// The ids of the entities written here that pass one of `lookups`, from
+    /// ``writtenIndexes``; `nil` when none of them answers (or nothing was written).
+    func writtenIDs(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
+        guard let writtenIndexes else { return nil }
+        for index in writtenIndexes {
+            if let ids = index.ids(lookups) { return ids }
+        }
+        return nil
     }
 
     @usableFromInline @inline(never)
@@ -254,6 +284,34 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// they read.
     @inlinable
     func ids(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil) -> [Entity.ID]? {
+        guard let found = storedRows(matching: filters, orderedBy: order, first: first) else { return nil }
+        // An entity only read here is storage's own row at this commit: if storage did not send
+        // it, it does not pass. Those stored or erased here are the caller's to test (all held
+        // ones when it saved outside a write, which keeps no `dirty`).
+        guard !wroteEntities || dirty != nil else { return Array(entities.ids) }
+        var kept = dirty ?? []
+        kept.reserveCapacity(kept.count + found.count)
+        for id in found { kept.insert(id) }
+        // In table order: a few found among many held are placed by their positions (hashing
+        // each held id instead cost a lookup after many others 40 µs with 1,000 held).
+        guard kept.count < entities.count / 2 else { return entities.ids.filter(kept.contains) }
+        return kept.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
+    }
+
+    /// The ids of the rows storage sends for `filters` (as ``ids(matching:orderedBy:first:)``
+    /// asks), those not written here (their rows are stale), in storage's order; `nil` as there,
+    /// and when the table wrote entities outside a write (it keeps no ``dirty`` to tell them).
+    func storedIDs(matching filters: [ColumnFilter], first: Int) -> [Entity.ID]? {
+        guard !wroteEntities || dirty != nil, let found = storedRows(matching: filters, orderedBy: [], first: first) else { return nil }
+        guard let dirty, !dirty.isEmpty else { return found }
+        return found.filter { !dirty.contains($0) }
+    }
+
+    /// Reads the rows storage sends for `filters` into the table (what it holds already wins)
+    /// and returns their ids: with `first`, enough for the first `first` after the ids the table
+    /// stored or erased.
+    @usableFromInline
+    func storedRows(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], first: Int?) -> [Entity.ID]? {
         guard let faulter, !holdsAll else { return nil }
         let read =
             if let first {
@@ -267,18 +325,9 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             if let time = found.times[id] { updatedAt[id] = time }
             loadedIDs.insert(id)
         }
-        for fill in faulter.rowLinks { fill(self, found.entities.map(\.0), found.rows) }
-        // An entity only read here is storage's own row at this commit: if storage did not send
-        // it, it does not pass. Those stored or erased here are the caller's to test (all held
-        // ones when it saved outside a write, which keeps no `dirty`).
-        guard !wroteEntities || dirty != nil else { return Array(entities.ids) }
-        var kept = dirty ?? []
-        kept.reserveCapacity(kept.count + found.entities.count)
-        for (id, _) in found.entities { kept.insert(id) }
-        // In table order: a few found among many held are placed by their positions (hashing
-        // each held id instead cost a lookup after many others 40 µs with 1,000 held).
-        guard kept.count < entities.count / 2 else { return entities.ids.filter(kept.contains) }
-        return kept.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
+        let ids = found.entities.map(\.0)
+        for fill in faulter.rowLinks { fill(self, ids, found.rows) }
+        return ids
     }
 
     /// How many entities of the type pass `filters` exactly, counted by storage, and the entities
@@ -406,6 +455,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         copy.loadedIDs = loadedIDs
         copy.holdsAll = holdsAll
         copy.memoryIndexes = memoryIndexes?.map { $0.copy() }
+        copy.writtenIndexes = writtenIndexes?.map { $0.copy() }
         copy.updatedAt = updatedAt
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }

@@ -134,6 +134,52 @@ struct UniqueIndexTests {
         try await Self.checkStore(try await kind.open(harness.backend(), schema: EntitySchema(Account.self)))
     }
 
+    @Test("Random saves, re-saves and erasures in one store write resolve collisions as a context in memory does", arguments: BackendKind.allCases)
+    func randomWrite(kind: BackendKind) async throws {
+        let harness = try StoreHarness(kind)
+        defer { harness.remove() }
+        let store = try await kind.open(harness.backend(), schema: EntitySchema(Account.self))
+        // Each with a phone: a nil value is looked up among every entity of the type (SQL's `=`
+        // does not match NULL), which would leave storage and the write's index out of it.
+        func account(_ i: Int) -> Account {
+            var account = Self.account(i)
+            account.phone = "p\(i)"
+            return account
+        }
+        var memory = Context()
+        // Stored by an earlier write: the collisions found in storage.
+        for i in 0..<40 { try account(i).save(to: &memory) }
+        try await store.write { context in for i in 0..<40 { try account(i).save(to: &context) } }
+        // Handles (`.upsert`) and currency (`.makeCurrent`) collide often: the other holder is
+        // stored, or saved (or re-saved, or erased) earlier in the same write.
+        var random = SeededGenerator(seed: 17)
+        var steps: [(id: Int, handle: Int, current: Bool, erase: Bool)] = []
+        for _ in 0..<400 {
+            steps.append((Int.random(in: 0..<120, using: &random), Int.random(in: 0..<60, using: &random),
+                          Int.random(in: 0..<8, using: &random) == 0, Int.random(in: 0..<10, using: &random) == 0))
+        }
+        func apply(_ context: inout Context) throws {
+            for step in steps {
+                if step.erase {
+                    try Account.delete(id: "a\(step.id)", from: &context)
+                    continue
+                }
+                var account = account(step.id)
+                account.handle = "@h\(step.handle)"
+                account.isCurrent = step.current
+                try account.save(to: &context)
+            }
+        }
+        try apply(&memory)
+        try await store.write { context in try apply(&context) }
+        let expected = Account.query(in: memory).sorted(by: \.id).resolve()
+        let stored = try await store.read { Account.query(in: $0).sorted(by: \.id).resolve() }
+        #expect(stored == expected)
+        #expect(Set(stored.map(\.handle)).count == stored.count, "handles stay unique")
+        #expect(stored.count { $0.isCurrent } <= 1)
+        try await store.close()
+    }
+
     @Test("In a store on PostgreSQL: collisions with stored entities and with the write's own saves")
     func storePostgres() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
