@@ -66,10 +66,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// Whether an entity was stored or erased here (not only read from the base): the stored
     /// count of the type is then not the table's.
     @usableFromInline @exclusivity(unchecked) var wroteEntities = false
-    /// In a table that reads storage, the hash indexes of the type's one-property ``Unique`` and
-    /// ``HashIndex`` declarations over the entities written here (made at the first write): a
-    /// save's collision check finds another holder among them by lookup, where testing every
-    /// written entity made a write of `n` such entities O(n²). Storage answers for the rest.
+    /// In a table that reads storage, the hash indexes of the type's one-property ``Unique``
+    /// declarations over the entities written here (made at the first write): a save's collision
+    /// check finds another holder among them by lookup, where testing every written entity made
+    /// a write of `n` such entities O(n²). Storage answers for the rest.
     @usableFromInline @exclusivity(unchecked) var writtenIndexes: [MemoryIndex<Entity>]?
 
     /// The type's declared indexes kept in memory (see ``MemoryIndex``), in a context that holds
@@ -155,8 +155,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     @usableFromInline
     func makeWrittenIndexes() {
-        writtenIndexes = Entity._relataIndexes.filter { ($0.kind == .unique || $0.kind == .hashed) && $0.keyPaths.count == 1 }
-            .compactMap { $0.memoryIndex?() }
+        writtenIndexes = Entity._relataIndexes.filter { $0.kind == .unique && $0.keyPaths.count == 1 }.compactMap { $0.memoryIndex?() }
     }
 
     /// The ids of the entities written here that pass one of `lookups`, from
