@@ -136,9 +136,9 @@ extension FullTextTableName {
     }
 
     /// What the table holds for `tokens` (distinct trigrams): with `containing` empty, its
-    /// statistics and how many entities hold each trigram (one statement, from `_terms`); otherwise each entity
-    /// holding one of the trigrams at the places `containing`, with how often it holds each of
-    /// `tokens`, and no statistics (one statement).
+    /// statistics and how many entities hold each trigram (one statement, from `_terms`);
+    /// otherwise each entity holding one of the trigrams at the places `containing`, with how
+    /// often it holds each of `tokens`, and no statistics (one statement).
     func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
         let table = schema.qualified(name)
