@@ -205,7 +205,7 @@ final class PostgresTransaction: StorageTransaction {
 
     /// The log's newest sequence when the transaction began.
     private var startSequence: Int64?
-    /// Whether ``persistLast(_:origin:)`` committed the transaction.
+    /// Whether ``persistLast(_:record:origin:)`` committed the transaction.
     private(set) var isCommitted = false
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
@@ -580,8 +580,8 @@ final class PostgresTransaction: StorageTransaction {
         backend.indexes.withLock { $0 = synced }
     }
 
-    func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-        let sequence = try record(changes, origin: origin, committing: false)
+    func persist(_ changes: StoreChanges, record: ChangeLogRecord, origin: String) throws -> Int64 {
+        let sequence = try send(changes, record: record, origin: origin, committing: false)
         let retention = backend.configuration.logRetention
         if retention.prunes(at: sequence) { try prune(retention, last: sequence) }
         return sequence
@@ -590,18 +590,18 @@ final class PostgresTransaction: StorageTransaction {
     /// The rows, the log record and the commit in one round trip — except for a commit that
     /// prunes the log (about one in 32, judged from the sequence the transaction began at: the
     /// next one but for gaps), which reads and writes after its record and commits as usual.
-    func persistLast(_ changes: StoreChanges, origin: String) throws -> Int64 {
+    func persistLast(_ changes: StoreChanges, record: ChangeLogRecord, origin: String) throws -> Int64 {
         guard let start = startSequence, !backend.configuration.logRetention.prunes(at: start + 1) else {
-            return try persist(changes, origin: origin)
+            return try persist(changes, record: record, origin: origin)
         }
-        let sequence = try record(changes, origin: origin, committing: true)
+        let sequence = try send(changes, record: record, origin: origin, committing: true)
         isCommitted = true
         return sequence
     }
 
-    /// Sends `changes`' rows and their log record — and, when `committing`, the `COMMIT` after
+    /// Sends `changes`' rows and their log `record` — and, when `committing`, the `COMMIT` after
     /// them, in the same round trip — and returns the record's sequence.
-    private func record(_ changes: StoreChanges, origin: String, committing: Bool) throws -> Int64 {
+    private func send(_ changes: StoreChanges, record: ChangeLogRecord, origin: String, committing: Bool) throws -> Int64 {
         prefetchedBounds = nil
         // Reads sent ahead are as of before these rows.
         sentEntities = [:]
@@ -627,7 +627,7 @@ final class PostgresTransaction: StorageTransaction {
         insert.binds.append(now)
         // The commit this one follows: read under the write lock (by the store's catch-up, or now).
         let previous = try tables.newestKnownCommit ?? lastSequence()
-        insert.binds.append(ByteBuffer(bytes: StoredChangeLogRecord(ChangeLogRecord(touching: changes), after: previous).encoded()))
+        insert.binds.append(ByteBuffer(bytes: StoredChangeLogRecord(record, after: previous).encoded()))
         insert.binds.append(schema.channel)
         // Committing: PostgreSQL answers a COMMIT after a failed statement with ROLLBACK, so
         // the record's answer (or an earlier row's failure) tells whether it committed.

@@ -10,6 +10,10 @@ extension SQLiteBackend {
     /// How many times this backend's transactions have read the catalog of tables: a
     /// diagnostic for tests (a write that knows the catalog current does not read it).
     package var catalogReadCount: Int { catalogReads.count }
+
+    /// How many times this backend's transactions have read records of the change log: a
+    /// diagnostic for tests (a store's catch-up reads them once).
+    package var logReadCount: Int { logReads.count }
 }
 
 extension SQLiteSchema {

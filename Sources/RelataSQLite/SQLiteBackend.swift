@@ -68,6 +68,8 @@ public final class SQLiteBackend: StorageBackend {
     package let rowReads = StatementTally()
     /// Reads of the catalog of tables (see `SQLiteBackend+Testing.swift`).
     package let catalogReads = StatementTally()
+    /// Reads of the change log's records (see `SQLiteBackend+Testing.swift`).
+    package let logReads = StatementTally()
 
     /// Opens the store file at `path`, creating it (and its schema) when it does not exist.
     ///

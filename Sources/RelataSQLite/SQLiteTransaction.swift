@@ -161,6 +161,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry] {
         var entries: [ChangeLogEntry] = []
+        backend.logReads.add()
         try each("SELECT seq, origin, record FROM relata_log WHERE seq > ? ORDER BY seq", arguments: [sequence], table: "relata_log") { row, _ in
             let seq = (try? row.decode(Int64.self, atIndex: 0)) ?? -1
             let r = CheckedRow(row: row, place: { "relata_log record \(seq)" }, path: backend.path)
@@ -454,13 +455,13 @@ struct SQLiteTransaction: StorageTransaction {
         backend.indexes.withLock { [synced] in $0 = synced }
     }
 
-    func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+    func persist(_ changes: StoreChanges, record: ChangeLogRecord, origin: String) throws -> Int64 {
         try SQLiteRowWriter(db: db, tables: tables, backend: backend).write(changes)
         let now = Date().timeIntervalSince1970
         // The commit this one follows: read under the write lock (by the store's catch-up, or now).
         let previous = try tables.newestKnownCommit ?? lastSequence()
         try db.cachedStatement(sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)")
-            .execute(arguments: [origin, now, StoredChangeLogRecord(ChangeLogRecord(touching: changes), after: previous).encoded()])
+            .execute(arguments: [origin, now, StoredChangeLogRecord(record, after: previous).encoded()])
         let sequence = db.lastInsertedRowID
         tables.madeSequence = sequence
         try prune(upTo: sequence, now: now)

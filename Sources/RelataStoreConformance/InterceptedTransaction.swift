@@ -99,7 +99,7 @@ public struct InterceptedTransaction: StorageTransaction {
     }
 
     /// Runs the `persist` closure given at ``init(_:persist:)`` instead of the wrapped persist.
-    public func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
+    public func persist(_ changes: StoreChanges, record: ChangeLogRecord, origin: String) throws -> Int64 {
         try intercept(changes, origin)
     }
 }

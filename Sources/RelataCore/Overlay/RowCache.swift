@@ -83,16 +83,19 @@ package final class RowCache: Sendable {
     /// it missed had touched (a record that does not decode, or records pruned): ``Store/fullReloads``.
     let reloads = Atomic<Int>(0)
 
-    /// Applies the commits `reader` sees after ``sequence`` (from the log; `known`: its bounds,
-    /// when the caller read them already).
+    /// The sequence of the last commit the cache applied.
+    var appliedThrough: Int64 { state.withLock { $0.appliedThrough } }
+
+    /// Applies the commits `reader` sees after ``appliedThrough`` (from the log; `known`: its
+    /// bounds, when the caller read them already, and `log` its records, when it read them).
     ///
     /// - Returns: The sequence `reader` reads as of.
     @discardableResult
-    func advance(reading reader: any StorageReader, bounds known: ChangeLogBounds? = nil) throws -> Int64 {
+    func advance(reading reader: any StorageReader, bounds known: ChangeLogBounds? = nil, log: ChangeLogCursor.Read? = nil) throws -> Int64 {
         let bounds = try known ?? reader.logBounds()
-        let from = state.withLock { $0.appliedThrough }
+        let from = appliedThrough
         guard bounds.last > from else { return bounds.last }
-        let read = try ChangeLogCursor.commits(after: from, bounds: bounds, in: reader)
+        let read = try ChangeLogCursor.commits(after: from, bounds: bounds, in: reader, known: log)
         state.withLock { state in
             guard state.appliedThrough == from else {
                 // Another thread applied commits meanwhile: apply what is still newer.

@@ -21,8 +21,31 @@ package enum ChangeLogCursor {
         case unknowable
     }
 
-    /// The commits `reader` holds after `sequence`, its log's `bounds` read already.
-    package static func commits(after sequence: Int64, bounds: ChangeLogBounds, in reader: any StorageReader) throws -> Result {
+    /// One read of the log, after ``after``: what a catch-up reads once and hands to each of
+    /// its readers (the row cache, the observers' changes), each reading from its own sequence.
+    package struct Read: Sendable {
+        /// The sequence the log was read after.
+        package let after: Int64
+        package let result: Result
+
+        /// What a read after `sequence` returns, taken from this one; `nil` when this one cannot
+        /// say (`sequence` is before ``after``, or this read found the log unknowable after an
+        /// earlier sequence: it may not be after `sequence`).
+        package func commits(after sequence: Int64) -> Result? {
+            guard sequence >= after else { return nil }
+            switch result {
+            case .commits(let commits): return .commits(commits.filter { $0.sequence > sequence })
+            case .unknowable: return sequence == after ? .unknowable : nil
+            }
+        }
+    }
+
+    /// The commits `reader` holds after `sequence`, its log's `bounds` read already — taken from
+    /// `known` when that read of the same transaction answers.
+    package static func commits(
+        after sequence: Int64, bounds: ChangeLogBounds, in reader: any StorageReader, known: Read? = nil
+    ) throws -> Result {
+        if let known, let result = known.commits(after: sequence) { return result }
         guard bounds.last > sequence else { return .commits([]) }
         guard sequence >= bounds.pruned else { return .unknowable }
         var commits: [Commit] = []

@@ -69,7 +69,7 @@ public final class InMemoryBackend: StorageBackend {
         // make the commit copy every table it touches (all of a type's rows, per write).
         transaction = nil
         rows.withLock { rows in
-            for (changes, origin) in pending { Self.commit(changes, origin: origin, to: &rows, keeping: logRetention) }
+            for (changes, record, origin) in pending { Self.commit(changes, record: record, origin: origin, to: &rows, keeping: logRetention) }
         }
         return result
     }
@@ -94,7 +94,7 @@ public final class InMemoryBackend: StorageBackend {
         rows.withLock { ($0.entities.count, $0.links.values.reduce(0) { $0 + $1.count }, $0.dynamicLinks.count) }
     }
 
-    private static func commit(_ changes: StoreChanges, origin: String, to rows: inout Rows, keeping retention: LogRetention) {
+    private static func commit(_ changes: StoreChanges, record: ChangeLogRecord, origin: String, to rows: inout Rows, keeping retention: LogRetention) {
         var touched: [(LinkTargetKey, String)] = []
         func index(_ type: String, _ relation: String, _ source: String, _ target: String, _ present: Bool) {
             let key = LinkTargetKey(type: type, relation: relation, target: target)
@@ -135,7 +135,7 @@ public final class InMemoryBackend: StorageBackend {
         for record in changes.insertedDynamicLinks { rows.dynamicLinks.insert(record) }
         rows.sequence += 1
         let now = Date().timeIntervalSince1970
-        rows.log.append((rows.sequence, origin, now, ChangeLogRecord(touching: changes)))
+        rows.log.append((rows.sequence, origin, now, record))
         // A prefix only (see LogRetention).
         let cutoff = retention.cutoff(now: now)
         let expired = rows.log.last { $0.at < cutoff }?.sequence
@@ -148,7 +148,7 @@ public final class InMemoryBackend: StorageBackend {
         /// The committed rows when the transaction began (copy-on-write: a copy costs nothing
         /// until a commit changes the backend's rows).
         let rows: Rows
-        var pending: [(StoreChanges, String)] = []
+        var pending: [(StoreChanges, ChangeLogRecord, String)] = []
 
         init(backend: InMemoryBackend, rows: Rows) {
             self.backend = backend
@@ -256,8 +256,8 @@ public final class InMemoryBackend: StorageBackend {
             }
         }
 
-        func persist(_ changes: StoreChanges, origin: String) throws -> Int64 {
-            pending.append((changes, origin))
+        func persist(_ changes: StoreChanges, record: ChangeLogRecord, origin: String) throws -> Int64 {
+            pending.append((changes, record, origin))
             return rows.sequence + Int64(pending.count)
         }
     }

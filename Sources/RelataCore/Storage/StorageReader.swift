@@ -165,12 +165,13 @@ extension StorageReader {
         try changes(since: sequence, bounds: try logBounds())
     }
 
-    /// ``changes(since:)``, with the log's `bounds` read already in this transaction.
-    func changes(since sequence: Int64, bounds: ChangeLogBounds) throws -> CommittedChanges? {
+    /// ``changes(since:)``, with the log's `bounds` read already in this transaction (and its
+    /// records, when `log` answers).
+    func changes(since sequence: Int64, bounds: ChangeLogBounds, log: ChangeLogCursor.Read? = nil) throws -> CommittedChanges? {
         guard bounds.last > sequence else { return nil }
         // Pruned, damaged or missing records cannot say what their commits touched: the rows
         // themselves are the truth, so the store loads them all again.
-        guard case .commits(let commits) = try ChangeLogCursor.commits(after: sequence, bounds: bounds, in: self) else {
+        guard case .commits(let commits) = try ChangeLogCursor.commits(after: sequence, bounds: bounds, in: self, known: log) else {
             return CommittedChanges.reload(at: bounds.last)
         }
         var changes = CommittedChanges(sequence: bounds.last)

@@ -155,10 +155,16 @@ actor StoreWriter {
                 guard !delta.isEmpty else { return result }
                 let rows = try delta.rows(after: working, before: before ?? Context(over: base))
                 if let failure = base.failure { throw failure }
+                guard !rows.isEmpty else {
+                    made = (delta, self.sequence)
+                    return result
+                }
+                // The keys of the rows: written to the log, and dropped from the cache once committed.
+                let record = ChangeLogRecord(touching: rows)
                 // Nothing after it throws: a backend may commit with the rows (see persistLast).
-                let sequence = rows.isEmpty ? self.sequence : try transaction.persistLast(rows, origin: origin)
+                let sequence = try transaction.persistLast(rows, record: record, origin: origin)
                 made = (delta, sequence)
-                if !rows.isEmpty { committed = (ChangeLogRecord(touching: rows), readAt, sequence) }
+                committed = (record, readAt, sequence)
                 return result
             }
         }
@@ -195,17 +201,22 @@ actor StoreWriter {
     /// delta (read only when someone observes) holds the rows they touched as they are now; it
     /// reaches every query observer.
     func advance(reading reader: any StorageReader) throws {
-        // The log's bounds, read once for the cache and the observers.
+        // The log's bounds and records, read once for the cache and the observers (from the
+        // older of their two places).
         let bounds = try reader.logBounds()
-        try cache?.advance(reading: reader, bounds: bounds)
-        guard observers.isObserved else {
+        let observed = observers.isObserved
+        let from = [cache?.appliedThrough, observed ? sequence : nil].compactMap { $0 }.min() ?? bounds.last
+        let log = bounds.last > from
+            ? ChangeLogCursor.Read(after: from, result: try ChangeLogCursor.commits(after: from, bounds: bounds, in: reader)) : nil
+        try cache?.advance(reading: reader, bounds: bounds, log: log)
+        guard observed else {
             let last = bounds.last
             guard last > sequence else { return }
             sequence = last
             publish(StoreCommit(sequence: last, kind: .remote, delta: StoreDelta()))
             return
         }
-        guard let committed = try reader.changes(since: sequence, bounds: bounds) else { return }
+        guard let committed = try reader.changes(since: sequence, bounds: bounds, log: log) else { return }
         var commit: StoreCommit
         if committed.needsReload {
             // Counted by the cache, which drops what it kept (`RowCache.reloads`).

@@ -71,6 +71,30 @@ struct StatementCountTests {
         try await store.close()
     }
 
+    @Test("SQLite: a store with observers catches up with another store's commits reading the change log once")
+    func catchUpReadsTheLogOnce() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catch-up-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let schema = EntitySchema([ChatExample.Chat.self, Message.self])
+        let backend = try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: schema, followInterval: nil)
+        let other = try await Store(backend: SQLiteBackend(path: path), schema: schema, followInterval: nil)
+        try await store.write { try ChatExample.Chat(id: "c").save(to: &$0) }
+        // Its cache holds the chat, and an observer reads its messages.
+        #expect(try await store.read { $0.entity(ChatExample.Chat.self, id: "c") } != nil)
+        var values = store.observe { $0.ids(of: "c", \ChatExample.Chat.$messages) }.makeAsyncIterator()
+        #expect(try await values.next() == [])
+        for i in 0..<3 {
+            try await other.write { try Message(id: "m\(i)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        }
+        let before = backend.logReadCount
+        try await store.refresh()
+        #expect(backend.logReadCount - before == 1, "the cache and the observers share one read of the log")
+        #expect(try await values.next() == ["m0", "m1", "m2"], "the observer sees the three commits")
+        try await store.close()
+        try await other.close()
+    }
+
     @Test("PostgreSQL: every statement is one round trip, counted")
     func postgres() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
