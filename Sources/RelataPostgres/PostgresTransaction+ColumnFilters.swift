@@ -38,7 +38,7 @@ extension PostgresTransaction: ColumnFilteringReader {
         if !tables.isCurrent { try tables.refresh() }
         guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
         let entity = "pg_catalog.octet_length(payload) > 0"
-        var exact = [entity] + plan.involved.map { "\($0) IS NOT NULL" }, loose = [entity]
+        var exact = [entity] + plan.ordered(.postgres), loose = [entity]
         var binds = PostgresBindings()
         for (filter, column) in plan.filters {
             Self.bind(filter.value, to: &binds)
@@ -46,8 +46,9 @@ extension PostgresTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
         }
         binds.append(Int64(max(0, count)))
-        // No filter and no key (the first rows by id): no row is left to test in Swift.
-        loose.append(plan.involved.isEmpty ? "FALSE" : "(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
+        // them, for Swift to test and order (none for the first rows by id).
+        loose.append(plan.unordered(.postgres))
         let name = schema.qualified(table)
         let query = PostgresQuery(
             unsafeSQL: """

@@ -37,7 +37,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
         guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
-        var exact = ["length(payload) > 0"] + plan.involved.map { "\($0) IS NOT NULL" }, loose = ["length(payload) > 0"]
+        var exact = ["length(payload) > 0"] + plan.ordered(.sqlite), loose = ["length(payload) > 0"]
         var arguments: [(any DatabaseValueConvertible)?] = []
         for (filter, column) in plan.filters {
             arguments.append(Self.argument(filter.value))
@@ -45,8 +45,9 @@ extension SQLiteTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
         }
         arguments.append(max(0, count))
-        // No filter and no key (the first rows by id): no row is left to test in Swift.
-        loose.append(plan.involved.isEmpty ? "FALSE" : "(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
+        // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
+        // them, for Swift to test and order (none for the first rows by id).
+        loose.append(plan.unordered(.sqlite))
         var records: [EntityRecord] = []
         try entityRows(
             """

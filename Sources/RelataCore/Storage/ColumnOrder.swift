@@ -1,8 +1,11 @@
 import Foundation
 
 /// One key of a query's sort that storage can order rows by (`sorted(by: \.sentAt.desc)`): a
-/// property holding numbers or dates, whose SQL order is Swift's. Text is not (Swift orders
-/// strings by canonical equivalence, SQL by bytes).
+/// property holding numbers, dates or text. SQL orders numbers and dates as Swift does; text
+/// only where it is ASCII — Swift orders strings by canonical equivalence (`"é"` and
+/// `"e\u{301}"` are equal), SQL by bytes (the text columns compare bytewise, PostgreSQL's
+/// `COLLATE "C"`), which agree on ASCII — so storage orders the rows whose text is ASCII and
+/// sends every other row for Swift to order.
 @usableFromInline
 package struct ColumnOrder: Sendable, Equatable {
     /// The property's name (its column's, see `_relataColumnName(_:)`).
@@ -14,11 +17,20 @@ package struct ColumnOrder: Sendable, Equatable {
         self.descending = descending
     }
 
-    /// Whether storage orders values of `type` as Swift does: integers, floating point, `Date`
-    /// (`NaN` and unsigned values above `Int64.max` are not in the ordered column: they come
-    /// with the rows whose column is NULL, which a storage's first rows always include).
+    /// Whether storage can order values of `type` as Swift does: integers, floating point,
+    /// `Date`, `String` (`NaN`, unsigned values above `Int64.max` and text holding NUL are not in
+    /// the ordered column: they come with the rows whose column is NULL, which a storage's first
+    /// rows always include, as the rows holding text that is not ASCII do).
     package static func orders(_ type: Any.Type) -> Bool {
-        type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Date.self
+        type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Date.self || type == String.self
+    }
+
+    /// The SQL condition that `column`'s text is ASCII: as many bytes as characters.
+    package static func isASCII(_ column: String, _ dialect: ColumnFilter.Dialect) -> String {
+        switch dialect {
+        case .sqlite: "length(CAST(\(column) AS BLOB)) = length(\(column))"
+        case .postgres: "pg_catalog.octet_length(\(column)) = pg_catalog.char_length(\(column))"
+        }
     }
 }
 

@@ -229,7 +229,8 @@ package struct TableCatalog: Sendable, Equatable {
 
     /// The columns a query of `type`'s first rows (``ColumnFilteringReader``) reads: the column
     /// of each key in `order` (`DESC` appended for a descending one) and of each filter, and every
-    /// column involved; `nil` when a key has no single numeric column or a filter no column.
+    /// column involved; `nil` when a key has no single numeric or text column or a filter no
+    /// column.
     package func firstRows(of type: String, filters: [ColumnFilter], order: [ColumnOrder]) -> FirstRows? {
         let columns = propertyColumns(of: type)
         var plan = FirstRows()
@@ -240,9 +241,10 @@ package struct TableCatalog: Sendable, Equatable {
                 continue
             }
             let named = columns.filter { $0.name == key.column }
-            guard named.count == 1, named[0].kind == .integer || named[0].kind == .real else { return nil }
+            guard named.count == 1, [.integer, .real, .text].contains(named[0].kind) else { return nil }
             plan.keys.append(named[0].column + (key.descending ? " DESC" : ""))
             plan.involved.append(named[0].column)
+            if named[0].kind == .text { plan.textKeys.append(named[0].column) }
         }
         for filter in filters {
             guard let column = column(of: type, for: filter) else { return nil }
@@ -270,6 +272,22 @@ package struct TableCatalog: Sendable, Equatable {
         package var keys: [String] = []
         package var filters: [(filter: ColumnFilter, column: String)] = []
         package var involved: [String] = []
+        /// The keys' text columns: SQL orders their values as Swift does only when they are
+        /// ASCII (see ``ColumnOrder``).
+        package var textKeys: [String] = []
+
+        /// The conditions a row meets for SQL to order it as Swift does: every column involved
+        /// holds a value, and each text key's is ASCII.
+        package func ordered(_ dialect: ColumnFilter.Dialect) -> [String] {
+            involved.map { "\($0) IS NOT NULL" } + textKeys.map { ColumnOrder.isASCII($0, dialect) }
+        }
+
+        /// The condition of the rows left to Swift to test and order (the negation of
+        /// ``ordered(_:)``): `FALSE` when nothing is involved (the first rows by id).
+        package func unordered(_ dialect: ColumnFilter.Dialect) -> String {
+            let tests = involved.map { "\($0) IS NULL" } + textKeys.map { "NOT " + ColumnOrder.isASCII($0, dialect) }
+            return tests.isEmpty ? "FALSE" : "(" + tests.joined(separator: " OR ") + ")"
+        }
     }
 
     /// `name` as a quoted SQL identifier (its double quotes doubled).

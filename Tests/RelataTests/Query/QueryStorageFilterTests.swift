@@ -205,12 +205,12 @@ struct QueryStorageFilterTests {
         try await check("two keys", Array(readings.filter { $0.value > 100 }.sorted { ($0.count, $0.value) < ($1.count, $1.value) }.prefix(3))) {
             $0.filter(\.value > 100).sorted(by: \.count, \.value).limit(3)
         }
-        // A text key: storage cannot order by it (Swift orders text by canonical equivalence),
-        // so every row that passes is read.
+        // A text key: storage orders the rows whose text is ASCII (Swift orders text by
+        // canonical equivalence, SQL by bytes: they agree there), here all of them.
+        try await check("by id", ["r1000", "r1001"].map { readings[Int($0.dropFirst())!] }) {
+            $0.filter(\.value > 100).sorted(by: \.id).limit(2)
+        }
         var before = backend.rowsReadCount
-        let byID = try await store.read { Reading.query(in: $0).filter(\.value > 100).sorted(by: \.id).limit(2).resolve().map(\.id) }
-        #expect(byID == ["r1000", "r1001"])
-        #expect(backend.rowsReadCount - before == readings.filter { $0.value > 100 }.count)
         // A closure filter could drop storage's first rows: every row is read.
         before = backend.rowsReadCount
         let odd = try await store.read { Reading.query(in: $0).filter { $0.count % 2 != 0 }.sorted(by: \.count).limit(2).resolve().map(\.id) }
@@ -235,6 +235,41 @@ struct QueryStorageFilterTests {
         // are storage's own, so storage's first 5 still answer.
         #expect(reads.allSatisfy { $0 <= 5 }, "rows read by each of 30 reads: \(reads)")
         try await store.close()
+    }
+
+    /// Pages of employees sorted by name in `store` (names composed and decomposed: see
+    /// `QueryPredicateTests.names`), each against plain Swift over `employees`.
+    static func checkTextOrder(_ store: Store, _ employees: [Employee], reads: (() -> Int)? = nil) async throws {
+        let older = employees.filter { $0.age >= 60 }
+        // Text that is not ASCII comes whole, for Swift to order; the rest is ordered in SQL.
+        let unordered = older.filter { !$0.name.utf8.allSatisfy { $0 < 0x80 } }.count
+        for (count, offset) in [(10, 0), (10, 5), (25, 180)] {
+            let before = reads?() ?? 0
+            let found = try await store.read { Employee.query(in: $0).filter(\.age >= 60).sorted(by: \.name, \.id).limit(count, offset: offset).resolve() }
+            let expected = older.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.dropFirst(offset).prefix(count)
+            #expect(found.map(\.id) == expected.map(\.id), "by name, \(count) from \(offset)")
+            if let reads { #expect(reads() - before <= unordered + offset + count, "read \(reads() - before) rows of \(older.count) matches") }
+        }
+        let descending = try await store.read { Employee.query(in: $0).filter(\.age >= 60).sorted(by: \.name.desc).limit(5).resolve() }
+        #expect(descending.map(\.name) == Array(older.map(\.name).sorted(by: >).prefix(5)), "by name, descending")
+        try await store.close()
+    }
+
+    @Test("A sort by text reads the first rows in SQL where the text is ASCII; the rest come whole and sort as Swift sorts them")
+    func textOrder() async throws {
+        let (directory, employees, backend, store) = try await Self.employeeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.checkTextOrder(store, employees, reads: { backend.rowsReadCount })
+    }
+
+    @Test("On PostgreSQL, a sort by text orders the ASCII rows in SQL and the rest in Swift, as plain Swift does")
+    func textOrderPostgres() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: PostgresStoreTests.schema()))
+        let store = try await Store(backend: backend, schema: EntitySchema(Employee.self), followInterval: nil)
+        let employees = QueryPredicateTests.employees(600, seed: 5)
+        try await store.write { context in for employee in employees { try employee.save(to: &context) } }
+        try await Self.checkTextOrder(store, employees)
     }
 
     /// Inside a write, a sorted, limited query answers over storage and the write's own changes:
