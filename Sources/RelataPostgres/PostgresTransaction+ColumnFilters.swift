@@ -16,6 +16,10 @@ extension PostgresTransaction: ColumnFilteringReader {
         var binds = PostgresBindings()
         binds.append(id)
         for filter in filters {
+            if filter.test == .isNull {
+                tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
+                continue
+            }
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
             Self.bind(filter.value, to: &binds)

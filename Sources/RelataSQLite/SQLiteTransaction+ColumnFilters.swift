@@ -14,6 +14,10 @@ extension SQLiteTransaction: ColumnFilteringReader {
         var conditions = ["(?1 IS NULL OR id > ?1)"]
         var arguments: [(any DatabaseValueConvertible)?] = [id]
         for filter in filters {
+            if filter.test == .isNull {
+                tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
+                continue
+            }
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
             // Numbered, so a test that names its value twice binds it once.

@@ -17,23 +17,30 @@ extension Context {
 
     /// An entity other than `entity` holding its values of `uniqueness`, if there is one.
     private func holder<Entity: EntityModelProtocol>(of entity: Entity, _ uniqueness: Uniqueness<Entity>) -> Entity.ID? {
-        let filters = uniqueness.columnFilters(of: entity)
-        // Storage may stop after two rows (this entity's and another) only when it tests every
-        // value exactly; otherwise every row that passes its tests is a candidate.
+        let holds: (Entity) -> Bool = { other in other.id != entity.id && uniqueness.holdSameValues(other, entity) }
         let lookups = uniqueness.keyPaths.map { IndexLookup(keyPath: $0, test: .equal, value: entity[keyPath: $0]) }
-        let exact = filters.count == uniqueness.keyPaths.count
-        let candidates =
-            indexedIDs(of: Entity.self, lookups)
-            ?? (exact ? storedAndWrittenIDs(of: Entity.self, matching: filters, lookups, first: 2) : nil)
-            ?? (exact ? ids(of: Entity.self, matching: filters, first: 2) : nil)
-            ?? (filters.isEmpty ? nil : ids(of: Entity.self, matching: filters))
-            ?? ids(of: Entity.self)
+        let candidates: [Entity.ID]
+        if let indexed = indexedIDs(of: Entity.self, lookups) {
+            candidates = indexed
+        } else {
+            let filters = uniqueness.columnFilters(of: entity)
+            let covered = filters.count == uniqueness.keyPaths.count
+            // Storage may stop after two rows (this entity's and another) only when it tests
+            // every value exactly. A nil value (`IS NULL`, which rows holding other values in
+            // their payload pass too) is looked for a page of rows at a time until one holds
+            // it: many entities may hold nil where the resolver lets them.
+            if covered, filters.allSatisfy(\.isExact) {
+                candidates = storedAndWrittenIDs(of: Entity.self, matching: filters, lookups, first: 2)
+                    ?? ids(of: Entity.self, matching: filters, first: 2) ?? ids(of: Entity.self, matching: filters) ?? ids(of: Entity.self)
+            } else if covered, let found = firstStoredOrWrittenID(of: Entity.self, matching: filters, lookups, where: holds) {
+                return found
+            } else {
+                candidates = (filters.isEmpty ? nil : ids(of: Entity.self, matching: filters)) ?? ids(of: Entity.self)
+            }
+        }
         return exclusively {
             guard let table = table(Entity.self) else { return nil }
-            return candidates.first { id in
-                guard id != entity.id, let other = table.entity(id) else { return false }
-                return uniqueness.holdSameValues(other, entity)
-            }
+            return candidates.first { id in table.entity(id).map(holds) ?? false }
         }
     }
 }

@@ -200,6 +200,24 @@ extension Context {
         }
     }
 
+    /// The first entity of this type that passes `isIncluded` among those this context wrote
+    /// that pass one of `lookups` (see ``EntityTable/writtenIDs(_:)``) and, after them, the rows
+    /// storage sends for `filters` that it did not write, read a page at a time until one passes
+    /// (see ``EntityTable/firstStoredID(matching:where:)``): `.some(nil)` when none does; `nil`
+    /// when either cannot answer.
+    func firstStoredOrWrittenID<Entity: EntityModelProtocol>(
+        of type: Entity.Type, matching filters: [ColumnFilter], _ lookups: [IndexLookup<Entity>], where isIncluded: (Entity) -> Bool
+    ) -> Entity.ID?? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            guard let table = table(Entity.self) else { return nil }
+            // A table that wrote nothing has no index of its writes, and nothing to find there.
+            guard let written = table.wroteEntities ? table.writtenIDs(lookups) : [] else { return nil }
+            if let id = written.first(where: { id in table.entity(id).map(isIncluded) ?? false }) { return id }
+            return table.firstStoredID(matching: filters, where: isIncluded)
+        }
+    }
+
     /// The ids of the entities of this type passing one of `lookups`, found in an index the
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
     func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {

@@ -319,6 +319,13 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
                 faulter.readMatching(filters)
             }
         guard let found = read else { return nil }
+        return place(found, faulter)
+    }
+
+    /// Keeps the entities a read of storage found (what the table holds already wins) and the
+    /// links their rows hold; returns their ids, in the read's order.
+    @usableFromInline
+    func place(_ found: EntityReads<Entity>.Found, _ faulter: EntityFaulter<Entity>) -> [Entity.ID] {
         for (id, entity) in found.entities where !loadedIDs.contains(id) {
             entities[id] = entity
             if let time = found.times[id] { updatedAt[id] = time }
@@ -327,6 +334,23 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         let ids = found.entities.map(\.0)
         for fill in faulter.rowLinks { fill(self, ids, found.rows) }
         return ids
+    }
+
+    /// The first stored entity, in id order, among the rows storage sends for `filters` (a
+    /// prefilter) that passes `isIncluded` and was not written here (its row is stale), read a
+    /// page at a time until one passes: `.some(nil)` when none does; `nil` as for
+    /// ``storedIDs(matching:first:)``, and when a read fails.
+    func firstStoredID(matching filters: [ColumnFilter], where isIncluded: (Entity) -> Bool) -> Entity.ID?? {
+        guard let faulter, !holdsAll, !wroteEntities || dirty != nil else { return nil }
+        var after: String?
+        repeat {
+            guard let page = faulter.readPage(filters, after: after, limit: 16) else { return nil }
+            for id in place(page.found, faulter) where dirty?.contains(id) != true {
+                if let entity = entities[id], isIncluded(entity) { return id }
+            }
+            after = page.last
+        } while after != nil
+        return .some(nil)
     }
 
     /// How many entities of the type pass `filters` exactly, counted by storage, and the entities

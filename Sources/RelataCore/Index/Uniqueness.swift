@@ -16,13 +16,13 @@ struct Uniqueness<Entity: EntityModelProtocol>: @unchecked Sendable {
     }
 
     /// The tests storage can run to find the entities holding `entity`'s values: equality of
-    /// each property kept in a column (see ``ColumnFilter``).
+    /// each property kept in a column, `nil` as no column holding a value (see ``ColumnFilter``).
     func columnFilters(of entity: Entity) -> [ColumnFilter] {
         keyPaths.compactMap { keyPath in
-            guard let column = Entity.columnName(of: keyPath), let value = ColumnFilter.columnValue(entity[keyPath: keyPath]) else {
-                return nil
-            }
-            return ColumnFilter(column: column, test: .equal, value: value)
+            guard let column = Entity.columnName(of: keyPath) else { return nil }
+            let value = entity[keyPath: keyPath]
+            if let optional = value as? any _OptionalValue, optional._wrapped == nil { return ColumnFilter.isNull(column) }
+            return ColumnFilter.columnValue(value).flatMap { ColumnFilter(column: column, test: .equal, value: $0) }
         }
     }
 

@@ -22,6 +22,9 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The entities of the type whose rows pass a prefilter (and possibly others), in storage's
     /// id order, and the rows; `nil` on failure.
     @usableFromInline let readMatching: (ContextBase, [ColumnFilter]) -> Found?
+    /// A page of ``readMatching``: the first rows after a stored id (`nil`: from the first), as
+    /// many as asked, and the last one's stored id when there may be more; `nil` on failure.
+    @usableFromInline let readPage: (ContextBase, [ColumnFilter], String?, Int) -> (found: Found, last: String?)?
     /// At least the first `count` entities whose rows pass the filters in the order given (with
     /// the rows whose columns are NULL, or every row that passes when storage cannot order), and
     /// the rows; `nil` on failure.
@@ -47,6 +50,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     init(
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
         readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
+        readPage: @escaping (ContextBase, [ColumnFilter], String?, Int) -> (found: Found, last: String?)?,
         readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
         readCount: @escaping (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?,
         readFullText: @escaping (ContextBase, [String], [String], [Int]) -> FullTextCandidates?,
@@ -56,6 +60,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         self.read = read
         self.readAll = readAll
         self.readMatching = readMatching
+        self.readPage = readPage
         self.readFirst = readFirst
         self.readCount = readCount
         self.readFullText = readFullText

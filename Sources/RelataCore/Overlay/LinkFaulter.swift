@@ -163,6 +163,14 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readMatching(base, filters)
     }
 
+    /// A page of ``readMatching(_:)``: the rows after the stored id `after` (`nil`: from the
+    /// first), `limit` of them in id order, and the last one's stored id when there may be more;
+    /// `nil` on failure.
+    @inlinable
+    func readPage(_ filters: [ColumnFilter], after: String?, limit: Int) -> (found: EntityReads<Entity>.Found, last: String?)? {
+        reads.readPage(base, filters, after, limit)
+    }
+
     /// At least the first `count` entities whose rows pass `filters` in `order` (see
     /// ``EntityReads/readFirst``), and the rows; `nil` on failure.
     @inlinable

@@ -40,25 +40,33 @@ enum OverlayReads {
         func keys(_ ids: [Entity.ID]) -> [EntityKey] {
             ids.compactMap { id in (try? IDText.encode(id, of: type)).map { EntityKey(type: type, id: $0) } }
         }
+        // The rows of the type after the id `after` that pass `filters`, `limit` of them in id
+        // order, into `found`; the id of the last when there may be more.
+        func page(
+            _ reader: any StorageReader, _ filters: [ColumnFilter], after: String?, limit: Int, into found: inout EntityReads<Entity>.Found,
+            base: ContextBase
+        ) throws -> String? {
+            let page = try reader.fetchEntities(of: type, prefiltered: filters, after: after, limit: limit)
+            guard let last = page.last else { return nil }
+            // Pages move forward in id order; a page that does not (a damaged row whose id is
+            // not text sorts after every text) would be read forever.
+            if let after, !after.utf8.lexicographicallyPrecedes(last.id.utf8) {
+                throw RelataError(
+                    code: .corruptedStore, entityType: type, id: last.id,
+                    message: "the stored rows of \(type) are damaged: the row \"\(last.id)\" comes after \"\(after)\" in id order"
+                )
+            }
+            try decode(page, into: &found, base: base)
+            return page.count < limit ? nil : last.id
+        }
         // Every row of the type that passes `filters` (all of them when there is none), read in
         // pages in id order.
         func pages(_ reader: any StorageReader, _ filters: [ColumnFilter], _ base: ContextBase) throws -> EntityReads<Entity>.Found {
             var found = EntityReads<Entity>.Found()
             var after: String?
-            while true {
-                let page = try reader.fetchEntities(of: type, prefiltered: filters, after: after, limit: 1_000)
-                guard let last = page.last else { break }
-                // Pages move forward in id order; a page that does not (a damaged row whose id is
-                // not text sorts after every text) would be read forever.
-                if let after, !after.utf8.lexicographicallyPrecedes(last.id.utf8) {
-                    throw RelataError(
-                        code: .corruptedStore, entityType: type, id: last.id,
-                        message: "the stored rows of \(type) are damaged: the row \"\(last.id)\" comes after \"\(after)\" in id order"
-                    )
-                }
-                try decode(page, into: &found, base: base)
-                after = last.id
-            }
+            repeat {
+                after = try page(reader, filters, after: after, limit: 1_000, into: &found, base: base)
+            } while after != nil
             return found
         }
         return EntityReads<Entity>(
@@ -71,6 +79,13 @@ enum OverlayReads {
             },
             readAll: { base in base.read { reader in try pages(reader, [], base) } },
             readMatching: { base, filters in base.read { reader in try pages(reader, filters, base) } },
+            readPage: { base, filters, after, limit in
+                base.read { reader in
+                    var found = EntityReads<Entity>.Found()
+                    let last = try page(reader, filters, after: after, limit: limit, into: &found, base: base)
+                    return (found, last)
+                }
+            },
             readFirst: { base, filters, order, count in
                 base.read { reader in
                     guard let rows = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count) else {

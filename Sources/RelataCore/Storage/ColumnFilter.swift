@@ -15,6 +15,8 @@ package struct ColumnFilter: Sendable, Equatable {
         case contains
         case hasPrefix
         case hasSuffix
+        /// No column of the property holds a value (see ``ColumnFilter/isNull(_:)``).
+        case isNull
     }
 
     /// The property's name (its column's, see `_relataColumnName(_:)`).
@@ -34,7 +36,7 @@ package struct ColumnFilter: Sendable, Equatable {
         case .text(let text):
             guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             switch test {
-            case .equal, .notEqual, .contains, .hasPrefix, .hasSuffix: break
+            case .equal, .notEqual, .contains, .hasPrefix, .hasSuffix, .isNull: break
             case .less, .lessOrEqual, .greater, .greaterOrEqual: return nil
             }
         case .data: if test != .equal && test != .notEqual { return nil }
@@ -43,6 +45,13 @@ package struct ColumnFilter: Sendable, Equatable {
         self.column = column
         self.test = test
         self.value = value
+    }
+
+    /// The filter of a `nil` value: no column of the property holds a value. Rows whose value is
+    /// kept in their payload (`nil`, and the few values no column holds exactly: `NaN`, text
+    /// holding NUL) pass, so it is never exact. Its ``value`` is not used.
+    package static func isNull(_ column: String) -> ColumnFilter {
+        ColumnFilter(column: column, test: .isNull, value: .bool(false))!
     }
 
     /// The name a filter or order uses for the time each entity was last saved (``Metadata``),
@@ -85,7 +94,7 @@ extension ColumnFilter {
     /// `Character`). Storage may stop after the first rows only when every filter is exact.
     package var isExact: Bool {
         switch test {
-        case .contains, .hasPrefix, .hasSuffix: false
+        case .contains, .hasPrefix, .hasSuffix, .isNull: false
         default: true
         }
     }
@@ -115,6 +124,7 @@ extension ColumnFilter {
         case (.hasPrefix, .postgres): test = "pg_catalog.starts_with(\(column), \(p))"
         case (.hasSuffix, .sqlite): test = "substr(\(column), -length(\(p))) = \(p)"
         case (.hasSuffix, .postgres): test = "pg_catalog.right(\(column), pg_catalog.char_length(\(p))) = \(p)"
+        case (.isNull, _): test = "\(column) IS NULL"
         }
         return test
     }

@@ -247,7 +247,7 @@ package struct TableCatalog: Sendable, Equatable {
             if named[0].kind == .text { plan.textKeys.append(named[0].column) }
         }
         for filter in filters {
-            guard let column = column(of: type, for: filter) else { return nil }
+            guard filter.test != .isNull, let column = column(of: type, for: filter) else { return nil }
             plan.filters.append((filter, column))
             plan.involved.append(column)
         }
@@ -265,6 +265,13 @@ package struct TableCatalog: Sendable, Equatable {
     package func column(of type: String, for filter: ColumnFilter) -> String? {
         if filter.column == ColumnFilter.updatedAt { return Self.updatedAtColumn }
         return propertyColumn(of: type, name: filter.column, kind: filter.value.kind).map { "c\($0)" }
+    }
+
+    /// The SQL test of ``ColumnFilter/isNull(_:)`` on `type`'s property `name`: every column of
+    /// it NULL; `nil` when it has no column (every row passes).
+    package func nullTest(of type: String, name: String) -> String? {
+        let columns = propertyColumns(of: type).filter { $0.name == name }.map { "\($0.column) IS NULL" }
+        return columns.isEmpty ? nil : "(" + columns.joined(separator: " AND ") + ")"
     }
 
     /// See ``firstRows(of:filters:order:)``.
