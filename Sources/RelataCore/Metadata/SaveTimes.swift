@@ -16,9 +16,10 @@ struct SaveTimes<ID: Hashable & Sendable>: Sendable {
     @usableFromInline private(set) var byID: [ID: Date] = [:]
     /// The entries in time order (ties in no order), or `nil` when the order is not kept (a
     /// table that reads storage: storage's index answers there).
-    private var order: Order?
+    @usableFromInline var order: Order?
 
-    private struct Order: Sendable {
+    @usableFromInline
+    struct Order: Sendable {
         var times: [Date] = []
         var ids: [ID] = []
         /// Entries earlier than the last sorted one, in no order.
@@ -30,17 +31,24 @@ struct SaveTimes<ID: Hashable & Sendable>: Sendable {
 
     @usableFromInline init() {}
 
-    /// The time of `id`; setting it keeps the order, when kept.
-    @usableFromInline
+    /// The time of `id`; setting it keeps the order, when kept. (Inlinable: specialized where
+    /// it is called, the dictionary is not reached through generic witnesses at every save.)
+    @inlinable
     subscript(id: ID) -> Date? {
         get { byID[id] }
         set {
             let old = newValue.map { byID.updateValue($0, forKey: id) } ?? byID.removeValue(forKey: id)
             guard order != nil, old != newValue else { return }
-            if old != nil { order!.dead += 1 }
-            if let newValue { insert(newValue, id) }
-            if order!.dead > max(64, byID.count) { compact() }
+            reorder(id, old: old, new: newValue)
         }
+    }
+
+    /// Keeps the order as `id`'s time changes from `old` to `new`.
+    @usableFromInline
+    mutating func reorder(_ id: ID, old: Date?, new: Date?) {
+        if old != nil { order!.dead += 1 }
+        if let new { insert(new, id) }
+        if order!.dead > max(64, byID.count) { compact() }
     }
 
     /// Whether the times are kept in order (``keepOrder()``).

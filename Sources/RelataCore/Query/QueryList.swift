@@ -16,7 +16,8 @@ import Foundation
 /// `User.filter(_:)`) and given one by ``resolve(in:)``.
 public struct QueryList<Entity: EntityModelProtocol> {
     /// The snapshot the query reads, or `nil` for a deferred query (see ``resolve(in:)``).
-    public private(set) var context: Context?
+    public var context: Context? { boundContext }
+    @usableFromInline var boundContext: Context?
     /// The ids the query was made with; `nil` for every entity of the type, read when the query
     /// resolves (so that a filter can run in storage first).
     @usableFromInline var givenIDs: [Entity.ID]?
@@ -81,11 +82,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     /// A query for `givenIDs` (every entity of the type when `nil`) in `context` (deferred when
-    /// `nil`).
-    @usableFromInline
+    /// `nil`). Inlinable: specialized where it is called, a list is made without looking its
+    /// type's generic metadata up at run time (a third of `related(_:)`'s time).
+    @inlinable
     init(givenIDs: [Entity.ID]?, context: Context?) {
         self.givenIDs = givenIDs
-        self.context = context
+        self.boundContext = context
         self.steps = []
         self.filters = []
         self.order = nil
@@ -105,7 +107,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline
     func bound(to context: Context) -> QueryList {
         var copy = self
-        copy.context = context
+        copy.boundContext = context
         if let deferredIDs {
             copy.givenIDs = deferredIDs(context)
             copy.deferredIDs = nil
