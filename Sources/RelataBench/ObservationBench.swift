@@ -1,5 +1,6 @@
 import Foundation
 import Relata
+import RelataPostgres
 import Synchronization
 
 /// Observation costs: how soon an observer of a 100,000-message chat hears of one appended
@@ -7,13 +8,24 @@ import Synchronization
 enum ObservationBench {
     static let entities: [any EntityModelProtocol.Type] = [User.self, Chat.self, Message.self, Attachment.self]
 
-    static func run(runs: Int) async throws {
+    /// `postgres`: also a store on the PostgreSQL server at that URL (in a schema
+    /// `relata_bench_observation`, dropped before and after).
+    static func run(runs: Int, postgres: String? = nil) async throws {
         print("Observation (times from the write's start)")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("relata-bench-observation.sqlite").path
         removeDatabase(path)
         defer { removeDatabase(path) }
         try await listChange("in-memory store", Store(backend: InMemoryBackend(), schema: EntitySchema(entities), followInterval: nil))
         try await listChange("SQLite store", Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities), followInterval: nil))
+        if let postgres {
+            let schema = "relata_bench_observation"
+            let connection = try await PostgresBaselineW1.connect(postgres)
+            try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            let backend = try await PostgresBackend.connect(url: postgres, configuration: .init(schema: schema))
+            try await listChange("PostgreSQL store", Store(backend: backend, schema: EntitySchema(entities), followInterval: nil))
+            try await PostgresBaselineW1.run(connection, "DROP SCHEMA IF EXISTS \(schema) CASCADE")
+            try await connection.close()
+        }
 
         // Commits to one chat, with and without 1,000 observers of other chats, interleaved.
         var without: [Duration] = [], with: [Duration] = []

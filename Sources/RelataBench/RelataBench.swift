@@ -144,6 +144,10 @@ struct RelataBench: AsyncParsableCommand {
             print("sqlite-save: \(format(ContinuousClock.now - start)), \(backend.statementCount) statements")
             return
         }
+        if observationOnly {
+            try await ObservationBench.run(runs: runs, postgres: postgres)
+            return
+        }
         if let postgres {
             let scaleList = scales.split(separator: ",").compactMap { Double($0) }
             try await PostgresW1.run(url: postgres, scales: scaleList, runs: runs, writesPerProcess: sharedWrites)
@@ -151,10 +155,6 @@ struct RelataBench: AsyncParsableCommand {
         }
         if sharedOnly {
             try await SharedStoreBench.run(writesPerProcess: sharedWrites)
-            return
-        }
-        if observationOnly {
-            try await ObservationBench.run(runs: runs)
             return
         }
         if let probe {
