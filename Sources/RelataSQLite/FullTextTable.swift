@@ -3,54 +3,69 @@ import GRDB
 import RelataCore
 
 /// The full-text table of one ``FullTextIndex`` of a type in a SQLite store, named after its
-/// entity table and text columns (`e3_fts_c5`): an FTS5 table of each entity's trigrams as ASCII
+/// entity table and text columns (`e3_fts_c5`): an FTS5 index of each entity's trigrams as ASCII
 /// words (``FullTextCandidates/term(_:)``; the `ascii` tokenizer, no positions), which finds the
-/// rows holding a trigram and keeps the words (how often a row holds each is counted from them),
-/// and beside it
+/// rows holding a trigram, and beside it
 ///
-/// - `<name>_row (row, id, length)`: the entity each FTS5 row is (entity tables have no rowid)
-///   and its number of trigrams;
-/// - `<name>_stat (documents, length)`: their count and total, for BM25's average;
+/// - `<name>_doc (row, id, length, terms)`: the entity each FTS5 row is (entity tables have no
+///   rowid), its number of trigrams and the words — the FTS5 table's external content: a search
+///   reads each row it finds here, in the join, not through FTS5 (which would run a statement
+///   per row to fetch its content); how often a row holds each trigram is counted from them;
+/// - `<name>_stats (documents, length)`: their count and total, for BM25's average;
 /// - `<name>_terms`: an `fts5vocab` table, which tells how many entities hold a trigram.
+///
+/// Files written before keep the words in the FTS5 table (`<name>_row`, `<name>_stat`): readers
+/// leave such a table out (a search then runs in Swift) and the next sync of the type's
+/// declarations, under the write lock, drops it and makes the table again.
 typealias FullTextTable = FullTextTableName
 
 extension FullTextTableName {
     /// The full-text tables of `entityTable` the file has (found by their statistics tables).
     static func names(of entityTable: String, _ db: Database) throws -> [String] {
+        try names(of: entityTable, statistics: "_stats", db)
+    }
+
+    /// The full-text tables of `entityTable` in the earlier layout (the words in FTS5's own
+    /// content), which the file may still have.
+    static func earlierNames(of entityTable: String, _ db: Database) throws -> [String] {
+        try names(of: entityTable, statistics: "_stat", db)
+    }
+
+    private static func names(of entityTable: String, statistics: String, _ db: Database) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?", arguments: [entityTable + "_fts_*_stat"]
-        ).map { String($0.dropLast("_stat".count)) }.filter { FullTextTable(name: $0, entityTable: entityTable) != nil }
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?", arguments: [entityTable + "_fts_*" + statistics]
+        ).map { String($0.dropLast(statistics.count)) }.filter { FullTextTable(name: $0, entityTable: entityTable) != nil }
     }
 
-    /// Drops the table `name` and those beside it.
+    /// Drops the table `name` and those beside it (of either layout).
     static func drop(_ name: String, _ db: Database) throws {
-        for suffix in ["_terms", "", "_row", "_stat"] { try db.execute(sql: "DROP TABLE IF EXISTS \(name)\(suffix)") }
+        for suffix in ["_terms", "", "_doc", "_stats", "_row", "_stat"] { try db.execute(sql: "DROP TABLE IF EXISTS \(name)\(suffix)") }
     }
 
-    /// Makes the tables and fills them from the stored entities of `type`, in batches.
+    /// Makes the tables and fills them from the stored entities of `type`.
     func create(_ db: Database, filling type: String) throws {
         try db.execute(
             sql: """
-                CREATE VIRTUAL TABLE \(name) USING fts5(terms, tokenize = 'ascii', detail = none);
-                CREATE TABLE \(name)_row (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, length INTEGER NOT NULL);
-                CREATE TABLE \(name)_stat (documents INTEGER NOT NULL, length INTEGER NOT NULL);
-                INSERT INTO \(name)_stat (documents, length) VALUES (0, 0);
+                CREATE TABLE \(name)_doc (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, length INTEGER NOT NULL, terms TEXT NOT NULL);
+                CREATE VIRTUAL TABLE \(name) USING fts5(terms, tokenize = 'ascii', detail = none, content = '\(name)_doc', content_rowid = 'row');
+                CREATE TABLE \(name)_stats (documents INTEGER NOT NULL, length INTEGER NOT NULL);
+                INSERT INTO \(name)_stats (documents, length) VALUES (0, 0);
                 CREATE VIRTUAL TABLE \(name)_terms USING fts5vocab(\(name), 'row');
                 """
         )
         let rows = try Row.fetchCursor(db, sql: "SELECT id, \(columns.joined(separator: ", ")) FROM \(entityTable) WHERE length(payload) > 0")
         var documents = 0, length = 0
-        let insertRow = try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)")
+        let insertDoc = try db.cachedStatement(sql: "INSERT INTO \(name)_doc (id, length, terms) VALUES (?, ?, ?)")
         let insertTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
         while let row = try rows.next() {
             guard let id = row[0] as String? else { continue }
             let terms = FullTextCandidates.terms(of: columns.indices.map { (row[$0 + 1] as String?) ?? "" })
-            try insertRow.execute(arguments: [id, terms.count])
+            try insertDoc.execute(arguments: [id, terms.count, terms.text])
             try insertTerms.execute(arguments: [db.lastInsertedRowID, terms.text])
             documents += 1
             length += terms.count
         }
-        try db.execute(sql: "UPDATE \(name)_stat SET documents = ?, length = ?", arguments: [documents, length])
+        try db.execute(sql: "UPDATE \(name)_stats SET documents = ?, length = ?", arguments: [documents, length])
     }
 
     /// Writes the trigrams of each entity of `entries` with texts (its text, one per column),
@@ -58,21 +73,22 @@ extension FullTextTableName {
     /// one statement, the statistics updated once.
     func apply(_ entries: [(id: String, texts: [String]?)], _ db: Database) throws {
         guard !entries.isEmpty else { return }
-        var existing: [String: (row: Int64, length: Int)] = [:]
+        var existing: [String: (row: Int64, length: Int, terms: String)] = [:]
         let found = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT r.id, r.row, r.length FROM json_each(?) AS k JOIN \(name)_row AS r ON r.id = k.value"),
+            db.cachedStatement(sql: "SELECT d.id, d.row, d.length, d.terms FROM json_each(?) AS k JOIN \(name)_doc AS d ON d.id = k.value"),
             arguments: [JSONArrayText.encode(entries.map(\.id))]
         )
-        while let row = try found.next() { existing[row[0]] = (row[1], row[2]) }
-        let deleteTerms = try db.cachedStatement(sql: "DELETE FROM \(name) WHERE rowid = ?")
+        while let row = try found.next() { existing[row[0]] = (row[1], row[2], row[3]) }
+        // External content: FTS5 forgets a row's words when given them again (`'delete'`).
+        let deleteTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (\(name), rowid, terms) VALUES ('delete', ?, ?)")
         let insertTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
         var documents = 0, length = 0
         for (id, texts) in entries {
             let old = existing[id]
-            if let old { try deleteTerms.execute(arguments: [old.row]) }
+            if let old { try deleteTerms.execute(arguments: [old.row, old.terms]) }
             guard let texts else {
                 guard let old else { continue }
-                try db.cachedStatement(sql: "DELETE FROM \(name)_row WHERE row = ?").execute(arguments: [old.row])
+                try db.cachedStatement(sql: "DELETE FROM \(name)_doc WHERE row = ?").execute(arguments: [old.row])
                 (documents, length) = (documents - 1, length - old.length)
                 existing[id] = nil
                 continue
@@ -81,18 +97,18 @@ extension FullTextTableName {
             let row: Int64
             if let old {
                 row = old.row
-                try db.cachedStatement(sql: "UPDATE \(name)_row SET length = ? WHERE row = ?").execute(arguments: [terms.count, row])
+                try db.cachedStatement(sql: "UPDATE \(name)_doc SET length = ?, terms = ? WHERE row = ?").execute(arguments: [terms.count, terms.text, row])
                 length += terms.count - old.length
             } else {
-                try db.cachedStatement(sql: "INSERT INTO \(name)_row (id, length) VALUES (?, ?)").execute(arguments: [id, terms.count])
+                try db.cachedStatement(sql: "INSERT INTO \(name)_doc (id, length, terms) VALUES (?, ?, ?)").execute(arguments: [id, terms.count, terms.text])
                 row = db.lastInsertedRowID
                 (documents, length) = (documents + 1, length + terms.count)
             }
             try insertTerms.execute(arguments: [row, terms.text])
-            existing[id] = (row, terms.count)
+            existing[id] = (row, terms.count, terms.text)
         }
         if documents != 0 || length != 0 {
-            try db.cachedStatement(sql: "UPDATE \(name)_stat SET documents = documents + ?, length = length + ?").execute(arguments: [documents, length])
+            try db.cachedStatement(sql: "UPDATE \(name)_stats SET documents = documents + ?, length = length + ?").execute(arguments: [documents, length])
         }
     }
 
@@ -105,7 +121,7 @@ extension FullTextTableName {
         let places = FullTextTermPlaces(terms: terms)
         var frequencies = Array(repeating: 0, count: terms.count)
         guard !containing.isEmpty else {
-            let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stat")
+            let stat = try Row.fetchOne(db, sql: "SELECT documents, length FROM \(name)_stats")
             let list = Array(repeating: "?", count: terms.count).joined(separator: ", ")
             for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM \(name)_terms WHERE term IN (\(list))", arguments: StatementArguments(terms)) {
                 if let place = places.place(of: (row[0] as String? ?? "").utf8) { frequencies[place] = row[1] }
@@ -115,7 +131,7 @@ extension FullTextTableName {
         // The terms are ASCII letters and digits: quoted, each is one FTS5 string.
         let match = containing.map { "\"\(terms[$0])\"" }.joined(separator: " OR ")
         let found = try Row.fetchCursor(
-            db, sql: "SELECT r.id, r.length, f.terms FROM \(name) AS f JOIN \(name)_row AS r ON r.row = f.rowid WHERE \(name) MATCH ?",
+            db, sql: "SELECT d.id, d.length, d.terms FROM \(name) AS f JOIN \(name)_doc AS d ON d.row = f.rowid WHERE \(name) MATCH ?",
             arguments: [match]
         )
         var rows: [FullTextCandidates.Row] = []

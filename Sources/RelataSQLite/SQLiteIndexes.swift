@@ -42,6 +42,8 @@ struct SQLiteIndexes {
         var complete = true
         var fullText: [FullTextTable] = []
         var wanted = Set<String>(), wantedText = Set<String>()
+        // Tables of the earlier layout are made again (see `FullTextTable`).
+        for name in try FullTextTable.earlierNames(of: table, db) { try FullTextTable.drop(name, db) }
         for index in declared {
             guard let columns = tables.catalog.columns(of: type, for: index) else {
                 complete = false
@@ -51,7 +53,7 @@ struct SQLiteIndexes {
                 let text = FullTextTable(entityTable: table, columns: columns)
                 wantedText.insert(text.name)
                 fullText.append(text)
-                if try !exists(text.name + "_stat") { try text.create(db, filling: type) }
+                if try !exists(text.name + "_stats") { try text.create(db, filling: type) }
             } else {
                 let name = "\(table)_x_" + columns.joined(separator: "_")
                 wanted.insert(name)

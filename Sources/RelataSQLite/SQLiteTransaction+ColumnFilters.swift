@@ -117,7 +117,7 @@ extension SQLiteTransaction {
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = FullTextTable(entityTable: table, columns: columns)
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [text.name + "_stat"]) == true else {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [text.name + "_stats"]) == true else {
             return nil
         }
         backend.rowReads.add()

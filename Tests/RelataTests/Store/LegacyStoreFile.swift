@@ -101,8 +101,8 @@ enum LegacyStoreFile {
         for index in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'e*_x_*'") {
             try db.execute(sql: "DROP INDEX \(index)")
         }
-        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'e*_fts_*_stat'") {
-            try FullTextTable.drop(String(table.dropLast("_stat".count)), db)
+        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'e*_fts_*_stats'") {
+            try FullTextTable.drop(String(table.dropLast("_stats".count)), db)
         }
         let catalog = try Row.fetchAll(db, sql: "SELECT number, kind, type, relation FROM relata_table ORDER BY number")
         for entry in catalog where entry["kind"] as String == "entity" {
