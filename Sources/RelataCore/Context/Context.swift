@@ -200,11 +200,12 @@ extension Context {
         }
     }
 
-    /// The first entity of this type that passes `isIncluded` among those this context wrote
-    /// that pass one of `lookups` (see ``EntityTable/writtenIDs(_:)``) and, after them, the rows
-    /// storage sends for `filters` that it did not write, read a page at a time until one passes
-    /// (see ``EntityTable/firstStoredID(matching:where:)``): `.some(nil)` when none does; `nil`
-    /// when either cannot answer.
+    /// The first entity of this type that passes `isIncluded` among the rows storage sends for
+    /// `filters` that this context did not write, read a page at a time until one passes (see
+    /// ``EntityTable/firstStoredID(matching:where:)``), and after them those it wrote that pass
+    /// one of `lookups` (see ``EntityTable/writtenIDs(_:)``) — the order of
+    /// ``storedAndWrittenIDs(of:matching:_:first:)``: `.some(nil)` when none does; `nil` when
+    /// either cannot answer.
     func firstStoredOrWrittenID<Entity: EntityModelProtocol>(
         of type: Entity.Type, matching filters: [ColumnFilter], _ lookups: [IndexLookup<Entity>], where isIncluded: (Entity) -> Bool
     ) -> Entity.ID?? {
@@ -212,9 +213,11 @@ extension Context {
             noteRead(.type(ObjectIdentifier(Entity.self)))
             guard let table = table(Entity.self) else { return nil }
             // A table that wrote nothing has no index of its writes, and nothing to find there.
-            guard let written = table.wroteEntities ? table.writtenIDs(lookups) : [] else { return nil }
-            if let id = written.first(where: { id in table.entity(id).map(isIncluded) ?? false }) { return id }
-            return table.firstStoredID(matching: filters, where: isIncluded)
+            guard let written = table.wroteEntities ? table.writtenIDs(lookups) : [],
+                let stored = table.firstStoredID(matching: filters, where: isIncluded)
+            else { return nil }
+            if let stored { return stored }
+            return written.first { id in table.entity(id).map(isIncluded) ?? false }
         }
     }
 
