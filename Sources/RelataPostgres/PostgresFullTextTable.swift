@@ -137,9 +137,10 @@ extension FullTextTableName {
 
     /// What the table holds for `tokens` (distinct trigrams): with `containing` empty, its
     /// statistics and how many entities hold each trigram (one statement, from `_terms`);
-    /// otherwise each entity holding one of the trigrams at the places `containing`, with how
-    /// often it holds each of `tokens`, and no statistics (one statement).
-    func candidates(for tokens: [String], containing: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
+    /// otherwise each entity holding one of the trigrams at the places `containing` and none of
+    /// those at the places `excluding`, with how often it holds each of `tokens`, and no
+    /// statistics (one statement).
+    func candidates(for tokens: [String], containing: [Int], excluding: [Int], in schema: PostgresSchema, _ execute: PostgresExecute) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
         let table = schema.qualified(name)
         var frequencies = Array(repeating: 0, count: terms.count)
@@ -164,7 +165,8 @@ extension FullTextTableName {
         let places = FullTextTermPlaces(terms: terms)
         // Terms are ASCII letters and digits: quoted, each is one lexeme of a `tsquery`.
         var found = PostgresQuery(unsafeSQL: "SELECT id, length, terms FROM \(table) WHERE vector @@ $1::tsquery")
-        found.binds.append(containing.map { "'\(terms[$0])'" }.joined(separator: " | "))
+        func any(_ places: [Int]) -> String { "(" + places.map { "'\(terms[$0])'" }.joined(separator: " | ") + ")" }
+        found.binds.append(excluding.isEmpty ? any(containing) : any(containing) + " & !" + any(excluding))
         var rows: [FullTextCandidates.Row] = []
         for row in try execute(found) {
             let (id, length, stored) = try row.decode((String, Int64, String).self)

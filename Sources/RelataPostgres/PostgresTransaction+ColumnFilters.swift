@@ -107,7 +107,7 @@ extension PostgresTransaction {
     /// What the full-text table of `type`'s `properties` holds for `tokens` (the rows holding
     /// those at the places `containing`); `nil` when the schema has none (no write declared it
     /// yet, or the properties have no text column).
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
         guard let table = try tables.entityTable(of: type) else { return nil }
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
@@ -116,6 +116,6 @@ extension PostgresTransaction {
         // A table of an earlier version has no `_terms`: left to the next sync to make again.
         exists.binds.append(schema.qualified(text.name + "_terms"))
         guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
-        return try text.candidates(for: tokens, containing: containing, in: schema) { try execute($0) }
+        return try text.candidates(for: tokens, containing: containing, excluding: excluding, in: schema) { try execute($0) }
     }
 }

@@ -116,7 +116,7 @@ extension FullTextTableName {
     /// statistics and how many entities hold each trigram (one statement each, the counts from
     /// FTS5's vocabulary); otherwise each entity holding one of the trigrams at the places
     /// `containing`, with how often it holds each of `tokens`, and no statistics.
-    func candidates(for tokens: [String], containing: [Int], _ db: Database) throws -> FullTextCandidates {
+    func candidates(for tokens: [String], containing: [Int], excluding: [Int], _ db: Database) throws -> FullTextCandidates {
         let terms = tokens.map(FullTextCandidates.term)
         let places = FullTextTermPlaces(terms: terms)
         var frequencies = Array(repeating: 0, count: terms.count)
@@ -129,7 +129,8 @@ extension FullTextTableName {
             return FullTextCandidates(documents: stat?[0] ?? 0, totalLength: stat?[1] ?? 0, documentFrequencies: frequencies, rows: [])
         }
         // The terms are ASCII letters and digits: quoted, each is one FTS5 string.
-        let match = containing.map { "\"\(terms[$0])\"" }.joined(separator: " OR ")
+        func any(_ places: [Int]) -> String { "(" + places.map { "\"\(terms[$0])\"" }.joined(separator: " OR ") + ")" }
+        let match = excluding.isEmpty ? any(containing) : any(containing) + " NOT " + any(excluding)
         let found = try Row.fetchCursor(
             db, sql: "SELECT d.id, d.length, d.terms FROM \(name) AS f JOIN \(name)_doc AS d ON d.row = f.rowid WHERE \(name) MATCH ?",
             arguments: [match]

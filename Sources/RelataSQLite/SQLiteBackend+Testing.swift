@@ -7,6 +7,10 @@ extension SQLiteBackend {
     /// tails) this backend has run since it opened: a diagnostic for tests.
     package var rowReadCount: Int { rowReads.count }
 
+    /// How many rows of full-text tables this backend's searches have read since it opened: a
+    /// diagnostic for tests (a search reads each row once).
+    package var fullTextRowsReadCount: Int { fullTextRowsRead.count }
+
     /// How many times this backend's transactions have read the catalog of tables: a
     /// diagnostic for tests (a write that knows the catalog current does not read it).
     package var catalogReadCount: Int { catalogReads.count }

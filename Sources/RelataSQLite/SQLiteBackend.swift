@@ -57,7 +57,8 @@ public final class SQLiteBackend: StorageBackend {
     let indexes = Mutex<[String: SQLiteIndexes.Synced]>([:])
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
-    /// each statement once, when it starts).
+    /// each statement once, when it starts; not those SQLite runs for one, such as FTS5's reads
+    /// of its own tables).
     ///
     /// A diagnostic for benchmarks and tests: how many statements a read or a write needed.
     public var statementCount: Int { statements.count }
@@ -66,6 +67,8 @@ public final class SQLiteBackend: StorageBackend {
     package let rowsRead = StatementTally()
     /// Counted by ``SQLiteTransaction``'s reads of rows, one per statement.
     package let rowReads = StatementTally()
+    /// Rows of full-text tables read by searches (see `SQLiteBackend+Testing.swift`).
+    package let fullTextRowsRead = StatementTally()
     /// Reads of the catalog of tables (see `SQLiteBackend+Testing.swift`).
     package let catalogReads = StatementTally()
     /// Reads of the change log's records (see `SQLiteBackend+Testing.swift`).
@@ -115,7 +118,12 @@ public final class SQLiteBackend: StorageBackend {
         self.statements = statements
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            db.trace(options: .statement) { _ in statements.add() }
+            // Statements SQLite runs for a statement (FTS5's reads of its tables, triggers) come
+            // as comments: not counted.
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event, statement.sql.hasPrefix("--") { return }
+                statements.add()
+            }
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)

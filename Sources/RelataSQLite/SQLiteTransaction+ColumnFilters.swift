@@ -112,15 +112,18 @@ extension SQLiteTransaction {
     /// What the full-text table of `type`'s `properties` holds for `tokens` (the rows holding
     /// those at the places `containing`); `nil` when the file has none (no write declared it
     /// yet, or the properties have no text column).
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
         guard let table = try tables.entityTable(of: type) else { return nil }
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = FullTextTable(entityTable: table, columns: columns)
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [text.name + "_stats"]) == true else {
-            return nil
-        }
+        let exists = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)"), arguments: [text.name + "_stats"]
+        )
+        guard exists == true else { return nil }
         backend.rowReads.add()
-        return try text.candidates(for: tokens, containing: containing, db)
+        let candidates = try text.candidates(for: tokens, containing: containing, excluding: excluding, db)
+        backend.fullTextRowsRead.add(candidates.rows.count)
+        return candidates
     }
 }

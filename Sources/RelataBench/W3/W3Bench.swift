@@ -136,6 +136,7 @@ enum W3Bench {
     static func runChild(_ probe: String, path: String, scale: Double) async throws {
         let data = W3Data(scale: scale)
         if probe == "w3-memory" { return try runMemory(data) }
+        if probe == "w3-overhead" { return try await W3Overhead.run(data, path: path) }
         let query = String(probe.suffix(2))
         let before = residentBytes()
         let start = ContinuousClock.now

@@ -331,7 +331,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             if let time = found.times[id] { updatedAt[id] = time }
             loadedIDs.insert(id)
         }
-        let ids = found.entities.map(\.0)
+        let ids = found.entities.map { $0.0 }
         for fill in faulter.rowLinks { fill(self, ids, found.rows) }
         return ids
     }
@@ -370,7 +370,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             }
             untested.append(entities[id] ?? entity)
         }
-        for fill in faulter.rowLinks { fill(self, found.untested.entities.map(\.0), found.untested.rows) }
+        for fill in faulter.rowLinks { fill(self, found.untested.entities.map { $0.0 }, found.untested.rows) }
         return (found.count, untested)
     }
 
@@ -392,30 +392,42 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             let statistics = FullTextSearch<Entity>.Statistics(
                 documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
             )
+            // The entities held are scored from their own values (they may have been written
+            // here); storage's rows of them are skipped (`seen` by their ids as stored).
             var scored: [FullTextSearch<Entity>.Scored] = []
+            var seen = Set<String>()
             for id in loadedIDs {
+                // Held absent (erased here) or present: its row is not read.
+                let text = FullTextSearch<Entity>.text(id)
+                seen.insert(text)
                 guard let entity = entities[id] else { continue }
                 let document = search.document(entity)
-                if !document.frequencies.isEmpty { scored.append((id, nil, search.score(document, statistics))) }
+                if !document.frequencies.isEmpty { scored.append((id, text, search.score(document, statistics))) }
             }
-            var seen = Set<String>()
-            func add(_ rows: [FullTextCandidates.Row], to scored: inout [FullTextSearch<Entity>.Scored]) {
+            // Rows are scored by their ids as stored; only those that rank are decoded.
+            var stored: [FullTextSearch<Entity>.StoredScore] = []
+            func add(_ rows: [FullTextCandidates.Row], _ scores: inout [Double]) {
                 for row in rows where seen.insert(row.id).inserted {
-                    guard let id = try? IDText.decode(row.id, as: Entity.ID.self), !loadedIDs.contains(id) else { continue }
-                    scored.append((id, row.id, search.score(.init(length: row.length, frequencies: row.frequencies), statistics)))
+                    let score = search.score(.init(length: row.length, frequencies: row.frequencies), statistics)
+                    stored.append((row.id, score))
+                    scores.append(score)
                 }
             }
             // Without `first`, the rows of every trigram some row holds, in one read.
             let held = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
+            var unused: [Double] = [], readPlaces: [Int] = []
             let read: Bool =
                 if held.isEmpty {
                     true
                 } else if first == nil {
-                    faulter.readFullText(properties, search.distinct, containing: held).map { add($0.rows, to: &scored) } != nil
+                    faulter.readFullText(properties, search.distinct, containing: held).map { add($0.rows, &unused) } != nil
                 } else {
-                    search.readRarestFirst(statistics, first: first, scored: &scored) { place, scored in
-                        guard let rows = faulter.readFullText(properties, search.distinct, containing: [place])?.rows else { return false }
-                        add(rows, to: &scored)
+                    // Each trigram's rows without those of the trigrams read before (read then).
+                    search.readRarestFirst(statistics, first: first, known: scored.lazy.map { $0.score }) { place, scores in
+                        defer { readPlaces.append(place) }
+                        guard let rows = faulter.readFullText(properties, search.distinct, containing: [place], excluding: readPlaces)?.rows
+                        else { return false }
+                        add(rows, &scores)
                         return true
                     }
                 }
@@ -423,7 +435,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
                 ensureAll()
                 return search.rank(zip(entities.ids, entities.values))
             }
-            return FullTextSearch<Entity>.ranked(scored, first: first)
+            return FullTextSearch<Entity>.ranked(scored, stored: stored, first: first)
         }
         if faulter == nil, let index = memoryIndexes?.lazy.compactMap({ $0 as? FullTextMemoryIndex<Entity> })
             .first(where: { $0.textKeyPaths == search.keyPaths })

@@ -220,7 +220,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// otherwise the held list is sliced.
     @inlinable
     func targets(of source: SourceID, page: ListPage) -> [TargetID] {
-        if departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map(\.target) ?? [] }
+        if departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map { $0.target } ?? [] }
         ensure(source)
         return Array(page.slice(many[source]?.targets ?? []))
     }

@@ -105,19 +105,24 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
             documents: numbers.count, totalLength: totalLength, documentFrequencies: lists.map { $0?.count ?? 0 }
         )
         let holding = search.distinct.indices.filter { lists[$0] != nil }
-        var scored: [FullTextSearch<Entity>.Scored] = []
+        // Scored by number; only those that rank are given their ids.
+        var scored: [(number: Int32, score: Double)] = []
         var seen = Set<Int32>()
-        _ = search.readRarestFirst(statistics, first: first, scored: &scored) { place, scored in
+        _ = search.readRarestFirst(statistics, first: first, known: []) { place, scores in
             for number in lists[place]!.keys where seen.insert(number).inserted {
                 var document = FullTextSearch<Entity>.Document(length: Int(lengths[Int(number)]), frequencies: [:])
                 for other in holding {
                     if let count = lists[other]![number] { document.frequencies[other] = Int(count) }
                 }
-                scored.append((holders[Int(number)]!, nil, search.score(document, statistics)))
+                let score = search.score(document, statistics)
+                scored.append((number, score))
+                scores.append(score)
             }
             return true
         }
-        return FullTextSearch<Entity>.ranked(scored, first: first)
+        let threshold = FullTextSearch<Entity>.threshold(of: scored.lazy.map { $0.score }, first: first)
+        let ranking = scored.filter { $0.score >= threshold }.map { (id: holders[Int($0.number)]!, text: String?.none, score: $0.score) }
+        return FullTextSearch<Entity>.ranked(ranking, first: first)
     }
 
     override func copy() -> MemoryIndex<Entity> {

@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 
 /// A `matches` search of properties a ``FullTextIndex`` covers, ranked as SwiftletModel's index
 /// ranks it: BM25 (k1 = 1.2, b = 0.75) over the character trigrams of each word of the
@@ -114,41 +115,75 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     /// An entity scored for a search: its id, its id as storage keeps it (`nil` when it is made
     /// from the id, for ties) and its score.
     typealias Scored = (id: Entity.ID, text: String?, score: Double)
+    /// A stored row scored for a search from storage's counts: its id as stored, and its score.
+    typealias StoredScore = (text: String, score: Double)
 
     /// Reads the entities holding the search's trigrams, rarest trigram first (`read(place,
-    /// &scored)` adds those holding the trigram at `place` that `scored` does not hold yet), and
-    /// stops once the trigrams left unread could not lift an entity holding only them to the
-    /// `first`-th best score found: each adds at most its ``bound(_:_:)``, and a common
-    /// trigram's is near zero. Every trigram is read without `first`. False when `read` gives
-    /// up (it then returns false).
-    func readRarestFirst(_ statistics: Statistics, first: Int?, scored: inout [Scored], read: (Int, inout [Scored]) -> Bool) -> Bool {
+    /// &scores)` scores those holding the trigram at `place` not scored yet, appending their
+    /// scores), and stops once the trigrams left unread could not lift an entity holding only
+    /// them to the `first`-th best score found (`known`: the scores of entities scored before):
+    /// each adds at most its ``bound(_:_:)``, and a common trigram's is near zero. Every trigram
+    /// is read without `first`. False when `read` gives up (it then returns false).
+    func readRarestFirst(
+        _ statistics: Statistics, first: Int?, known: some Sequence<Double>, read: (Int, inout [Double]) -> Bool
+    ) -> Bool {
         let places = distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
             .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
         var unread = places.reduce(0.0) { $0 + bound($1, statistics) }
+        // The `first` best scores so far.
+        var best = Heap<Double>()
+        if let first { for score in known { Self.keep(score, among: &best, first) } }
+        var added: [Double] = []
         for (step, place) in places.enumerated() {
-            if let first, scored.count >= first, step > 0 {
-                let threshold = scored.map(\.score).sorted(by: >)[first - 1]
-                if unread < threshold { break }
-            }
-            guard read(place, &scored) else { return false }
+            if let first, step > 0, best.count == first, let threshold = best.min, unread < threshold { break }
+            added.removeAll(keepingCapacity: true)
+            guard read(place, &added) else { return false }
+            if let first { for score in added { Self.keep(score, among: &best, first) } }
             unread -= bound(place, statistics)
         }
         return true
     }
 
+    /// Keeps `score` in `best` if it is among the `first` best seen.
+    private static func keep(_ score: Double, among best: inout Heap<Double>, _ first: Int) {
+        if best.count < first {
+            best.insert(score)
+        } else if let least = best.min, score > least {
+            best.replaceMin(with: score)
+        }
+    }
+
+    /// The `first`-th best of `scores`; −∞ without `first`, or when there are no more than
+    /// `first` scores (all of them rank).
+    static func threshold(of scores: some Sequence<Double>, first: Int?) -> Double {
+        guard let first, first > 0 else { return -.infinity }
+        var best = Heap<Double>(), count = 0
+        for score in scores {
+            keep(score, among: &best, first)
+            count += 1
+        }
+        return count > first ? best.min! : -.infinity
+    }
+
     /// The ids in ranking order: score descending, then id (as stored: `text`, or made from the
     /// id when `nil`) ascending; with `first`, only those scoring at least the `first`-th best
     /// score (the best `first`, and the ties at the last one's score), so that only they are
-    /// sorted.
-    static func ranked(_ scored: [Scored], first: Int? = nil) -> [Entity.ID] {
-        var scored = scored
-        if let first, first > 0, scored.count > first {
-            let threshold = scored.map(\.score).sorted(by: >)[first - 1]
-            scored.removeAll { $0.score < threshold }
+    /// sorted. `stored`: rows scored from storage's counts, their ids decoded only when they
+    /// rank (one that does not decode is left out).
+    static func ranked(_ scored: [Scored], stored: [StoredScore] = [], first: Int? = nil) -> [Entity.ID] {
+        let threshold = threshold(of: scored.lazy.map { $0.score } + stored.lazy.map { $0.score }, first: first)
+        // Sorted without the ids (`held`: the place in `scored`, −1 for a stored row).
+        var order: [(text: String, score: Double, held: Int)] = []
+        for (place, entry) in scored.enumerated() where entry.score >= threshold {
+            order.append((entry.text ?? Self.text(entry.id), entry.score, place))
         }
-        return scored.map { (id: $0.id, text: $0.text ?? Self.text($0.id), score: $0.score) }.sorted { a, b in
+        for entry in stored where entry.score >= threshold { order.append((entry.text, entry.score, -1)) }
+        order.sort { a, b in
             a.score != b.score ? a.score > b.score : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
-        }.map(\.id)
+        }
+        return order.compactMap { entry in
+            entry.held >= 0 ? scored[entry.held].id : try? IDText.decode(entry.text, as: Entity.ID.self)
+        }
     }
 
     /// The id as storage keeps it, for ties.

@@ -124,7 +124,7 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
 
 extension EntityModelProtocol {
     /// The declared indexes storage can keep (see ``IndexDeclaration/stored``).
-    static var storedIndexes: [StoredIndex] { _relataIndexes.compactMap(\.stored) }
+    static var storedIndexes: [StoredIndex] { _relataIndexes.compactMap { $0.stored } }
 
     /// The full-text index declared on exactly `keyPaths`, in order, if any.
     static func fullTextIndex(on keyPaths: [KeyPath<Self, String>]) -> IndexDeclaration<Self>? {

@@ -42,8 +42,8 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
 
     override func build(from entities: some Collection<Entity>) {
         let pairs = entities.map { ($0[keyPath: typedKeyPath], $0.id) }.sorted { $0.0 < $1.0 }
-        values = pairs.map(\.0)
-        ids = pairs.map(\.1)
+        values = pairs.map { $0.0 }
+        ids = pairs.map { $0.1 }
     }
 
     override func remove(_ entity: Entity) {

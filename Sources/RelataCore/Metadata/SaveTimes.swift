@@ -58,7 +58,7 @@ struct SaveTimes<ID: Hashable & Sendable>: Sendable {
     mutating func keepOrder() {
         guard order == nil else { return }
         let sorted = byID.sorted { $0.value < $1.value }
-        order = Order(times: sorted.map(\.value), ids: sorted.map(\.key))
+        order = Order(times: sorted.map { $0.value }, ids: sorted.map { $0.key })
     }
 
     /// Stops keeping the order (a table that reads storage).

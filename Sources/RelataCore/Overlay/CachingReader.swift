@@ -72,7 +72,7 @@ struct CachingReader: ColumnFilteringReader {
         // some are).
         var rows: [(EntityKey, EntityRecord?)] = read.map { (EntityKey(type: $0.type, id: $0.id), $0) }
         if read.count < missing.count {
-            let present = Set(rows.map(\.0))
+            let present = Set(rows.map { $0.0 })
             rows += missing.filter { !present.contains($0) }.map { ($0, nil) }
         }
         cache.insert(entities: rows, at: sequence)
@@ -212,8 +212,8 @@ struct CachingReader: ColumnFilteringReader {
         try source().countEntities(of: type, prefiltered: filters)
     }
 
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
-        return try source().fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
+        return try source().fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
     }
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }

@@ -2,8 +2,8 @@ extension Context {
     /// A context over `base` that starts with `placed`: the tables a finished context placed at
     /// the same snapshot (see `PlacedRows`), which no one else uses any more, their readers
     /// pointed at `base`.
-    init(over base: ContextBase, taking placed: Storage) {
-        self.init(storage: placed)
+    init(over base: ContextBase, taking placed: consuming Storage) {
+        self.init(storage: consume placed)
         installOverlay(base)
     }
 
@@ -24,5 +24,16 @@ extension Context.Storage {
         copy.dynamic = dynamic?.clone()
         copy.dynamicLoaded = dynamicLoaded
         return copy
+    }
+
+    /// What ``placedCopy()`` keeps, moved rather than cloned: for storage no context refers to
+    /// any more, whose tables no one else can place into.
+    func placedMove() -> Context.Storage {
+        let moved = Context.Storage()
+        moved.types = types
+        moved.tables = tables
+        moved.dynamic = dynamic
+        moved.dynamicLoaded = dynamicLoaded
+        return moved
     }
 }

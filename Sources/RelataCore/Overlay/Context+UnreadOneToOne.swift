@@ -56,8 +56,8 @@ extension Context {
         // first: it reads as unlinked, the claim voiding the stored link; it is marked changed).
         let displacedSources = storedSources.compactMap { target, old in old != other.one[target] ? (old, target) : nil }
         let displacedTargets = storedTargets.compactMap { source, old in old != table.one[source] ? (old, source) : nil }
-        table.ensure(displacedSources.map(\.0))
-        other.ensure(displacedTargets.map(\.0))
+        table.ensure(displacedSources.map { $0.0 })
+        other.ensure(displacedTargets.map { $0.0 })
         for (old, target) in displacedSources { table.remove(target, from: old, toMany: false) }
         for (old, source) in displacedTargets { other.remove(source, from: old, toMany: false) }
     }

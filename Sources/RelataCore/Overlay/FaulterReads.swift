@@ -35,7 +35,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     @usableFromInline let readCount: (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?
     /// What storage's full-text table of the properties holds for the trigrams (the rows of
     /// those at the places given); `nil` when it has none or the read failed.
-    @usableFromInline let readFullText: (ContextBase, [String], [String], [Int]) -> FullTextCandidates?
+    @usableFromInline let readFullText: (ContextBase, [String], [String], [Int], [Int]) -> FullTextCandidates?
     /// The rows of a batch of ids, not decoded; `nil` on failure.
     @usableFromInline let rows: (ContextBase, [Entity.ID]) -> [EntityRecord]?
     /// How many entities of the type are stored; `nil` on failure.
@@ -53,7 +53,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         readPage: @escaping (ContextBase, [ColumnFilter], String?, Int) -> (found: Found, last: String?)?,
         readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
         readCount: @escaping (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?,
-        readFullText: @escaping (ContextBase, [String], [String], [Int]) -> FullTextCandidates?,
+        readFullText: @escaping (ContextBase, [String], [String], [Int], [Int]) -> FullTextCandidates?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,
         keys: @escaping ([Entity.ID]) -> [EntityKey]
     ) {

@@ -186,10 +186,11 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     }
 
     /// What storage's full-text table of `properties` holds for `tokens` (the rows holding those
-    /// at the places `containing`); `nil` when storage has none (or the read failed).
+    /// at the places `containing` and none at the places `excluding`); `nil` when storage has
+    /// none (or the read failed).
     @inlinable
-    func readFullText(_ properties: [String], _ tokens: [String], containing: [Int]) -> FullTextCandidates? {
-        reads.readFullText(base, properties, tokens, containing)
+    func readFullText(_ properties: [String], _ tokens: [String], containing: [Int], excluding: [Int] = []) -> FullTextCandidates? {
+        reads.readFullText(base, properties, tokens, containing, excluding)
     }
 
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.

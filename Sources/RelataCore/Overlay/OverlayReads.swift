@@ -104,9 +104,9 @@ enum OverlayReads {
                     return (counted.count, found)
                 } ?? nil
             },
-            readFullText: { base, properties, tokens, containing in
+            readFullText: { base, properties, tokens, containing, excluding in
                 base.read { reader in
-                    try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+                    try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
                 } ?? nil
             },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
@@ -231,7 +231,7 @@ enum OverlayReads {
             return { base, sources in
                 base.read { reader in
                     let keys = keyed(sources).map { (LinkTargetKey(type: targetType, relation: inverseName, target: $0.1), $0.0) }
-                    let counts = try asking(sourceType, name) { try reader.fetchSourceCounts(of: keys.map(\.0)) }
+                    let counts = try asking(sourceType, name) { try reader.fetchSourceCounts(of: keys.map { $0.0 }) }
                     return Dictionary(keys.compactMap { key, id in counts[key].map { (id, $0) } }, uniquingKeysWith: +)
                 }
             }
@@ -239,7 +239,7 @@ enum OverlayReads {
         return { base, sources in
             base.read { reader in
                 let keys = keyed(sources).map { (LinkSourceKey(type: sourceType, relation: name, source: $0.1), $0.0) }
-                let counts = try reader.fetchLinkCounts(of: keys.map(\.0))
+                let counts = try reader.fetchLinkCounts(of: keys.map { $0.0 })
                 return Dictionary(keys.compactMap { key, id in counts[key].map { (id, $0) } }, uniquingKeysWith: +)
             }
         }

@@ -95,9 +95,9 @@ struct SnapshotReader: ColumnFilteringReader {
         return try reader.countEntities(of: type, prefiltered: filters)
     }
 
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
         try check([type], in: changes.entityTypes) { stale($0) }
-        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
     }
 
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {

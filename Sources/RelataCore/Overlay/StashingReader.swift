@@ -73,8 +73,8 @@ struct StashingReader: ColumnFilteringReader {
         try reader.countEntities(of: type, prefiltered: filters)
     }
 
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
-        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing)
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
+        return try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
     }
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try reader.fetchLinkCounts(of: sources) }
     func fetchEntityCount(of type: String) throws -> Int { try reader.fetchEntityCount(of: type) }

@@ -41,7 +41,7 @@ extension QueryList {
 
     /// The ids of the entities the query returns in `context`, in order.
     func resultIDs(in context: Context) -> [Entity.ID] {
-        bound(to: context).resolve().map(\.id)
+        bound(to: context).resolve().map { $0.id }
     }
 
     /// The ids of the entities the query returns in `context`, in order; for the placeholder of

@@ -228,7 +228,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // The caller's closures run after the reads, without the context's lock.
         guard watches, let region else { return selection?(result) ?? result }
         return select(result) { kept in
-            region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map(\.id))))
+            region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map { $0.id })))
         }
     }
 

@@ -19,10 +19,11 @@ package protocol ColumnFilteringReader: StorageReader {
 
     /// What the full-text table of `type`'s `properties` holds for `tokens` (distinct trigrams):
     /// with `containing` empty, its statistics (no rows); otherwise the rows holding any of the
-    /// tokens at the places `containing`, and no statistics (zeros: a search reads them once,
-    /// first, then rows trigram by trigram); `nil` when storage has no such table (the search
-    /// then runs in Swift over the type's entities).
-    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates?
+    /// tokens at the places `containing` and none of those at the places `excluding` (the rows
+    /// a search read already), and no statistics (zeros: a search reads them once, first, then
+    /// rows trigram by trigram); `nil` when storage has no such table (the search then runs in
+    /// Swift over the type's entities).
+    func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates?
 }
 
 extension StorageReader {
@@ -54,11 +55,11 @@ extension StorageReader {
         return try filtering.countEntities(of: type, matching: filters)
     }
 
-    /// ``ColumnFilteringReader/fetchFullText(of:properties:tokens:containing:)`` where the
+    /// ``ColumnFilteringReader/fetchFullText(of:properties:tokens:containing:excluding:)`` where the
     /// reader tests columns; `nil` otherwise.
     @usableFromInline
-    package func fetchFullTextCandidates(of type: String, properties: [String], tokens: [String], containing: [Int]) throws -> FullTextCandidates? {
+    package func fetchFullTextCandidates(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates? {
         guard let filtering = self as? any ColumnFilteringReader else { return nil }
-        return try filtering.fetchFullText(of: type, properties: properties, tokens: tokens, containing: containing)
+        return try filtering.fetchFullText(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
     }
 }

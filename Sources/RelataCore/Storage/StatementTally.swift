@@ -7,7 +7,7 @@ package final class StatementTally: Sendable {
 
     package init() {}
 
-    package func add() { value.add(1, ordering: .relaxed) }
+    package func add(_ count: Int = 1) { value.add(count, ordering: .relaxed) }
 
     package var count: Int { value.load(ordering: .relaxed) }
 }

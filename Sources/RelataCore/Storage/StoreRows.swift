@@ -100,7 +100,7 @@ extension EntityTable {
         // What the links were before the write, for every source at once (a source each would
         // be a read each).
         if !reader.readBefore.isEmpty {
-            let sources = rows.map(\.id) + vanished
+            let sources = rows.map { $0.id } + vanished
             for read in reader.readBefore { read(sources) }
         }
         if !vanished.isEmpty {
@@ -117,7 +117,7 @@ extension EntityTable {
         // each to-one link set, moved or removed (other stores evict those lists).
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
-        if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap(\.stored) }
+        if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
         let writers = reader.writers, times = updatedAt
         changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
             EntityRecord(

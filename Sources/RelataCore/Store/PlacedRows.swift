@@ -42,14 +42,14 @@ final class PlacedRows: Sendable {
     func context(over published: ContextBase) -> Context? {
         // Only at storage's newest commit: a new context answers as of it.
         guard limit > 0, published.cache != nil, let sequence = published.newestInCache() else { return nil }
-        let taken: Placed? = placed.withLock { placed in
-            guard let kept = placed else { return nil }
-            placed = nil
+        // Taken out whole, no copy of the reference left behind: the new context must hold the
+        // only one, or its first read would clone every table.
+        guard let storage: Context.Storage = placed.withLock({ placed in
+            guard let kept = placed.take() else { return nil }
             // Stale ones are dropped all the same.
-            return kept.sequence == sequence && kept.sequence >= published.sequence ?? .max ? kept : nil
-        }
-        guard let taken else { return nil }
-        return Context(over: published.session(at: taken.sequence), taking: taken.storage)
+            return kept.sequence == sequence && kept.sequence >= published.sequence ?? .max ? kept.storage : nil
+        }) else { return nil }
+        return Context(over: published.session(at: sequence), taking: consume storage)
     }
 
     /// Keeps what `context` placed for the contexts that follow, when it answered every read as
@@ -57,11 +57,19 @@ final class PlacedRows: Sendable {
     ///
     /// - Parameter context: A context the store made for a read that has ended; its storage is not
     ///   uniquely referenced by the caller's copies (a copy that saved has storage of its own).
-    func offer(_ context: Context) {
+    func offer(_ context: consuming Context) {
         guard limit > 0, let base = context.storage.base, let cache = base.cache, base.failure == nil,
             let sequence = base.sequence, sequence == cache.sequence,
             context.storage.tracker == nil, context.storage.recorder == nil
         else { return }
+        // The last reference to its storage (the read kept no copy): its tables move here as they
+        // are, no one else can place into them.
+        if isKnownUniquelyReferenced(&context.storage) {
+            let rowCount = context.heldRowCount
+            guard rowCount > 0, rowCount <= limit else { return }
+            keep(Placed(sequence: sequence, storage: context.storage.placedMove(), rowCount: rowCount))
+            return
+        }
         // The context may live on in other threads (returned by the read): its tables are read
         // holding their lock.
         let copied: (storage: Context.Storage, rowCount: Int)? = context.exclusively {
@@ -73,10 +81,19 @@ final class PlacedRows: Sendable {
             return (context.storage.placedCopy(), rowCount)
         }
         guard let (storage, rowCount) = copied else { return }
-        placed.withLock { placed in
-            if let kept = placed, kept.sequence == sequence, kept.rowCount >= rowCount { return }
-            placed = Placed(sequence: sequence, storage: storage, rowCount: rowCount)
+        keep(Placed(sequence: sequence, storage: storage, rowCount: rowCount))
+    }
+
+    /// Keeps `offered` unless the tables kept are as of the same commit and hold as much.
+    private func keep(_ offered: consuming Placed) {
+        let dropped: Placed? = placed.withLock { placed in
+            if let kept = placed, kept.sequence == offered.sequence, kept.rowCount >= offered.rowCount { return offered }
+            let dropped = placed
+            placed = offered
+            return dropped
         }
+        // Released outside the lock.
+        _ = consume dropped
     }
 
     /// Drops the tables kept if they were read before `sequence` (a commit made them stale).

@@ -163,7 +163,7 @@ public final class Store: Sendable {
         let result = try body(context)
         if let failure = context.storageFailure { throw failure }
         // `context` is referenced here until now: a copy `body` saved to has storage of its own.
-        writer.published.placed.offer(context)
+        writer.published.placed.offer(consume context)
         return result
     }
 

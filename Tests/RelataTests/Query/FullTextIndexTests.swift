@@ -259,6 +259,27 @@ struct FullTextIndexTests {
         try await store.close()
     }
 
+    @Test("A limited search reads each stored row once, though it holds several of the search's trigrams")
+    func rowsReadOnce() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Every trigram of "notes" in the same 12 rows, every trigram of "release" in 300.
+        let articles = (0..<300).map { i in
+            Article(id: "a\(i)", title: "", body: i < 12 ? "release notes \(i)" : "release \(i)", rank: 0, tag: "")
+        }
+        let backend = try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: EntitySchema(Article.self), followInterval: nil)
+        try await store.write { context in for article in articles { try article.save(to: &context) } }
+        let before = backend.fullTextRowsReadCount
+        let best = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: "release notes")).limit(5).resolve() }
+        #expect(best.map(\.id) == Array(Self.oracle(articles, "release notes").prefix(5)))
+        let read = backend.fullTextRowsReadCount - before
+        // The 12 rows holding "notes", each once (24 before: again for "ote"); "release" is in
+        // every row, its trigrams cannot lift a row without "notes" into the best 5.
+        #expect(read == 12, "\(read) rows of the table of trigrams read")
+        try await store.close()
+    }
+
     @Test("SQLite keeps a table of trigrams and indexes of the declared properties; a search reads only the best entities")
     func sqliteTables() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()

@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+import Relata
+
+/// Where a warm Q1 spends its time (`--probe w3-overhead --path <W3 store> --scale S`): an
+/// empty `store.read` (async and synchronous), building the query, Q1 through Relata and
+/// through GRDB by hand, each the median over W3's 1,000 e-mails, three times
+/// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling).
+enum W3Overhead {
+    static func run(_ data: W3Data, path: String) async throws {
+        let store = try await Store(backend: try SQLiteBackend(path: path), schema: EntitySchema(entities))
+        let emails = data.lookupEmails()
+        let only = ProcessInfo.processInfo.environment["RELATA_BENCH_QUERY"]
+        func time(_ name: String, _ body: (String) async throws -> Void) async throws {
+            if let only, only != name { return }
+            var times: [Duration] = []
+            for _ in 0..<(only == nil ? 3 : 30) {
+                for email in emails {
+                    let start = ContinuousClock.now
+                    try await body(email)
+                    times.append(ContinuousClock.now - start)
+                }
+            }
+            print(name, times.sorted()[times.count / 2])
+        }
+        try await time("empty await read") { _ in _ = try await store.read { _ in 0 } }
+        try await time("sync read") { _ in _ = try store.read { _ in 0 } }
+        try await time("query built") { email in _ = try await store.read { _ = W3User.query(in: $0).filter(\.email == email); return 0 } }
+        try await time("Q1 await") { email in _ = try await store.read { W3Queries.user(email: email, in: $0) } }
+        try await time("Q1 sync") { email in _ = try store.read { W3Queries.user(email: email, in: $0) } }
+        let reads = try DatabaseQueue(path: path.replacingOccurrences(of: "w3-relata", with: "w3-grdb"))
+        try await time("grdb empty await") { _ in _ = try await reads.read { _ in 0 } }
+        try await time("grdb Q1 await") { email in _ = try await reads.read { try W3GRDB.user(email: email, $0) } }
+        try await time("grdb Q1 sync") { email in _ = try reads.read { try W3GRDB.user(email: email, $0) } }
+        try await store.close()
+    }
+}
