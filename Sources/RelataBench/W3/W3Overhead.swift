@@ -8,7 +8,7 @@ import Relata
 /// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling).
 enum W3Overhead {
     static func run(_ data: W3Data, path: String) async throws {
-        let store = try await Store(backend: try SQLiteBackend(path: path), schema: EntitySchema(entities))
+        let store = try await Store(backend: try SQLiteBackend(path: path), schema: EntitySchema(W3Bench.entities))
         let emails = data.lookupEmails()
         let only = ProcessInfo.processInfo.environment["RELATA_BENCH_QUERY"]
         func time(_ name: String, _ body: (String) async throws -> Void) async throws {
