@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Relata
+import RelataCore
+import RelataSQLite
 @_spi(Paged) import RelataCore
 
 /// Workload W2 (Benchmarks/README.md): W1's data at a large scale in a SQLite store file built
@@ -302,26 +304,26 @@ enum LargeStoreW2 {
             try backend.close()
         case "w2-grdb-read":
             let before = residentBytes()
-            let statements = StatementCounter()
+            let statements = StatementTally()
             var configuration = Configuration()
-            configuration.prepareDatabase { db in db.trace(options: .statement) { _ in statements.add() } }
+            configuration.prepareDatabase { db in StatementTrace.install(statements, on: db) }
             var start = ContinuousClock.now
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             _ = try syncRead(queue) { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") }
             say("open", ContinuousClock.now - start)
             say("rss-before", before)
             say("rss-open", residentBytes())
-            var sent = statements.value
+            var sent = statements.count
             start = ContinuousClock.now
             say("resolved", try GRDBBaselineW1.resolve(queue, chats: first))
             say("cold", ContinuousClock.now - start)
-            say("statements-cold", statements.value - sent)
+            say("statements-cold", statements.count - sent)
             say("rss-cold", residentBytes())
-            sent = statements.value
+            sent = statements.count
             start = ContinuousClock.now
             _ = try GRDBBaselineW1.resolve(queue, chats: second)
             say("other", ContinuousClock.now - start)
-            say("statements-other", statements.value - sent)
+            say("statements-other", statements.count - sent)
             say("rss-other", residentBytes())
             say("rss-peak", peakResidentBytes())
             try queue.close()
@@ -468,14 +470,6 @@ struct Target {
             print("    \(target.value <= target.bound ? "met    " : "not met") \(pad(target.name, 56)) \(figure) (bound \(bound))")
         }
     }
-}
-
-/// Counts the statements a GRDB connection runs (its trace hook).
-final class StatementCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
 
 /// Resident set size of this process now (VmRSS), in bytes.

@@ -118,12 +118,7 @@ public final class SQLiteBackend: StorageBackend {
         self.statements = statements
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Statements SQLite runs for a statement (FTS5's reads of its tables, triggers) come
-            // as comments: not counted.
-            db.trace(options: .statement) { event in
-                if case .statement(let statement) = event, statement.sql.hasPrefix("--") { return }
-                statements.add()
-            }
+            StatementTrace.install(statements, on: db)
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Relata
+import RelataCore
+import RelataSQLite
 
 /// Workload W3 (Benchmarks/README.md): finding things by value, each query in fresh processes
 /// (cold: open and the first answer; warm: again in that process) beside GRDB by hand with the
@@ -149,14 +151,11 @@ enum W3Bench {
             }
             try await store.close()
         } else {
-            let statements = StatementCounter()
+            // Statements this program sent (not FTS5's own reads of its tables), counted as
+            // Relata's are.
+            let statements = StatementTally()
             var configuration = Configuration()
-            // Statements this program sent (FTS5's own reads of its tables, quoted 'main'.'…', are not).
-            configuration.prepareDatabase { db in
-                db.trace(options: .statement) { event in
-                    if case .statement(let statement) = event, !statement.sql.contains("'main'.") { statements.add() }
-                }
-            }
+            configuration.prepareDatabase { db in StatementTrace.install(statements, on: db) }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             let answer: @Sendable () async throws -> [String] = {
                 switch query {
@@ -184,7 +183,7 @@ enum W3Bench {
                     }
                 }
             }
-            try await measure(query, data, start: start, before: before, statements: { statements.value }, answer: answer) { email in
+            try await measure(query, data, start: start, before: before, statements: { statements.count }, answer: answer) { email in
                 try await queue.read { try W3GRDB.user(email: email, $0) }
             }
             try queue.close()
