@@ -35,8 +35,10 @@ extension PostgresTransaction: ColumnFilteringReader {
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
     /// whose column for a filter or key is NULL: one statement, two `SELECT`s.
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
-        guard let table = try tables.entityTable(of: type) else { return [] }
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows? {
+        guard let table = try tables.entityTable(of: type) else { return FirstEntityRows(records: [], skipped: 0, isExact: true) }
         // Every column of the type must be known: a key ordered by one column of several kinds
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
@@ -50,18 +52,35 @@ extension PostgresTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "$\(binds.count)", .postgres))
         }
         binds.append(Int64(max(0, count)))
+        binds.append(Int64(max(0, skipping)))
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
-        // them, for Swift to test and order (none for the first rows by id).
+        // them, for Swift to test and order (none for the first rows by id), marked by the last
+        // column (ignored as a property: its name is no column's).
         loose.append(plan.unordered(.postgres))
         let name = schema.qualified(table)
+        let ordered = "FROM \(name) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
         let query = PostgresQuery(
             unsafeSQL: """
-                (SELECT * FROM \(name) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", ")) LIMIT $\(binds.count))
-                UNION ALL (SELECT * FROM \(name) WHERE \(loose.joined(separator: " AND ")))
+                (SELECT *, false AS relata_loose \(ordered) LIMIT $\(binds.count - 1) OFFSET $\(binds.count))
+                UNION ALL (SELECT *, true FROM \(name) WHERE \(loose.joined(separator: " AND ")))
                 """,
             binds: binds
         )
-        return try entityRows(query, type: type)
+        let rows = try execute(query)
+        var layout: EntityRowLayout?
+        var records: [EntityRecord] = [], looseRows = 0
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            records.append(try entityRecord(cells, from: 0, type: type, layout: &layout))
+            if try cells[cells.count - 1].decode(Bool.self) { looseRows += 1 }
+        }
+        guard looseRows > 0, skipping > 0 else { return FirstEntityRows(records: records, skipped: skipping, isExact: looseRows == 0) }
+        // Rows Swift must place among the first ones: the rows skipped are needed after all.
+        var first = PostgresBindings()
+        for (filter, _) in plan.filters { Self.bind(filter.value, to: &first) }
+        first.append(Int64(skipping))
+        let skipped = try entityRows(PostgresQuery(unsafeSQL: "SELECT * \(ordered) LIMIT $\(first.count)", binds: first), type: type)
+        return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns), and

@@ -35,8 +35,10 @@ extension SQLiteTransaction: ColumnFilteringReader {
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
     /// whose column for a filter or key is NULL: one statement, two `SELECT`s.
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
-        guard let table = try tables.entityTable(of: type) else { return [] }
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows? {
+        guard let table = try tables.entityTable(of: type) else { return FirstEntityRows(records: [], skipped: 0, isExact: true) }
         // Every column of the type must be known: a key ordered by one column of several kinds
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
@@ -49,18 +51,30 @@ extension SQLiteTransaction: ColumnFilteringReader {
             loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
         }
         arguments.append(max(0, count))
+        arguments.append(max(0, skipping))
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
-        // them, for Swift to test and order (none for the first rows by id).
+        // them, for Swift to test and order (none for the first rows by id), marked by the last
+        // column (ignored as a property: its name is no column's).
         loose.append(plan.unordered(.sqlite))
-        var records: [EntityRecord] = []
+        let ordered = "SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
+        var records: [EntityRecord] = [], looseRows = 0
         try entityRows(
             """
-            SELECT * FROM (SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", ")) LIMIT ?\(arguments.count))
-            UNION ALL SELECT * FROM \(table) WHERE \(loose.joined(separator: " AND "))
+            SELECT *, 0 AS relata_loose FROM (\(ordered) LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count))
+            UNION ALL SELECT *, 1 FROM \(table) WHERE \(loose.joined(separator: " AND "))
             """,
             arguments: StatementArguments(arguments), type: type, table: table
-        ) { records.append($0) }
-        return records
+        ) { record, row in
+            records.append(record)
+            if row[row.count - 1] as Int64? == 1 { looseRows += 1 }
+        }
+        guard looseRows > 0, skipping > 0 else { return FirstEntityRows(records: records, skipped: skipping, isExact: looseRows == 0) }
+        // Rows Swift must place among the first ones: the rows skipped are needed after all.
+        var skipped: [EntityRecord] = []
+        arguments.removeLast(2)
+        arguments.append(skipping)
+        try entityRows("\(ordered) LIMIT ?\(arguments.count)", arguments: StatementArguments(arguments), type: type, table: table) { skipped.append($0) }
+        return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which

@@ -91,6 +91,12 @@ struct SQLiteTransaction: StorageTransaction {
     /// as a record, its to-one links found by ``EntityRowLayout`` (every column the table has
     /// now, so one another connection added is never missed).
     func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord) throws -> Void) throws {
+        try entityRows(sql, arguments: arguments, type: type, table: table) { record, _ in try body(record) }
+    }
+
+    /// ``entityRows(_:arguments:type:table:_:)``, each record given with its row (for columns
+    /// the statement adds after the table's).
+    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord, Row) throws -> Void) throws {
         var layout: (names: [String], slots: EntityRowLayout)?
         try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
@@ -105,7 +111,7 @@ struct SQLiteTransaction: StorageTransaction {
                 try r.property(slot.index, "\(type).\(slot.name)", slot.kind)
             }
             let updatedAt = try layout!.slots.updatedAt { index in try r.optionalReal(index, TableCatalog.updatedAtColumn) }
-            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt))
+            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt), row)
         }
     }
 

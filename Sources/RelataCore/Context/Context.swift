@@ -184,6 +184,18 @@ extension Context {
         }
     }
 
+    /// ``EntityTable/window(matching:orderedBy:offset:count:)`` of `type`'s table: a query's
+    /// window as storage answers it, when it can answer it whole; `nil` as
+    /// ``ids(of:matching:orderedBy:first:)``.
+    func window<Entity: EntityModelProtocol>(
+        of type: Entity.Type, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], offset: Int, count: Int
+    ) -> (ids: [Entity.ID], isWindow: Bool)? {
+        exclusively {
+            noteRead(.type(ObjectIdentifier(Entity.self)))
+            return table(Entity.self)?.window(matching: filters, orderedBy: order, offset: offset, count: count)
+        }
+    }
+
     /// The ids of the rows storage sends for `filters` that this context did not write, and the
     /// ids of the entities it wrote that pass one of `lookups` (see
     /// ``EntityTable/writtenIDs(_:)``): together, every entity that may hold what the lookups

@@ -297,6 +297,21 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         return kept.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
     }
 
+    /// The ids of a query's window — its `count` results after the first `offset` — in order,
+    /// when storage answers it whole: it tests `filters` exactly and keeps `order` (ties by id)
+    /// for every matching row, and this table wrote no entity of the type (one written here
+    /// could take a place in it). Otherwise, `isWindow` false, the ids to test and order in
+    /// Swift, as ``ids(matching:orderedBy:first:)`` gives them for the first `offset + count`;
+    /// `nil` as there.
+    @inlinable
+    func window(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], offset: Int, count: Int) -> (ids: [Entity.ID], isWindow: Bool)? {
+        guard let faulter, !holdsAll, !wroteEntities else {
+            return ids(matching: filters, orderedBy: order, first: offset + count).map { ($0, false) }
+        }
+        guard let found = faulter.readFirst(filters, order, count, skipping: offset) else { return nil }
+        return (place(found, faulter), found.isExact && found.skipped == offset)
+    }
+
     /// The ids of the rows storage sends for `filters` (as ``ids(matching:orderedBy:first:)``
     /// asks), those not written here (their rows are stale), in storage's order; `nil` as there,
     /// and when the table wrote entities outside a write (it keeps no ``dirty`` to tell them).

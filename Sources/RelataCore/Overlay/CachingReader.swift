@@ -204,8 +204,10 @@ struct CachingReader: ColumnFilteringReader {
         try source().fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
-        try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows? {
+        try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
     }
 
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {

@@ -11,6 +11,11 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         @usableFromInline var entities: [(Entity.ID, Entity)] = []
         @usableFromInline var rows: [EntityRecord] = []
         @usableFromInline var times: [Entity.ID: Date] = [:]
+        /// ``readFirst``: how many rows in order came before these, not read.
+        @usableFromInline var skipped = 0
+        /// ``readFirst``: whether the entities are the answer itself, in order — every row passed
+        /// the filters in storage and came in order (see ``FirstEntityRows/isExact``).
+        @usableFromInline var isExact = false
 
         @usableFromInline init() {}
     }
@@ -25,10 +30,10 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// A page of ``readMatching``: the first rows after a stored id (`nil`: from the first), as
     /// many as asked, and the last one's stored id when there may be more; `nil` on failure.
     @usableFromInline let readPage: (ContextBase, [ColumnFilter], String?, Int) -> (found: Found, last: String?)?
-    /// At least the first `count` entities whose rows pass the filters in the order given (with
-    /// the rows whose columns are NULL, or every row that passes when storage cannot order), and
-    /// the rows; `nil` on failure.
-    @usableFromInline let readFirst: (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?
+    /// At least the first `count` entities whose rows pass the filters in the order given, after
+    /// skipping as many as asked where storage can tell (with the rows whose columns are NULL, or
+    /// every row that passes when storage cannot order), and the rows; `nil` on failure.
+    @usableFromInline let readFirst: (ContextBase, [ColumnFilter], [ColumnOrder], Int, Int) -> Found?
     /// How many stored entities pass the filters exactly, counted by storage, and the entities
     /// whose rows it could not test (with the rows); `nil` when storage cannot count by these
     /// filters or the read failed.
@@ -51,7 +56,7 @@ final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
         read: @escaping (ContextBase, [Entity.ID]) -> Found?, readAll: @escaping (ContextBase) -> Found?,
         readMatching: @escaping (ContextBase, [ColumnFilter]) -> Found?,
         readPage: @escaping (ContextBase, [ColumnFilter], String?, Int) -> (found: Found, last: String?)?,
-        readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int) -> Found?,
+        readFirst: @escaping (ContextBase, [ColumnFilter], [ColumnOrder], Int, Int) -> Found?,
         readCount: @escaping (ContextBase, [ColumnFilter]) -> (count: Int, untested: Found)?,
         readFullText: @escaping (ContextBase, [String], [String], [Int], [Int]) -> FullTextCandidates?,
         rows: @escaping (ContextBase, [Entity.ID]) -> [EntityRecord]?, count: @escaping (ContextBase) -> Int?,

@@ -171,11 +171,12 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readPage(base, filters, after, limit)
     }
 
-    /// At least the first `count` entities whose rows pass `filters` in `order` (see
-    /// ``EntityReads/readFirst``), and the rows; `nil` on failure.
+    /// At least the first `count` entities whose rows pass `filters` in `order`, after the first
+    /// `skipping` where storage can skip them (see ``EntityReads/readFirst``), and the rows;
+    /// `nil` on failure.
     @inlinable
-    func readFirst(_ filters: [ColumnFilter], _ order: [ColumnOrder], _ count: Int) -> EntityReads<Entity>.Found? {
-        reads.readFirst(base, filters, order, count)
+    func readFirst(_ filters: [ColumnFilter], _ order: [ColumnOrder], _ count: Int, skipping: Int = 0) -> EntityReads<Entity>.Found? {
+        reads.readFirst(base, filters, order, count, skipping)
     }
 
     /// How many stored entities pass `filters` exactly, counted by storage, and those it could

@@ -86,13 +86,16 @@ enum OverlayReads {
                     return (found, last)
                 }
             },
-            readFirst: { base, filters, order, count in
+            readFirst: { base, filters, order, count, skipping in
                 base.read { reader in
-                    guard let rows = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count) else {
+                    guard let first = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
+                    else {
                         return try pages(reader, filters, base)
                     }
                     var found = EntityReads<Entity>.Found()
-                    try decode(rows, into: &found, base: base)
+                    try decode(first.records, into: &found, base: base)
+                    found.skipped = first.skipped
+                    found.isExact = first.isExact
                     return found
                 }
             },

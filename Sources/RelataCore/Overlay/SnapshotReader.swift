@@ -85,9 +85,11 @@ struct SnapshotReader: ColumnFilteringReader {
         return try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows? {
         try check([type], in: changes.entityTypes) { stale($0) }
-        return try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+        return try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
     }
 
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {

@@ -65,8 +65,10 @@ struct StashingReader: ColumnFilteringReader {
         try reader.fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
-        try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count)
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows? {
+        try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
     }
 
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {

@@ -152,15 +152,23 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// predicates storage can test (all of them when there are none).
     @usableFromInline
     func idsToResolve(in context: Context) -> [Entity.ID] {
+        idsToResolve(in: context, window: false).ids
+    }
+
+    /// The ids to resolve, as ``idsToResolve(in:)``; with `window`, `isWindow` says when they are
+    /// the results themselves, in order: storage tested every filter exactly, ordered by every
+    /// key and skipped the offset (see ``EntityTable/window(matching:orderedBy:offset:count:)``).
+    @usableFromInline
+    func idsToResolve(in context: Context, window allowsWindow: Bool) -> (ids: [Entity.ID], isWindow: Bool) {
         if let textSearch {
             // Ranked, the search's matches are the results when nothing else filters or orders
             // them: only the window's are needed.
             let first = givenIDs == nil && order == nil && filters.count == 1 ? window.map { $0.offset + $0.count } : nil
             let ranked = context.rankedIDs(of: Entity.self, textSearch, first: first)
-            if let first { return Array(ranked.prefix(first)) }
-            return givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked
+            if let first { return (Array(ranked.prefix(first)), false) }
+            return (givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked, false)
         }
-        if let givenIDs { return givenIDs }
+        if let givenIDs { return (givenIDs, false) }
         // In a context holding every entity, a sorted index of the one sort key gives the first
         // results in order (the filters test the entities as they come: without `with`, a filter
         // sees what it would see after resolving), and an index answers a predicate.
@@ -174,25 +182,33 @@ public struct QueryList<Entity: EntityModelProtocol> {
                 ties: ordersTiesByID ? sortKeysTie : nil, where: { [filters] entity in filters.allSatisfy { $0(entity) } }
             )
         {
-            return ids
+            return (ids, false)
         }
         // An index of a property, or the save times in order, answer the filters' lookups (the
         // one that keeps fewer ids, when both can).
         let indexed = indexLookups.isEmpty ? nil : context.indexedIDs(of: Entity.self, indexLookups)
         if let savedWithin, let saved = context.savedIDs(of: Entity.self, within: savedWithin), saved.count < indexed?.count ?? .max {
-            return saved
+            return (saved, false)
         }
-        if let indexed { return indexed }
+        if let indexed { return (indexed, false) }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
         if let window, let columnOrder, filters.count == filtersInStorage + (hasKeysetFilter ? 1 : 0),
-            columnFilters.allSatisfy(\.isExact), let ties = tiedRows.value,
-            let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties)
+            columnFilters.allSatisfy(\.isExact), let ties = tiedRows.value
         {
-            return ids
+            // Without a keyset, storage may give the window itself (offset skipped, nothing left
+            // for Swift to test or order).
+            if allowsWindow, !hasKeysetFilter, ties == 0,
+                let found = context.window(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, offset: window.offset, count: window.count)
+            {
+                return found
+            }
+            if let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties) {
+                return (ids, false)
+            }
         }
-        if !storedFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: storedFilters) { return ids }
-        return context.ids(of: Entity.self)
+        if !storedFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: storedFilters) { return (ids, false) }
+        return (context.ids(of: Entity.self), false)
     }
 
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped. A deferred
@@ -204,7 +220,8 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // Observed, a filtered query of the whole type watches the entities that can match in
         // place of reading which exist (see `RegionWatch`).
         let watches = region != nil && isWatchable
-        let ids = idsToResolve(in: watches ? context.notRecording : context)
+        // Unobserved, storage may answer the window whole: the results need no selection.
+        let (ids, isWindow) = idsToResolve(in: watches ? context.notRecording : context, window: !watches)
         if !watches {
             for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         }
@@ -226,7 +243,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
             }
         }
         // The caller's closures run after the reads, without the context's lock.
-        guard watches, let region else { return selection?(result) ?? result }
+        guard watches, let region else { return isWindow ? result : selection?(result) ?? result }
         return select(result) { kept in
             region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map { $0.id })))
         }

@@ -5,11 +5,15 @@ package protocol ColumnFilteringReader: StorageReader {
     /// `filters` (and possibly others: the filters are a prefilter).
     func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord]
 
-    /// The first `count` rows of `type` that pass `filters` exactly, in `order` (then by id), and
-    /// every row whose column for a filter or a key is NULL (its value may be in the payload: it
-    /// is tested in Swift); `nil` when storage cannot order by these keys (a key without a single
-    /// numeric column, a filter without a column).
-    func fetchFirstEntities(of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]?
+    /// The first `count` rows of `type` that pass `filters` exactly, in `order` (then by id), after
+    /// the first `skipping` of them, and every row whose column for a filter or a key is NULL or
+    /// whose text key is not ASCII (it is tested and ordered in Swift). When such rows come,
+    /// none is skipped: the first `skipping + count` come, for Swift to place those among them.
+    /// `nil` when storage cannot order by these keys (a key without a single column of a kind
+    /// SQL orders, a filter without a column).
+    func fetchFirstEntities(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityRows?
 
     /// How many rows of `type` pass `filters` exactly, counted in storage (through the filters'
     /// indexes where there are some), and the rows it could not test: those holding an entity
@@ -37,12 +41,14 @@ extension StorageReader {
         return try fetchEntities(of: type, after: id, limit: limit)
     }
 
-    /// ``ColumnFilteringReader/fetchFirstEntities(of:matching:orderedBy:count:)`` where the
-    /// reader tests columns; `nil` otherwise.
+    /// ``ColumnFilteringReader/fetchFirstEntities(of:matching:orderedBy:count:skipping:)`` where
+    /// the reader tests columns; `nil` otherwise.
     @usableFromInline
-    package func fetchFirstEntities(of type: String, prefiltered filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int) throws -> [EntityRecord]? {
+    package func fetchFirstEntities(
+        of type: String, prefiltered filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int = 0
+    ) throws -> FirstEntityRows? {
         guard let filtering = self as? any ColumnFilteringReader else { return nil }
-        return try filtering.fetchFirstEntities(of: type, matching: filters, orderedBy: order, count: count)
+        return try filtering.fetchFirstEntities(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping)
     }
 }
 

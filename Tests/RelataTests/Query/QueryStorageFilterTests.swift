@@ -219,6 +219,39 @@ struct QueryStorageFilterTests {
         try await store.close()
     }
 
+    /// Pages far down a filtered, sorted list in `store` (`readings` stored), each against plain
+    /// Swift; `reads` (rows read so far), when given, shows only the page's rows were read.
+    static func checkPagesAfterOffset(_ store: Store, _ readings: [Reading], reads: (() -> Int)? = nil) async throws {
+        let newest = readings.filter(\.ok).sorted { ($0.taken, $0.id) > ($1.taken, $1.id) }
+        for (count, offset) in [(5, 300), (20, 1_000), (10, 1_495), (10, 2_000)] {
+            let before = reads?() ?? 0
+            let found = try await store.read {
+                Reading.query(in: $0).filter(\.ok == true).sorted(by: \.taken.desc).limit(count, offset: offset).resolve().map(\.id)
+            }
+            #expect(found == newest.dropFirst(offset).prefix(count).map(\.id), "\(count) after \(offset)")
+            // Storage skips the offset: it tests every filter and orders by every key.
+            if let reads { #expect(reads() - before == min(count, max(0, newest.count - offset)), "\(count) after \(offset): read \(reads() - before) rows") }
+        }
+        try await store.close()
+    }
+
+    @Test("A page after an offset, when storage tests every filter and orders by every key, reads the page's rows only")
+    func pageAfterOffset() async throws {
+        let (directory, readings, backend, store) = try await Self.readingStore(followInterval: nil)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.checkPagesAfterOffset(store, readings, reads: { backend.rowsReadCount })
+    }
+
+    @Test("On PostgreSQL too, a page after an offset is the rows SQL skips to")
+    func pageAfterOffsetPostgres() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: PostgresStoreTests.schema()))
+        let store = try await Store(backend: backend, schema: EntitySchema(Reading.self), followInterval: nil)
+        let readings = (0..<3_000).map(PropertyColumnTests.reading)
+        try await store.write { context in for reading in readings { try reading.save(to: &context) } }
+        try await Self.checkPagesAfterOffset(store, readings)
+    }
+
     @Test("A sorted, limited query asked again and again reads as few rows each time: the rows earlier reads kept do not add to it")
     func repeatedFirstRows() async throws {
         let (directory, readings, backend, store) = try await Self.readingStore(followInterval: .milliseconds(10))
