@@ -44,7 +44,9 @@ extension PostgresTransaction: ColumnFilteringReader {
         if !tables.isCurrent { try tables.refresh() }
         guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
         let entity = "pg_catalog.octet_length(payload) > 0"
-        var exact = [entity] + plan.ordered(.postgres), loose = [entity]
+        // A column not NULL says the row holds an entity (a row without one has every property
+        // column NULL): the payload is not read to tell, unless no column is involved.
+        var exact = (plan.involved.isEmpty ? [entity] : []) + plan.ordered(.postgres), loose = [entity]
         var binds = PostgresBindings()
         for (filter, column) in plan.filters {
             Self.bind(filter.value, to: &binds)

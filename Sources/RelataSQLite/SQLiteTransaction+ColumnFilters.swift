@@ -43,7 +43,9 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
         guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
-        var exact = ["length(payload) > 0"] + plan.ordered(.sqlite), loose = ["length(payload) > 0"]
+        // A column not NULL says the row holds an entity (a row without one has every property
+        // column NULL): the payload is not read to tell, unless no column is involved.
+        var exact = (plan.involved.isEmpty ? ["length(payload) > 0"] : []) + plan.ordered(.sqlite), loose = ["length(payload) > 0"]
         var arguments: [(any DatabaseValueConvertible)?] = []
         for (filter, column) in plan.filters {
             arguments.append(Self.argument(filter.value))

@@ -179,14 +179,14 @@ extension ListChange {
         let new = new ?? old
         for target in added { if let index = new.index(of: target) { insertions.append((index, target)) } }
         insertions.sort { $0.index < $1.index }
-        let changed = Set(added).union(removed.map(\.id))
+        let changed = Set(added).union(removed.map { $0.id })
         var modifications: [Int] = []
         for target in stored where !changed.contains(target) {
             if let index = new.index(of: target) { modifications.append(index) }
         }
         let moves = insertions.compactMap { index, id in movedFrom[id].map { Move(from: $0, to: index) } }
         return ListChange(
-            deletions: removed.map(\.index), insertions: insertions.map(\.index), insertedIDs: insertions.map(\.id),
+            deletions: removed.map { $0.index }, insertions: insertions.map { $0.index }, insertedIDs: insertions.map { $0.id },
             modifications: modifications.sorted(), moves: moves, count: new.count, isInitial: false
         )
     }

@@ -471,7 +471,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         copy.sortKeysetBound = nil
         copy.sortKeysTie = nil
         // It replaces an earlier sort waiting for the context.
-        copy.pending.removeAll(where: \.sorts)
+        copy.pending.removeAll { $0.sorts }
         return copy
     }
 
