@@ -70,6 +70,36 @@ struct SQLiteIndexes {
         return (complete, fullText)
     }
 
+    /// What ``sync(_:synced:)`` would leave for `indexes` when the file holds every declared
+    /// index of each type with a table and no other (nor a full-text table of the earlier
+    /// layout): nothing to make or drop, found without a write; `nil` otherwise.
+    func held(_ indexes: [String: [StoredIndex]]) throws -> [String: Synced]? {
+        try tables.refresh()
+        var held: [String: Synced] = [:]
+        for (type, declared) in indexes {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            guard try FullTextTable.earlierNames(of: table, db).isEmpty else { return nil }
+            var wanted = Set<String>(), wantedText = Set<String>(), fullText: [FullTextTable] = []
+            for index in declared {
+                // A property without a column yet: the write that makes it makes the index.
+                guard let columns = tables.catalog.columns(of: type, for: index) else { return nil }
+                if index.kind == .fullText {
+                    let text = FullTextTable(entityTable: table, columns: columns)
+                    wantedText.insert(text.name)
+                    fullText.append(text)
+                } else {
+                    wanted.insert("\(table)_x_" + columns.joined(separator: "_"))
+                }
+            }
+            let made = try String.fetchSet(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name GLOB ?", arguments: [table, table + "_x_*"]
+            )
+            guard made == wanted, try Set(FullTextTable.names(of: table, db)) == wantedText else { return nil }
+            held[type] = Synced(declared: declared, fullText: fullText, complete: true)
+        }
+        return held
+    }
+
     private func exists(_ name: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [name]) ?? false
     }

@@ -453,6 +453,13 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool {
+        let synced = try SQLiteIndexes(db: db, tables: tables).held(indexes)
+        guard let synced else { return false }
+        backend.indexes.withLock { $0.merge(synced) { _, held in held } }
+        return true
+    }
+
     func keepIndexes(_ indexes: [String: [StoredIndex]]) throws {
         var changes = StoreChanges()
         changes.indexes = indexes

@@ -37,7 +37,7 @@ public struct EntitySchema: Sendable {
             }
             guard byName[name] == nil else { continue }
             byName[name] = type
-            byShortName[String(describing: type), default: []].append(type)
+            byShortName[_typeName(type, qualified: false), default: []].append(type)
         }
         self.types = byName
         self.shortNames = byShortName.compactMapValues { $0.count == 1 ? $0[0] : nil }

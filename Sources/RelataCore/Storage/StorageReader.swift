@@ -120,10 +120,18 @@ public protocol StorageReader {
     /// does, in a write). The calls that follow must answer exactly as without it; a failure
     /// shows in them. The default implementation does nothing.
     func prefetch(_ reads: PlannedReads)
+
+    /// Whether storage holds the indexes `indexes` declares (by type name) and no other, so that
+    /// ``StorageTransaction/keepIndexes(_:)`` would change nothing: a ``Store`` asks it when it
+    /// opens, and takes the write lock to keep them only when it does not (an open then waits
+    /// for no other process's write). The default says no.
+    func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool
 }
 
 extension StorageReader {
     public func prefetch(_ reads: PlannedReads) {}
+
+    public func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool { false }
 
     public func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
         Array(page.slice(try fetchLinks(of: [source])))

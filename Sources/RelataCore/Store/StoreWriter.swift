@@ -94,9 +94,10 @@ actor StoreWriter {
                 (loader, sequence) = try upgrade()
                 ignored = loader.ignored
             }
-            // The declared indexes, made under the write lock before the first read needs them.
+            // The declared indexes, made under the write lock before the first read needs them —
+            // when storage does not hold them already.
             let indexes = schema.storedIndexes
-            if !indexes.isEmpty { try backend.write { try $0.keepIndexes(indexes) } }
+            if !indexes.isEmpty, try !backend.read({ try $0.holdsIndexes(indexes) }) { try backend.write { try $0.keepIndexes(indexes) } }
             // The cache starts empty, as of that commit.
             cache?.reset(to: sequence)
             published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))

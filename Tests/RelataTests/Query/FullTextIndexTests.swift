@@ -350,6 +350,33 @@ struct FullTextIndexTests {
         #expect(documents == articles.count, "made again from every stored article")
     }
 
+    @Test("A store whose file holds its declared indexes opens while another connection holds the write lock")
+    func opensWithoutTheWriteLock() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let articles = Self.articles(200, seed: 9)
+        var store = try await Store(path: path, entities: Article.self)
+        try await store.write { context in for article in articles { try article.save(to: &context) } }
+        try await store.close()
+        // Another connection holds the write lock for two seconds, ten times the busy timeout.
+        let other = try DatabaseQueue(path: path)
+        let locked = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            try? other.inTransaction(.immediate) { _ in
+                locked.signal()
+                _ = release.wait(timeout: .now() + 2)
+                return .rollback
+            }
+        }
+        holder.start()
+        locked.wait()
+        defer { release.signal() }
+        store = try await Store(backend: try SQLiteBackend(path: path, busyTimeout: .milliseconds(200)), schema: EntitySchema(Article.self))
+        let found = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: Self.searches[0])).limit(5).resolve().map(\.id) }
+        #expect(found == Array(Self.oracle(articles, Self.searches[0]).prefix(5)))
+        try await store.close()
+    }
+
     @Test("An index declared later is made and filled from the stored rows; one no longer declared is dropped")
     func declarationsComeAndGo() async throws {
         let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
