@@ -401,56 +401,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// (``FullTextMemoryIndex``). Otherwise every entity is held and scored.
     func rankedIDs(_ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
         guard !search.distinct.isEmpty, first != 0 else { return [] }
+        // Storage's statistics and every trigram's rows in one read transaction.
         if let faulter, !holdsAll, let properties = search.properties,
-            let found = faulter.readFullText(properties, search.distinct, containing: [])
+            let ranked = faulter.inOneRead({ rankedFromStorage(search, first: first, properties: properties, faulter) })
         {
-            let statistics = FullTextSearch<Entity>.Statistics(
-                documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
-            )
-            // The entities held are scored from their own values (they may have been written
-            // here); storage's rows of them are skipped (`seen` by their ids as stored).
-            var scored: [FullTextSearch<Entity>.Scored] = []
-            var seen = Set<String>()
-            for id in loadedIDs {
-                // Held absent (erased here) or present: its row is not read.
-                let text = FullTextSearch<Entity>.text(id)
-                seen.insert(text)
-                guard let entity = entities[id] else { continue }
-                let document = search.document(entity)
-                if !document.frequencies.isEmpty { scored.append((id, text, search.score(document, statistics))) }
-            }
-            // Rows are scored by their ids as stored; only those that rank are decoded.
-            var stored: [FullTextSearch<Entity>.StoredScore] = []
-            func add(_ rows: [FullTextCandidates.Row], _ scores: inout [Double]) {
-                for row in rows where seen.insert(row.id).inserted {
-                    let score = search.score(.init(length: row.length, frequencies: row.frequencies), statistics)
-                    stored.append((row.id, score))
-                    scores.append(score)
-                }
-            }
-            // Without `first`, the rows of every trigram some row holds, in one read.
-            let held = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
-            var unused: [Double] = [], readPlaces: [Int] = []
-            let read: Bool =
-                if held.isEmpty {
-                    true
-                } else if first == nil {
-                    faulter.readFullText(properties, search.distinct, containing: held).map { add($0.rows, &unused) } != nil
-                } else {
-                    // Each trigram's rows without those of the trigrams read before (read then).
-                    search.readRarestFirst(statistics, first: first, known: scored.lazy.map { $0.score }) { place, scores in
-                        defer { readPlaces.append(place) }
-                        guard let rows = faulter.readFullText(properties, search.distinct, containing: [place], excluding: readPlaces)?.rows
-                        else { return false }
-                        add(rows, &scores)
-                        return true
-                    }
-                }
-            guard read else {
-                ensureAll()
-                return search.rank(zip(entities.ids, entities.values))
-            }
-            return FullTextSearch<Entity>.ranked(scored, stored: stored, first: first)
+            return ranked
         }
         if faulter == nil, let index = memoryIndexes?.lazy.compactMap({ $0 as? FullTextMemoryIndex<Entity> })
             .first(where: { $0.textKeyPaths == search.keyPaths })
@@ -459,6 +414,61 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         }
         ensureAll()
         return search.rank(zip(entities.ids, entities.values))
+    }
+
+    /// ``rankedIDs(_:first:)`` from storage's full-text table of `properties`: `nil` when storage
+    /// has none.
+    private func rankedFromStorage(
+        _ search: FullTextSearch<Entity>, first: Int?, properties: [String], _ faulter: EntityFaulter<Entity>
+    ) -> [Entity.ID]? {
+        guard let found = faulter.readFullText(properties, search.distinct, containing: []) else { return nil }
+        let statistics = FullTextSearch<Entity>.Statistics(
+            documents: found.documents, totalLength: found.totalLength, documentFrequencies: found.documentFrequencies
+        )
+        // The entities held are scored from their own values (they may have been written
+        // here); storage's rows of them are skipped (`seen` by their ids as stored).
+        var scored: [FullTextSearch<Entity>.Scored] = []
+        var seen = Set<String>()
+        for id in loadedIDs {
+            // Held absent (erased here) or present: its row is not read.
+            let text = FullTextSearch<Entity>.text(id)
+            seen.insert(text)
+            guard let entity = entities[id] else { continue }
+            let document = search.document(entity)
+            if !document.frequencies.isEmpty { scored.append((id, text, search.score(document, statistics))) }
+        }
+        // Rows are scored by their ids as stored; only those that rank are decoded.
+        var stored: [FullTextSearch<Entity>.StoredScore] = []
+        func add(_ rows: [FullTextCandidates.Row], _ scores: inout [Double]) {
+            for row in rows where seen.insert(row.id).inserted {
+                let score = search.score(.init(length: row.length, frequencies: row.frequencies), statistics)
+                stored.append((row.id, score))
+                scores.append(score)
+            }
+        }
+        // Without `first`, the rows of every trigram some row holds, in one read.
+        let held = search.distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
+        var unused: [Double] = [], readPlaces: [Int] = []
+        let read: Bool =
+            if held.isEmpty {
+                true
+            } else if first == nil {
+                faulter.readFullText(properties, search.distinct, containing: held).map { add($0.rows, &unused) } != nil
+            } else {
+                // Each trigram's rows without those of the trigrams read before (read then).
+                search.readRarestFirst(statistics, first: first, known: scored.lazy.map { $0.score }) { place, scores in
+                    defer { readPlaces.append(place) }
+                    guard let rows = faulter.readFullText(properties, search.distinct, containing: [place], excluding: readPlaces)?.rows
+                    else { return false }
+                    add(rows, &scores)
+                    return true
+                }
+            }
+        guard read else {
+            ensureAll()
+            return search.rank(zip(entities.ids, entities.values))
+        }
+        return FullTextSearch<Entity>.ranked(scored, stored: stored, first: first)
     }
 
     /// Makes sure the table holds every entity of the type (what it holds already wins: it may

@@ -264,12 +264,14 @@ package final class ContextBase: Sendable {
 
     /// Runs `body` with one read transaction open for every read it makes of this base (a
     /// resolve reads its levels in one transaction: one state, and no transaction per batch).
+    /// `probingCache`: `body` runs first against the cache alone, and again in a transaction only
+    /// when the cache missed a read — for reads the cache may answer whole (not a search's).
     @usableFromInline
-    func reading<T>(_ body: () -> T) -> T {
+    func reading<T>(probingCache: Bool = true, _ body: () -> T) -> T {
         if let current = Self.current, current.base === self { return body() }
         // A cache as of the snapshot answers what it holds without a transaction; what it misses
         // is read by running `body` again in one (what the first run placed is held by then).
-        if let cache, let (sequence, bound) = cacheSequence(cache) {
+        if probingCache, let cache, let (sequence, bound) = cacheSequence(cache) {
             let probe = ProbeBox(base: self)
             let result = Self.$cacheProbe.withValue(probe) { body() }
             if !probe.missing, bound || bindAfterHit(sequence) { return result }

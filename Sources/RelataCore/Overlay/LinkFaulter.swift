@@ -194,6 +194,11 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
         reads.readFullText(base, properties, tokens, containing, excluding)
     }
 
+    /// Runs `body` with its reads of storage in one read transaction.
+    func inOneRead<T>(_ body: () -> T) -> T {
+        base.reading(probingCache: false, body)
+    }
+
     /// How many entities of the type are stored, counted without reading them; `nil` on failure.
     @inlinable
     func count() -> Int? {
