@@ -60,6 +60,40 @@ struct PostgresIndexes {
         return synced
     }
 
+    /// What ``sync(_:synced:)`` would leave for `indexes` when the schema holds every declared
+    /// index of each type with a table and no other (nor a full-text table of an earlier
+    /// version): nothing to make or drop, found without the write lock; `nil` otherwise.
+    func held(_ indexes: [String: [StoredIndex]]) throws -> [String: [StoredIndex]]? {
+        let tables = transaction.tables!
+        let schema = transaction.schema
+        var held: [String: [StoredIndex]] = [:]
+        for (type, declared) in indexes {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            let found = try PostgresFullTextTable.existing(of: table, in: schema) { try transaction.execute($0) }
+            guard found.outdated.isEmpty else { return nil }
+            var wanted = Set<String>(), wantedText = Set<String>()
+            for index in declared {
+                // A property without a column yet: the write that makes it makes the index.
+                guard let columns = tables.catalog.columns(of: type, for: index) else { return nil }
+                if index.kind == .fullText {
+                    wantedText.insert(PostgresFullTextTable(entityTable: table, columns: columns).name)
+                } else {
+                    wanted.insert("\(table)_x_" + columns.joined(separator: "_"))
+                }
+            }
+            var query = PostgresQuery(
+                unsafeSQL: "SELECT indexname FROM pg_catalog.pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE $3"
+            )
+            query.binds.append(schema.schema)
+            query.binds.append(table)
+            query.binds.append(table + "\\_x\\_%")
+            let made = Set(try transaction.execute(query).map { try $0.decode(String.self) })
+            guard made == wanted, Set(found.complete.map { $0.name }) == wantedText else { return nil }
+            held[type] = declared
+        }
+        return held
+    }
+
     /// Keeps every full-text table of the types `changes` writes: each stored row's trigrams
     /// written again, each erased row's removed, one statement per table (sent without waiting).
     /// `rows` are the rows as split for their columns. The tables of a type this backend has not

@@ -54,8 +54,11 @@ struct PostgresSchema: Sendable {
 
     /// Creates the schema and tables when missing, under the writers' lock (two processes opening
     /// a new database at once create them once); refuses a schema of another application or of a
-    /// newer format.
+    /// newer format. A schema of this version, with its indexes and no upgrade under way, is
+    /// left as it is, found so in one round trip without the lock (an open then waits for no
+    /// writer).
     func create(on connection: PostgresConnection, logger: Logger) throws {
+        if (try? isCurrent(on: connection, logger: logger)) == true { return }
         _ = try connection.query("BEGIN", logger: logger).answer(from: connection)
         do {
             _ = try connection.query("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))", logger: logger).answer(from: connection)
@@ -118,6 +121,22 @@ struct PostgresSchema: Sendable {
             throw error
         }
         try upgradeToPropertyColumns(on: connection, logger: logger)
+    }
+
+    /// Whether the schema is of this format and version, holds the indexes ``create(on:logger:)``
+    /// makes and has no upgrade to property columns under way: one statement, no lock (it fails
+    /// when the tables are missing).
+    private func isCurrent(on connection: PostgresConnection, logger: Logger) throws -> Bool {
+        let indexes = ["relata_dynamic_link_source", "relata_dynamic_link_target", "relata_log_at"]
+            .map { "pg_catalog.to_regclass('\"\(schema)\".\($0)') IS NOT NULL" }.joined(separator: " AND ")
+        let query = PostgresQuery(unsafeSQL: "SELECT key, value FROM \(meta) UNION ALL SELECT 'relata_indexes', (\(indexes))::text")
+        var found: [String: String] = [:]
+        for row in try connection.query(query, logger: logger).answer(from: connection).rows {
+            let (key, value) = try row.decode((String, String).self)
+            found[key] = value
+        }
+        return found["format"] == Self.format && found["version"] == "\(Self.version)" && found["columns_table"] == nil
+            && found["relata_indexes"] == "true"
     }
 
     /// Entity counts, kept by statement triggers on each entity table (their argument is the

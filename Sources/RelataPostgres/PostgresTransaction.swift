@@ -575,6 +575,12 @@ final class PostgresTransaction: StorageTransaction {
         [links.map(\.kind), links.map(\.sourceType), links.map(\.source), links.map(\.targetType), links.map(\.target)]
     }
 
+    func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool {
+        guard let held = try PostgresIndexes(transaction: self).held(indexes) else { return false }
+        backend.indexes.withLock { $0.merge(held) { _, held in held } }
+        return true
+    }
+
     func keepIndexes(_ indexes: [String: [StoredIndex]]) throws {
         let synced = try PostgresIndexes(transaction: self).sync(indexes, synced: backend.indexes.withLock { $0 })
         backend.indexes.withLock { $0 = synced }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Relata
 @testable import RelataCore
-import RelataPostgres
+@testable import RelataPostgres
 @testable import RelataSQLite
 import Testing
 
@@ -372,6 +372,39 @@ struct FullTextIndexTests {
         locked.wait()
         defer { release.signal() }
         store = try await Store(backend: try SQLiteBackend(path: path, busyTimeout: .milliseconds(200)), schema: EntitySchema(Article.self))
+        let found = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: Self.searches[0])).limit(5).resolve().map(\.id) }
+        #expect(found == Array(Self.oracle(articles, Self.searches[0]).prefix(5)))
+        try await store.close()
+    }
+
+    @Test("On PostgreSQL too, a store whose schema holds its declared indexes opens while another client holds the writers' lock")
+    func opensWithoutTheWriteLockPostgres() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let schema = PostgresStoreTests.schema()
+        let configuration = PostgresBackend.Configuration(schema: schema, busyTimeout: .seconds(1))
+        let articles = Self.articles(200, seed: 9)
+        var store = try await Store(backend: try await PostgresBackend.connect(url: url, configuration: configuration), schema: EntitySchema(Article.self))
+        try await store.write { context in for article in articles { try article.save(to: &context) } }
+        try await store.close()
+        // Another client holds the schema's writers' lock for eight seconds.
+        let key = try PostgresSchema(schema: schema).lockKey
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["psql", url, "-q", "-c", "SELECT pg_advisory_lock(\(key)); SELECT pg_sleep(8);"]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        try await waitUntil(seconds: 10) {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            probe.arguments = ["psql", url, "-tAc", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"]
+            let pipe = Pipe()
+            probe.standardOutput = pipe
+            guard (try? probe.run()) != nil else { return false }
+            probe.waitUntilExit()
+            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+        }
+        store = try await Store(backend: try await PostgresBackend.connect(url: url, configuration: configuration), schema: EntitySchema(Article.self))
         let found = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: Self.searches[0])).limit(5).resolve().map(\.id) }
         #expect(found == Array(Self.oracle(articles, Self.searches[0]).prefix(5)))
         try await store.close()
