@@ -81,22 +81,11 @@ struct PostgresHardeningTests {
         let configuration = PostgresBackend.Configuration(schema: schema, busyTimeout: .seconds(1))
         let store = try await Self.open(url, configuration: configuration)
         try await store.write { try ChatExample.Chat(id: "c").save(to: &$0) }
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["psql", url, "-q", "-c", "BEGIN; LOCK TABLE \"\(schema)\".relata_log IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT;"]
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
+        let holder = try PSQLClient.start(url, "BEGIN; LOCK TABLE \"\(schema)\".relata_log IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(6); COMMIT;")
         defer { if holder.isRunning { holder.terminate() } }
         // Wait until the lock is held.
         try await waitUntil(seconds: 10) {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["psql", url, "-tAc", "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = '\"\(schema)\".relata_log'::regclass"]
-            let pipe = Pipe()
-            probe.standardOutput = pipe
-            guard (try? probe.run()) != nil else { return false }
-            probe.waitUntilExit()
-            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+            PSQLClient.value(url, "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND relation = '\"\(schema)\".relata_log'::regclass") == "1"
         }
         let started = ContinuousClock.now
         let (refreshCode, _) = await Self.code { try await store.refresh() }
@@ -146,14 +135,7 @@ struct PostgresHardeningTests {
         try await store.write { try Message.delete(id: "m", from: &$0) }
         #expect(store.context.ids(of: ChatExample.Chat.self) == ["c"])
         try await store.close()
-        let pipe = Pipe()
-        let count = Process()
-        count.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        count.arguments = ["psql", url, "-tAc", "SELECT count(*) FROM public.\(trap)"]
-        count.standardOutput = pipe
-        try count.run()
-        count.waitUntilExit()
-        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(PSQLClient.value(url, "SELECT count(*) FROM public.\(trap)") == "0")
 
         let upper = try PostgresSchema(schema: "Relata_A"), lower = try PostgresSchema(schema: "relata_a")
         #expect(upper.channel != lower.channel)

@@ -388,22 +388,9 @@ struct FullTextIndexTests {
         try await store.close()
         // Another client holds the schema's writers' lock for eight seconds.
         let key = try PostgresSchema(schema: schema).lockKey
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["psql", url, "-q", "-c", "SELECT pg_advisory_lock(\(key)); SELECT pg_sleep(8);"]
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
+        let holder = try PSQLClient.start(url, "SELECT pg_advisory_lock(\(key)); SELECT pg_sleep(8);")
         defer { if holder.isRunning { holder.terminate() } }
-        try await waitUntil(seconds: 10) {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            probe.arguments = ["psql", url, "-tAc", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"]
-            let pipe = Pipe()
-            probe.standardOutput = pipe
-            guard (try? probe.run()) != nil else { return false }
-            probe.waitUntilExit()
-            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) != "0"
-        }
+        try await waitUntil(seconds: 10) { (PSQLClient.value(url, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted") ?? "0") != "0" }
         store = try await Store(backend: try await PostgresBackend.connect(url: url, configuration: configuration), schema: EntitySchema(Article.self))
         let found = try await store.read { Article.query(in: $0).filter(.string(\.title, \.body, matches: Self.searches[0])).limit(5).resolve().map(\.id) }
         #expect(found == Array(Self.oracle(articles, Self.searches[0]).prefix(5)))
