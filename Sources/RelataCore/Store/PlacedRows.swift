@@ -55,8 +55,9 @@ final class PlacedRows: Sendable {
     /// Keeps what `context` placed for the contexts that follow, when it answered every read as
     /// of one commit (still the cache's), wrote nothing, and holds more than the tables kept.
     ///
-    /// - Parameter context: A context the store made for a read that has ended; its storage is not
-    ///   uniquely referenced by the caller's copies (a copy that saved has storage of its own).
+    /// - Parameter context: A context the store made for a read that has ended, handed over: when
+    ///   no copy of it is left (the read kept none), its tables move here; otherwise they are
+    ///   cloned (a copy may still read them; a copy that saved has storage of its own).
     func offer(_ context: consuming Context) {
         guard limit > 0, let base = context.storage.base, let cache = base.cache, base.failure == nil,
             let sequence = base.sequence, sequence == cache.sequence,

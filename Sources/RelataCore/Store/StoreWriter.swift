@@ -85,8 +85,12 @@ actor StoreWriter {
         self.schema = schema
         do {
             let inspection: StoreInspection
-            (inspection, sequence) = try backend.read { reader in
-                (try StoreInspection(schema: schema, reading: reader), try reader.logBounds().last)
+            // The declared indexes, made under the write lock below before the first read needs
+            // them — when storage does not hold them already (asked in the same transaction).
+            let indexes = schema.storedIndexes
+            let holdsIndexes: Bool
+            (inspection, sequence, holdsIndexes) = try backend.read { reader in
+                (try StoreInspection(schema: schema, reading: reader), try reader.logBounds().last, try indexes.isEmpty || reader.holdsIndexes(indexes))
             }
             var ignored = inspection.ignored
             if inspection.needsUpgrade {
@@ -94,10 +98,8 @@ actor StoreWriter {
                 (loader, sequence) = try upgrade()
                 ignored = loader.ignored
             }
-            // The declared indexes, made under the write lock before the first read needs them —
-            // when storage does not hold them already.
-            let indexes = schema.storedIndexes
-            if !indexes.isEmpty, try !backend.read({ try $0.holdsIndexes(indexes) }) { try backend.write { try $0.keepIndexes(indexes) } }
+            // (An upgrade may have changed what the answer was read from.)
+            if !indexes.isEmpty, !holdsIndexes || inspection.needsUpgrade { try backend.write { try $0.keepIndexes(indexes) } }
             // The cache starts empty, as of that commit.
             cache?.reset(to: sequence)
             published.publish(ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache))
