@@ -133,10 +133,13 @@ extension PostgresTransaction {
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = PostgresFullTextTable(entityTable: table, columns: columns)
-        var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
-        // A table of an earlier version has no `_terms`: left to the next sync to make again.
-        exists.binds.append(schema.qualified(text.name + "_terms"))
-        guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
+        if !tables.foundFullTextTables.contains(text.name) {
+            var exists = PostgresQuery(unsafeSQL: "SELECT pg_catalog.to_regclass($1) IS NOT NULL")
+            // A table of an earlier version has no `_terms`: left to the next sync to make again.
+            exists.binds.append(schema.qualified(text.name + "_terms"))
+            guard try execute(exists).first?.decode(Bool.self) == true else { return nil }
+            tables.foundFullTextTables.insert(text.name)
+        }
         return try text.candidates(for: tokens, containing: containing, excluding: excluding, in: schema) { try execute($0) }
     }
 }

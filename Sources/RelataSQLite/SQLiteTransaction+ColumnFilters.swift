@@ -133,10 +133,13 @@ extension SQLiteTransaction {
         if !tables.isCurrent { try tables.refresh() }
         guard let columns = tables.catalog.textColumns(of: type, properties: properties) else { return nil }
         let text = FullTextTable(entityTable: table, columns: columns)
-        let exists = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)"), arguments: [text.name + "_stats"]
-        )
-        guard exists == true else { return nil }
+        if !tables.foundFullTextTables.contains(text.name) {
+            let exists = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)"), arguments: [text.name + "_stats"]
+            )
+            guard exists == true else { return nil }
+            tables.foundFullTextTables.insert(text.name)
+        }
         backend.rowReads.add()
         let candidates = try text.candidates(for: tokens, containing: containing, excluding: excluding, db)
         backend.fullTextRowsRead.add(candidates.rows.count)

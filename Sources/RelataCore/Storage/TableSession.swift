@@ -36,6 +36,10 @@ package final class TableSession {
     /// The last commit of the log as the transaction read it (its bounds), if it did: the
     /// backend tells it.
     package var seenSequence: Int64?
+    /// The full-text tables this transaction found (a search asks once per trigram it reads):
+    /// none is dropped while it lasts — its snapshot keeps them (SQLite), or the lock its reads
+    /// hold makes a `DROP` wait (PostgreSQL).
+    package var foundFullTextTables: Set<String> = []
 
     /// The newest commit this transaction knows of: the one it made, else the newest it saw
     /// (in a write transaction, which holds the lock, storage's newest); `nil` before it read
