@@ -199,13 +199,25 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// (then in no order), and those after them that `ties` says tie with the last (so that a
     /// sort breaking ties by id finds its first `count` among them), read from a sorted index of
     /// it in memory — within the range of a lookup of that property, if one is given; `nil` when
-    /// the table reads storage or keeps no such index.
+    /// the table reads storage or keeps no such index. `lookupsAreFilters` says `isIncluded` tests
+    /// the lookups and nothing else: when each is of that property and exact, the range is the
+    /// answer and no entity is read.
     func firstIndexedIDs(
         orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
-        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool
+        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool = false
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
         for index in memoryIndexes where Entity.columnName(of: index.keyPath) == column {
+            if ties == nil, lookupsAreFilters, lookups.allSatisfy({ $0.isExact && $0.keyPath == index.keyPath }) {
+                var found: [Entity.ID] = []
+                found.reserveCapacity(count)
+                let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
+                    found.append(id)
+                    return found.count < count
+                }
+                if ordered { return found }
+                continue
+            }
             var found: [Entity.ID] = []
             var boundary: Entity?
             let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
@@ -235,9 +247,15 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for index in memoryIndexes {
             if let ids = index.ids(lookups), ids.count < best?.count ?? .max { best = ids }
         }
-        guard let best, inTableOrder else { return best }
+        guard let best, inTableOrder, best.count > 1 else { return best }
+        return tableOrdered(best)
+    }
+
+    /// `ids` (of entities the table holds) in the table's order: each position looked up once.
+    private func tableOrdered(_ ids: [Entity.ID]) -> [Entity.ID] {
         let positions = entities.positions
-        return best.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
+        let keys = ids.map { positions[$0] ?? 0 }
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { ids[$0] }
     }
 
     /// How many entities pass `lookups` (each exact), counted by the first declared index that
@@ -256,8 +274,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// such order yet.
     func savedIDs(within range: ClosedRange<Date>) -> [Entity.ID]? {
         guard faulter == nil, let ids = updatedAt.ids(within: range) else { return nil }
-        let positions = entities.positions
-        return ids.sorted { positions[$0] ?? 0 < positions[$1] ?? 0 }
+        return tableOrdered(ids)
     }
 
     /// How many entities of the type there are: in a context over storage that wrote none of

@@ -67,21 +67,24 @@ extension QueryList {
 
     /// Sorts by `kp0`, then by `kp1` where `kp0` ties (`sorted(by: \.lastName, \.firstName)`).
     public func sorted<T0: Comparable, T1: Comparable>(by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1)],
+            columns: [Self.keyColumn(kp0), Self.keyColumn(kp1)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, then by `kp2`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>
     ) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2)],
+            columns: [Self.keyColumn(kp0), Self.keyColumn(kp1), Self.keyColumn(kp2)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, `kp2` and `kp3`.
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable, T3: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
     ) -> QueryList {
-        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2), Self.key(kp3)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2), Self.columnOrder(kp3)])
+        sorted(byKeys: [Self.key(kp0), Self.key(kp1), Self.key(kp2), Self.key(kp3)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1), Self.columnOrder(kp2), Self.columnOrder(kp3)],
+            columns: [Self.keyColumn(kp0), Self.keyColumn(kp1), Self.keyColumn(kp2), Self.keyColumn(kp3)])
     }
 
     /// One sort key: whether `a` goes before `b` by it, or `nil` when they tie.
@@ -92,14 +95,34 @@ extension QueryList {
         }
     }
 
+    /// One sort key read from every entity of a list once: whether the entity at one position
+    /// goes before the one at another by it, or `nil` when they tie.
+    private static func keyColumn<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> ([Entity]) -> (Int, Int) -> Bool? {
+        { entities in
+            let keys = entities.map { $0[keyPath: keyPath] }
+            return { a, b in keys[a] == keys[b] ? nil : keys[a] < keys[b] }
+        }
+    }
+
     /// Sorts by the first key that does not tie; storage orders rows by the same keys when it
-    /// can order by each.
-    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?], storage: [ColumnOrder?]) -> QueryList {
+    /// can order by each. A list is sorted by `columns`: each key read once per entity, not at
+    /// every comparison (stable, as the closure's sort).
+    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?], storage: [ColumnOrder?], columns: [([Entity]) -> (Int, Int) -> Bool?]) -> QueryList {
         var copy = sorted { a, b in
             for key in keys {
                 if let before = key(a, b) { return before }
             }
             return false
+        }
+        copy.keyedOrder = { entities in
+            let read = columns.map { $0(entities) }
+            let order = entities.indices.sorted { a, b in
+                for column in read {
+                    if let before = column(a, b) { return before }
+                }
+                return false
+            }
+            return order.map { entities[$0] }
         }
         copy.sortKeysTie = { a, b in keys.allSatisfy { $0(a, b) == nil } }
         if storage.allSatisfy({ $0 != nil }) { copy.columnOrder = storage.compactMap { $0 } }

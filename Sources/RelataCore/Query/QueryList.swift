@@ -51,6 +51,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var steps: [QueryStep<Entity>]
     @usableFromInline var filters: [(Entity) -> Bool]
+    /// Every one of ``filters`` in one closure (`nil` when there are none): what a loop over
+    /// entities calls, one call per entity whatever the number of filters.
+    @usableFromInline var passesFilters: ((Entity) -> Bool)?
     @usableFromInline var order: ((Entity, Entity) -> Bool)?
     /// The same order as ``order`` applied to a whole array, each entity's key read once (a
     /// sort by one key path): `nil` when only ``order`` says it.
@@ -90,6 +93,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         self.boundContext = context
         self.steps = []
         self.filters = []
+        self.passesFilters = nil
         self.order = nil
         self.keyedOrder = nil
         self.window = nil
@@ -179,9 +183,17 @@ public struct QueryList<Entity: EntityModelProtocol> {
             let ties = tiedRows.value,
             let ids = context.firstIndexedIDs(
                 of: Entity.self, orderedBy: columnOrder[0], lookups: indexLookups, count: window.offset + window.count + ties,
-                ties: ordersTiesByID ? sortKeysTie : nil, where: { [filters] entity in filters.allSatisfy { $0(entity) } }
+                ties: ordersTiesByID ? sortKeysTie : nil, where: passesFilters ?? { _ in true },
+                // Each predicate adds at most one lookup: as many as the filters, they are the filters.
+                lookupsAreFilters: filters.count == lookups.count && !hasKeysetFilter
             )
         {
+            // They passed every filter and came in the key's order (ties in the index's order,
+            // which a stable sort by the key keeps): without ties to order by id, the window
+            // is the results.
+            if allowsWindow, !ordersTiesByID, ties == 0 {
+                return (Array(ids.dropFirst(window.offset).prefix(window.count)), true)
+            }
             return (ids, false)
         }
         // An index of a property, or the save times in order, answer the filters' lookups (the
@@ -279,7 +291,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @inlinable
     func select(_ entities: [Entity], kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
         var result = entities
-        if !filters.isEmpty { result.removeAll { entity in !filters.allSatisfy { $0(entity) } } }
+        if let passesFilters { result.removeAll { !passesFilters($0) } }
         if let keyedOrder {
             result = keyedOrder(result)
         } else if let order {
@@ -331,7 +343,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
             let stored = context.storedCount(of: Entity.self, matching: columnFilters)
         {
             // Storage could not test the untested ones: the predicates do, after the reads.
-            total = stored.count + stored.untested.count { entity in filters.allSatisfy { $0(entity) } }
+            total = stored.count + stored.untested.count { passesFilters?($0) ?? true }
         } else {
             var whole = self
             whole.window = nil
@@ -433,6 +445,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     func filtering(_ isIncluded: @escaping (Entity) -> Bool) -> QueryList {
         var copy = self
         copy.filters.append(isIncluded)
+        copy.passesFilters = passesFilters.map { earlier in { earlier($0) && isIncluded($0) } } ?? isIncluded
         return copy
     }
 
