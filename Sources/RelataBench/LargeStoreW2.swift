@@ -368,10 +368,12 @@ enum LargeStoreW2 {
             try queue.close()
             report(times)
         case "w2-paged-delete":
-            let (_, store) = try await openStore(path)
+            let (backend, store) = try await openStore(path)
+            let statements = backend.statementCount
             let start = ContinuousClock.now
             try await store.write { try RelataW1.delete(&$0, chats: first.count) }
             say("delete", ContinuousClock.now - start)
+            say("statements-delete", backend.statementCount - statements)
             say("left", try! await store.read { $0.count(of: Message.self) })
             try await store.close()
         case "w2-grdb-delete":

@@ -20,14 +20,14 @@ struct SQLiteRowWriter {
         // commit).
         if !tables.isCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
-        if !changes.deletedEntities.isEmpty {
-            var statements: [String: BoundStatement?] = [:]
-            for key in changes.deletedEntities {
-                let statement = try statements[key.type] ?? tables.entityTable(of: key.type).map { table in
-                    try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id = ?")
-                }
-                statements[key.type] = statement
-                try statement?.run(key.id)
+        // Deletions: one statement per table, whatever the number of rows (a cascade erases
+        // thousands), the keys in one JSON array.
+        for (type, ids) in Self.grouped(changes.deletedEntities, by: { ($0.type, $0.id) }) {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            if ids.count == 1 {
+                try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id = ?").run(ids[0])
+            } else {
+                try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id IN (SELECT value FROM json_each(?))").run(JSONArrayText.encode(ids))
             }
         }
         let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities)
@@ -38,15 +38,16 @@ struct SQLiteRowWriter {
             try keeper.keepFullText(changes, rows: rows, synced: synced)
             backend.indexes.withLock { [synced] in $0 = synced }
         }
-        if !changes.deletedLinks.isEmpty {
-            var statements: [String: BoundStatement?] = [:]
-            for key in changes.deletedLinks {
-                let name = key.type + "\u{0}" + key.relation
-                let statement = try statements[name] ?? tables.linkTable(of: key.type, relation: key.relation).map { table in
-                    try BoundStatement(db, sql: "DELETE FROM \(table) WHERE source = ? AND target = ?")
-                }
-                statements[name] = statement
-                try statement?.run(key.source, key.target)
+        let linksByTable = Self.grouped(changes.deletedLinks) { ($0.type + "\u{0}" + $0.relation, $0) }
+        for (_, links) in linksByTable {
+            guard let table = try tables.linkTable(of: links[0].type, relation: links[0].relation) else { continue }
+            if links.count == 1 {
+                try BoundStatement(db, sql: "DELETE FROM \(table) WHERE source = ? AND target = ?").run(links[0].source, links[0].target)
+            } else {
+                try BoundStatement(
+                    db,
+                    sql: "DELETE FROM \(table) WHERE (source, target) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
+                ).run(JSONArrayText.encode(links.map { [$0.source, $0.target] }))
             }
         }
         if !changes.deletedDynamicLinks.isEmpty {
@@ -81,6 +82,23 @@ struct SQLiteRowWriter {
                 try statement.step()
             }
         }
+    }
+
+    /// `elements` grouped by the key `split` gives each, in the order each key first comes, with
+    /// the values in the order they come.
+    private static func grouped<Element, Value>(_ elements: some Sequence<Element>, by split: (Element) -> (String, Value)) -> [(String, [Value])] {
+        var groups: [(String, [Value])] = []
+        var positions: [String: Int] = [:]
+        for element in elements {
+            let (key, value) = split(element)
+            if let position = positions[key] {
+                groups[position].1.append(value)
+            } else {
+                positions[key] = groups.count
+                groups.append((key, [value]))
+            }
+        }
+        return groups
     }
 
     /// Stores entity rows: each row whole (the payload's rest, every property column of its type

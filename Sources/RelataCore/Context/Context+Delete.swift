@@ -184,8 +184,7 @@ extension Context {
     func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID], depth: Int = 8) {
         guard storage.base != nil, ids.count > 1, depth > 0, let table = table(Entity.self) else { return }
         table.ensure(ids)
-        let sources = ids.map { AnyHashable($0) }
-        for links in table.links { links?.ensureAll(sources) }
+        for links in table.links { links?.ensureAll(ids) }
         ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
         var next = CascadePrefetcher<Entity>(context: self, ids: ids, depth: depth - 1)
         try? Entity._relataVisitRelations(&next)

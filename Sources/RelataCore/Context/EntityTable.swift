@@ -507,8 +507,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard faulter != nil else { return }
         ensureAll()
         let ids = Array(entities.ids)
-        let sources = ids.map { AnyHashable($0) }
-        for table in links { table?.ensureAll(sources) }
+        for table in links { table?.ensureAll(ids) }
         context.ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
     }
 

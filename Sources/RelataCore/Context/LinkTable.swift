@@ -9,8 +9,9 @@ class AnyLinkTable: @unchecked Sendable {
     @usableFromInline init() {}
     /// Marks every link of this table and of `old` (a table of the same type) as changed.
     func markAllDirty(comparedTo old: AnyLinkTable?) { fatalError("abstract") }
-    /// In a context over storage: reads the links of every one of `sources` not held yet.
-    func ensureAll(_ sources: [AnyHashable]) {}
+    /// In a context over storage: reads the links of every one of `sources` (an array of the
+    /// table's source ids, passed whole: one cast, not one per id) not held yet.
+    func ensureAll(_ sources: Any) {}
     /// An empty table of the same type.
     func emptyClone() -> AnyLinkTable { fatalError("abstract") }
     /// How many sources the table holds the links of (in a context over storage).
@@ -166,8 +167,8 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     override func emptyClone() -> AnyLinkTable { LinkTable() }
 
-    override func ensureAll(_ sources: [AnyHashable]) {
-        ensure(sources.compactMap { $0 as? SourceID })
+    override func ensureAll(_ sources: Any) {
+        if let sources = sources as? [SourceID] { ensure(sources) }
     }
 
     override func markAllDirty(comparedTo old: AnyLinkTable?) {

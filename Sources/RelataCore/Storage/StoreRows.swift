@@ -185,6 +185,8 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
         let old = before.table(S.self)?.existingLinkTable(key, T.ID.self)
         var pairs = Set<LinkPair<S.ID, T.ID>>(minimumCapacity: entries.count)
         for (source, target, _) in entries { pairs.insert(LinkPair(source: source, target: target)) }
+        // The old lists of every source in one read, not one each.
+        old?.ensure(pairs.map { $0.source })
         for pair in pairs {
             let new = now?.key(of: pair.target, in: pair.source)
             let previous = old?.list(of: pair.source)?.key(of: pair.target)
@@ -211,6 +213,12 @@ struct LinkRowCollector<Entity: EntityModelProtocol>: _RelationVisitor {
             let position = context.table(S.self)?.existingLinkTable(key, T.ID.self)?.key(of: pair.target, in: pair.source)
             let backward = inverse.toMany ? context.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
             return (position != nil, position, backward?.key(of: pair.source, in: pair.target))
+        }
+        // The lists of every pair's source and target read in one batch per side, not one each.
+        let sources = pairs.map { $0.source }, targets = pairs.map { $0.target }
+        for context in [after, before] {
+            context.table(S.self)?.existingLinkTable(key, T.ID.self)?.ensure(sources)
+            if inverse.toMany { context.table(T.self)?.existingLinkTable(inverse, S.ID.self)?.ensure(targets) }
         }
         for pair in pairs {
             let now = state(in: after, pair), previous = state(in: before, pair)

@@ -25,14 +25,15 @@ struct CascadePrefetchTests {
         return harness
     }
 
-    @Test("Deleting a chat reads the same number of statements for 10 messages as for 300, and erases them and their attachments")
+    @Test("Deleting a chat reads and writes with the same number of statements for 10 messages as for 300, and erases them and their attachments")
     func cascadeReadsInBatches() async throws {
-        var reads: [Int] = []
+        var reads: [Int] = [], writes: [Int] = []
         for messages in [10, 300] {
             let harness = try await Self.seeded(messages: messages)
             defer { harness.remove() }
             let backend = try SQLiteBackend(path: harness.path)
             let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let start = backend.statementCount
             let read = try await store.write { context in
                 let before = backend.statementCount
                 try Chat.delete(id: "c0", from: &context)
@@ -40,6 +41,8 @@ struct CascadePrefetchTests {
                 return backend.statementCount - before
             }
             reads.append(read)
+            // The whole write: its reads, then one deletion per table, not one per row.
+            writes.append(backend.statementCount - start)
             #expect(store.context.ids(of: Message.self) == ["other"])
             #expect(store.context.ids(of: Attachment.self).isEmpty, "the cascade reached every attachment")
             #expect(store.context.ids(of: "other", \Message.$replyTo).isEmpty, "the link to an erased message is gone")
@@ -48,6 +51,7 @@ struct CascadePrefetchTests {
             try await store.close()
         }
         #expect(reads[0] == reads[1], "statements the cascade read: \(reads)")
+        #expect(writes[0] == writes[1], "statements of the whole write: \(writes)")
     }
 
     @Test("Deleting 2 or 20 chats in one call reads the same number of statements, and leaves what deleting them one by one leaves")
