@@ -114,6 +114,10 @@ struct RelataBench: AsyncParsableCommand {
             try await W3Bench.run(scale: w3Scale, memoryScale: scale, runs: runs)
             return
         }
+        if let probe, let path, probe.hasPrefix("shape-") {
+            try await ShapeProbe.run(probe, path: path)
+            return
+        }
         if let probe, let path, probe.hasPrefix("w2-") {
             try await LargeStoreW2.runChild(probe, path: path, scale: scale)
             return
