@@ -483,8 +483,9 @@ public struct QueryList<Entity: EntityModelProtocol> {
         copy.columnOrder = nil
         copy.sortKeysetBound = nil
         copy.sortKeysTie = nil
-        // It replaces an earlier sort waiting for the context.
-        copy.pending.removeAll { $0.sorts }
+        // It replaces an earlier sort waiting for the context (asked only when steps wait: the
+        // generic `removeAll` looks its types' metadata up at run time even on an empty array).
+        if !copy.pending.isEmpty { copy.pending.removeAll { $0.sorts } }
         return copy
     }
 
