@@ -63,6 +63,8 @@ public final class SQLiteBackend: StorageBackend {
     /// A diagnostic for benchmarks and tests: how many statements a read or a write needed.
     public var statementCount: Int { statements.count }
 
+    /// The layouts of the entity rows statements return (see ``EntityRowLayouts``).
+    let rowLayouts = EntityRowLayouts()
     /// Counted by ``SQLiteTransaction``'s reads, one per row.
     package let rowsRead = StatementTally()
     /// Counted by ``SQLiteTransaction``'s reads of rows, one per statement.

@@ -53,6 +53,15 @@ struct SQLiteTransaction: StorageTransaction {
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
         _ body: (Row, @escaping () -> String) throws -> Void
     ) throws {
+        try each(sql, arguments: arguments, table: table, selectsEveryColumn: selectsEveryColumn) { row, _, place in try body(row, place) }
+    }
+
+    /// ``each(_:arguments:table:selectsEveryColumn:_:)``, each row given with its statement
+    /// (whose column names are current from the first row on).
+    func each(
+        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
+        _ body: (Row, Statement, @escaping () -> String) throws -> Void
+    ) throws {
         backend.rowReads.add()
         attempts: for attempt in 0..<2 {
             let statement = try db.cachedStatement(sql: sql)
@@ -67,7 +76,7 @@ struct SQLiteTransaction: StorageTransaction {
                 index += 1
                 backend.rowsRead.add()
                 let n = index
-                try body(row, { "\(table) row \(n)" })
+                try body(row, statement, { "\(table) row \(n)" })
             }
             return
         }
@@ -98,12 +107,13 @@ struct SQLiteTransaction: StorageTransaction {
     /// the statement adds after the table's).
     func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord, Row) throws -> Void) throws {
         var layout: (names: [String], slots: EntityRowLayout)?
-        try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, place in
+        try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, statement, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
             let r = CheckedRow(row: row, place: { "the row of \(type) \"\(id)\"" }, path: backend.path)
             if layout == nil {
-                let names = Array(row.columnNames)
-                layout = (names, try EntityRowLayout(type: type, columnNames: names, tables: tables))
+                // Current from the first row on (see `each`).
+                let names = statement.columnNames
+                layout = (names, try backend.rowLayouts.layout(of: type, sql: sql, columnNames: names) { try EntityRowLayout(type: type, columnNames: names, tables: tables) })
             }
             let names = layout!.names
             let toOne = try layout!.slots.links { index in try r.optionalText(index, names[index]) }

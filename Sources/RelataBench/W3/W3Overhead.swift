@@ -23,6 +23,14 @@ enum W3Overhead {
             }
             print(name, times.sorted()[times.count / 2])
         }
+        let userInitiated = DispatchQueue(label: "hop.userInitiated", qos: .userInitiated)
+        let plain = DispatchQueue(label: "hop.default")
+        try await time("bare hop userInitiated") { _ in
+            _ = await withCheckedContinuation { (c: CheckedContinuation<Int, Never>) in userInitiated.async { c.resume(returning: 0) } }
+        }
+        try await time("bare hop default") { _ in
+            _ = await withCheckedContinuation { (c: CheckedContinuation<Int, Never>) in plain.async { c.resume(returning: 0) } }
+        }
         try await time("empty await read") { _ in _ = try await store.read { _ in 0 } }
         try await time("sync read") { _ in _ = try store.read { _ in 0 } }
         try await time("query built") { email in _ = try await store.read { _ = W3User.query(in: $0).filter(\.email == email); return 0 } }

@@ -178,6 +178,7 @@ extension Context {
     /// for the type or holds all of it (test every entity then).
     /// With `order` and `first`, storage sends only enough rows for the first `first` results in
     /// that order.
+    @inlinable
     func ids<Entity: EntityModelProtocol>(
         of type: Entity.Type, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder] = [], first: Int? = nil
     ) -> [Entity.ID]? {
@@ -190,6 +191,7 @@ extension Context {
     /// ``EntityTable/window(matching:orderedBy:offset:count:)`` of `type`'s table: a query's
     /// window as storage answers it, when it can answer it whole; `nil` as
     /// ``ids(of:matching:orderedBy:first:)``.
+    @inlinable
     func window<Entity: EntityModelProtocol>(
         of type: Entity.Type, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], offset: Int, count: Int
     ) -> (ids: [Entity.ID], isWindow: Bool)? {
@@ -238,6 +240,7 @@ extension Context {
 
     /// The ids of the entities of this type passing one of `lookups`, found in an index the
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
+    @usableFromInline
     func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
@@ -257,6 +260,7 @@ extension Context {
     /// The ids of the entities of this type last saved within `range`, in the table's order,
     /// from the save times the context keeps in order (see ``SaveTimes``); `nil` when it keeps
     /// none (a context over storage: storage's index answers there).
+    @usableFromInline
     func savedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, within range: ClosedRange<Date>) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
@@ -267,6 +271,7 @@ extension Context {
     /// The first `count` entities of this type passing `isIncluded` in the order of `order`'s
     /// property, from a sorted index the context keeps in memory (see
     /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:ties:where:lookupsAreFilters:)``).
+    @usableFromInline
     func firstIndexedIDs<Entity: EntityModelProtocol>(
         of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int,
         ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool
@@ -292,6 +297,7 @@ extension Context {
 
     /// The ids of the entities of this type `search` matches, best first (with `first`, the
     /// best `first` at least).
+    @usableFromInline
     func rankedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ search: FullTextSearch<Entity>, first: Int?) -> [Entity.ID] {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))

@@ -113,6 +113,12 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
     }
 
+    /// Whether the table holds the answer for each of `ids` (reading them reads no storage).
+    @inlinable
+    func holds(_ ids: some Collection<Entity.ID>) -> Bool {
+        faulter == nil || holdsAll || ids.allSatisfy { loadedIDs.contains($0) }
+    }
+
     /// The entity `id`, read from the base if the table does not hold it.
     @inlinable @inline(__always)
     func entity(_ id: Entity.ID) -> Entity? {
@@ -305,13 +311,25 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         // it, it does not pass. Those stored or erased here are the caller's to test (all held
         // ones when it saved outside a write, which keeps no `dirty`).
         guard !wroteEntities || dirty != nil else { return Array(entities.ids) }
-        var kept = dirty ?? []
+        // Storage sends each id once: with nothing written here, they are the answer.
+        guard let dirty, !dirty.isEmpty else { return inTableOrder(found) }
+        var kept = dirty
         kept.reserveCapacity(kept.count + found.count)
         for id in found { kept.insert(id) }
-        // In table order: a few found among many held are placed by their positions (hashing
-        // each held id instead cost a lookup after many others 40 µs with 1,000 held).
-        guard kept.count < entities.count / 2 else { return entities.ids.filter(kept.contains) }
-        return kept.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
+        return inTableOrder(Array(kept))
+    }
+
+    /// `ids` (each once, every one held) in the table's order: a few among many held are placed
+    /// by their positions (hashing each held id instead cost a lookup after many others 40 µs
+    /// with 1,000 held).
+    @inlinable
+    func inTableOrder(_ ids: [Entity.ID]) -> [Entity.ID] {
+        if ids.count < 2 { return ids }
+        guard ids.count < entities.count / 2 else {
+            let kept = Set(ids)
+            return entities.ids.filter(kept.contains)
+        }
+        return ids.compactMap { entities.positions[$0] }.sorted().map { entities.ids[$0] }
     }
 
     /// The ids of a query's window — its `count` results after the first `offset` — in order,
@@ -341,7 +359,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// Reads the rows storage sends for `filters` into the table (what it holds already wins)
     /// and returns their ids: with `first`, enough for the first `first` after the ids the table
     /// stored or erased.
-    @usableFromInline
+    @inlinable
     func storedRows(matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], first: Int?) -> [Entity.ID]? {
         guard let faulter, !holdsAll else { return nil }
         let read =
@@ -356,7 +374,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     /// Keeps the entities a read of storage found (what the table holds already wins) and the
     /// links their rows hold; returns their ids, in the read's order.
-    @usableFromInline
+    @inlinable
     func place(_ found: EntityReads<Entity>.Found, _ faulter: EntityFaulter<Entity>) -> [Entity.ID] {
         for (id, entity) in found.entities where !loadedIDs.contains(id) {
             entities[id] = entity

@@ -188,7 +188,7 @@ package final class ContextBase: Sendable {
         do {
             let result = try body(CachingReader.cacheOnly(cache, at: sequence))
             // Inside a resolve's probe, the probe binds once every read of it hit.
-            if bound || Self.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
+            if bound || Self.scope.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
             return nil
         } catch is CachingReader.Miss {
             return nil
@@ -211,28 +211,63 @@ package final class ContextBase: Sendable {
     /// the newest state and nothing is validated).
     package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
         try tableLock.withLock {
-            try Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { try body() }
+            try Self.$scope.withValue(Self.scope.reading(ReaderBox(base: self, reader: StashingReader(reader)))) { try body() }
         }
     }
 
     /// The first read that failed, if any.
     package var failure: (any Error)? { firstFailure.withLock { $0 } }
 
-    /// The reader of the transaction ``reading(_:)`` holds open on this thread, if any.
-    @TaskLocal private static var current: ReaderBox?
+    /// How this task reads through bases now: one task-local, read once per read.
+    private struct Scope: Sendable {
+        /// Set while ``holdsEverything(_:)`` runs.
+        var probe: ProbeBox?
+        /// Set while ``reading(probingCache:_:)`` tries the cache alone.
+        var cacheProbe: ProbeBox?
+        /// The reader of the transaction ``reading(through:_:)`` or ``reading(probingCache:_:)``
+        /// holds open on this thread.
+        var current: ReaderBox?
+
+        func probing(_ probe: ProbeBox) -> Scope {
+            var scope = self
+            scope.probe = probe
+            return scope
+        }
+
+        func probingCache(_ probe: ProbeBox) -> Scope {
+            var scope = self
+            scope.cacheProbe = probe
+            return scope
+        }
+
+        func reading(_ reader: ReaderBox) -> Scope {
+            var scope = self
+            scope.current = reader
+            return scope
+        }
+    }
+
+    @TaskLocal private static var scope = Scope()
 
     /// Runs `body` in a read transaction (the one ``reading(_:)`` holds, if any); a failure is
-    /// kept in ``failure`` and gives `nil`.
+    /// kept in ``failure`` and gives `nil`. `cached`: the row cache may answer `body` alone
+    /// (its reads are of entities by id and of lists); `false` for reads only storage answers
+    /// (by value, counts, pages of the type), which skip trying it.
     @usableFromInline
-    func read<T>(_ body: (any StorageReader) throws -> T) -> T? {
-        if let probe = Self.probe, probe.base === self {
+    func read<T>(cached: Bool = true, _ body: (any StorageReader) throws -> T) -> T? {
+        let scope = Self.scope
+        if let probe = scope.probe, probe.base === self {
             probe.missing = true
             return nil
         }
-        if let probe = Self.cacheProbe, probe.base === self {
+        if let probe = scope.cacheProbe, probe.base === self {
             // Answered from the cache alone; a miss is left for the transaction that follows —
             // which runs the whole body again: after the first miss, the probe asks no more.
             if probe.missing { return nil }
+            guard cached else {
+                probe.missing = true
+                return nil
+            }
             do {
                 if let cached = try fromCache(body) {
                     probe.hit = true
@@ -246,8 +281,8 @@ package final class ContextBase: Sendable {
             return nil
         }
         do {
-            if let current = Self.current, current.base === self { return try body(current.reader) }
-            if let cached = try fromCache(body) { return cached }
+            if let current = scope.current, current.base === self { return try body(current.reader) }
+            if cached, let hit = try fromCache(body) { return hit }
             return try transaction(body)
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
@@ -258,7 +293,7 @@ package final class ContextBase: Sendable {
     /// Tells the transaction this base reads through now (a write's) the reads that follow (see
     /// ``StorageReader/prefetch(_:)``); nothing outside one.
     func prefetch(_ reads: PlannedReads) {
-        guard !reads.isEmpty, let current = Self.current, current.base === self else { return }
+        guard !reads.isEmpty, let current = Self.scope.current, current.base === self else { return }
         current.reader.prefetch(reads)
     }
 
@@ -268,12 +303,13 @@ package final class ContextBase: Sendable {
     /// when the cache missed a read — for reads the cache may answer whole (not a search's).
     @usableFromInline
     func reading<T>(probingCache: Bool = true, _ body: () -> T) -> T {
-        if let current = Self.current, current.base === self { return body() }
+        let scope = Self.scope
+        if let current = scope.current, current.base === self { return body() }
         // A cache as of the snapshot answers what it holds without a transaction; what it misses
         // is read by running `body` again in one (what the first run placed is held by then).
         if probingCache, let cache, let (sequence, bound) = cacheSequence(cache) {
             let probe = ProbeBox(base: self)
-            let result = Self.$cacheProbe.withValue(probe) { body() }
+            let result = Self.$scope.withValue(scope.probingCache(probe)) { body() }
             if !probe.missing, bound || bindAfterHit(sequence) { return result }
             // What the cache answered is placed, as of its sequence: the reads that follow
             // answer as of it too (or refuse what changed since), never as of a newer commit.
@@ -282,7 +318,7 @@ package final class ContextBase: Sendable {
         var result: T?
         do {
             try transaction { reader in
-                Self.$current.withValue(ReaderBox(base: self, reader: StashingReader(reader))) { result = body() }
+                Self.$scope.withValue(scope.reading(ReaderBox(base: self, reader: StashingReader(reader)))) { result = body() }
             }
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }
@@ -296,14 +332,10 @@ package final class ContextBase: Sendable {
     @usableFromInline
     func holdsEverything(_ reads: () -> Void) -> Bool {
         let probe = ProbeBox(base: self)
-        Self.$probe.withValue(probe) { reads() }
+        Self.$scope.withValue(Self.scope.probing(probe)) { reads() }
         return !probe.missing
     }
 
-    /// Set while ``holdsEverything(_:)`` runs on this thread.
-    @TaskLocal private static var probe: ProbeBox?
-    /// Set while ``reading(_:)`` tries the cache alone.
-    @TaskLocal private static var cacheProbe: ProbeBox?
 
     private final class ProbeBox: @unchecked Sendable {
         let base: ContextBase

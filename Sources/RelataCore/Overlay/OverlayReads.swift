@@ -77,17 +77,17 @@ enum OverlayReads {
                     return found
                 }
             },
-            readAll: { base in base.read { reader in try pages(reader, [], base) } },
-            readMatching: { base, filters in base.read { reader in try pages(reader, filters, base) } },
+            readAll: { base in base.read(cached: false) { reader in try pages(reader, [], base) } },
+            readMatching: { base, filters in base.read(cached: false) { reader in try pages(reader, filters, base) } },
             readPage: { base, filters, after, limit in
-                base.read { reader in
+                base.read(cached: false) { reader in
                     var found = EntityReads<Entity>.Found()
                     let last = try page(reader, filters, after: after, limit: limit, into: &found, base: base)
                     return (found, last)
                 }
             },
             readFirst: { base, filters, order, count, skipping in
-                base.read { reader in
+                base.read(cached: false) { reader in
                     guard let first = try reader.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
                     else {
                         return try pages(reader, filters, base)
@@ -100,7 +100,7 @@ enum OverlayReads {
                 }
             },
             readCount: { base, filters in
-                base.read { reader -> (count: Int, untested: EntityReads<Entity>.Found)? in
+                base.read(cached: false) { reader -> (count: Int, untested: EntityReads<Entity>.Found)? in
                     guard let counted = try reader.countEntities(of: type, prefiltered: filters) else { return nil }
                     var found = EntityReads<Entity>.Found()
                     try decode(counted.untested, into: &found, base: base)
@@ -108,12 +108,12 @@ enum OverlayReads {
                 } ?? nil
             },
             readFullText: { base, properties, tokens, containing, excluding in
-                base.read { reader in
+                base.read(cached: false) { reader in
                     try reader.fetchFullTextCandidates(of: type, properties: properties, tokens: tokens, containing: containing, excluding: excluding)
                 } ?? nil
             },
             rows: { base, ids in base.read { reader in try reader.fetchEntities(keys(ids)) } },
-            count: { base in base.read { try $0.fetchEntityCount(of: type) } },
+            count: { base in base.read(cached: false) { try $0.fetchEntityCount(of: type) } },
             keys: keys
         )
     }

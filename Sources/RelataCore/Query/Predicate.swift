@@ -62,6 +62,7 @@ extension KeyPath where Value: Comparable & Sendable {
 
 extension Predicate where Entity: EntityModelProtocol {
     /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
+    @usableFromInline
     func columnFilter(of _: Entity.Type) -> ColumnFilter? {
         guard let column = Entity.columnName(of: keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
         let test: ColumnFilter.Test =
@@ -79,6 +80,7 @@ extension Predicate where Entity: EntityModelProtocol {
 
 extension Predicate {
     /// The lookup an index in memory answers for this comparison (`!=` has none).
+    @usableFromInline
     var lookup: IndexLookup<Entity>? {
         let test: ColumnFilter.Test
         switch method {

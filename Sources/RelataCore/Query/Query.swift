@@ -161,6 +161,8 @@ extension Context {
         _ ids: [Entity.ID], _ modifiers: [Modifier<Entity>], _ resolve: () -> Result
     ) -> Result {
         guard let base = storage.base else { return resolve() }
+        // Nothing to shape and every entity held (a query's own read placed them): no probe.
+        if modifiers.isEmpty, table(Entity.self)?.holds(ids) ?? true { return resolve() }
         let prefetch = {
             table(Entity.self)?.ensure(ids)
             for modifier in modifiers { modifier.prefetch(ids) }

@@ -12,6 +12,7 @@ extension QueryList {
         /// At the last value, in storage.
         var ties: ColumnFilter
         /// From the last value on, and at it, in an index in memory (ascending keys only).
+        @usableFromInline
         var lookups: (bound: IndexLookup<Entity>, ties: IndexLookup<Entity>)?
     }
 
@@ -68,11 +69,13 @@ extension QueryList {
     }
 
     /// The filters storage tests, with the keyset's bound.
+    @usableFromInline
     var storedFilters: [ColumnFilter] {
         keyset.map { columnFilters + [$0.bound] } ?? columnFilters
     }
 
     /// The lookups an index in memory answers, with the keyset's bound.
+    @usableFromInline
     var indexLookups: [IndexLookup<Entity>] {
         keyset?.lookups.map { lookups + [$0.bound] } ?? lookups
     }
@@ -80,6 +83,7 @@ extension QueryList {
     /// How many rows tie with the keyset's last value (storage's count, or an index's), which
     /// the first rows storage or an index gives must make room for; 0 without a keyset; `nil`
     /// when neither can count them.
+    @usableFromInline
     func keysetTies(in context: Context) -> Int? {
         guard hasKeysetFilter else { return 0 }
         guard let keyset else { return nil }

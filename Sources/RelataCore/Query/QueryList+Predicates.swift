@@ -6,6 +6,7 @@
 
 extension QueryList {
     /// Keeps the entities that satisfy `predicate` (`\.age > 18`).
+    @inlinable
     public func filter<Value>(_ predicate: Predicate<Entity, Value>) -> QueryList {
         var copy = filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
         if let lookup = predicate.lookup { copy.lookups.append(lookup) }
@@ -41,7 +42,8 @@ extension QueryList {
     }
 
     /// `filter(isIncluded)`, with the test storage can run first, if any.
-    private func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
+    @inlinable
+    func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
         var copy = filtering(isIncluded)
         if let test {
             copy.columnFilters.append(test)

@@ -162,7 +162,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The ids to resolve, as ``idsToResolve(in:)``; with `window`, `isWindow` says when they are
     /// the results themselves, in order: storage tested every filter exactly, ordered by every
     /// key and skipped the offset (see ``EntityTable/window(matching:orderedBy:offset:count:)``).
-    @usableFromInline
+    @inlinable
     func idsToResolve(in context: Context, window allowsWindow: Bool) -> (ids: [Entity.ID], isWindow: Bool) {
         if let textSearch {
             // Ranked, the search's matches are the results when nothing else filters or orders
@@ -442,6 +442,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     }
 
     /// Adds a filter that tests an entity's stored values (a predicate's).
+    @inlinable
     func filtering(_ isIncluded: @escaping (Entity) -> Bool) -> QueryList {
         var copy = self
         copy.filters.append(isIncluded)

@@ -95,6 +95,7 @@ extension ColumnFilter {
     /// Whether SQL keeps exactly the rows Swift keeps, of those whose column holds a value: not
     /// for the text tests (SQL finds `"e"` in `"e\u{301}"`, Swift does not: `é` is one
     /// `Character`). Storage may stop after the first rows only when every filter is exact.
+    @usableFromInline
     package var isExact: Bool {
         switch test {
         case .contains, .hasPrefix, .hasSuffix, .isNull: false
