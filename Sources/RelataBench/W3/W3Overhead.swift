@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import Relata
 
-/// Where a warm Q1 spends its time (`--probe w3-overhead --path <W3 store> --scale S`): an
-/// empty `store.read` (async and synchronous), building the query, Q1 through Relata and
-/// through GRDB by hand, each the median over W3's 1,000 e-mails, three times
+/// Where a warm Q1 spends its time (`--probe w3-overhead --path <W3 store> --scale S`): the hop
+/// to a dispatch queue and back that every `async` read makes (a queue of `.userInitiated`, as
+/// the store's reader queues, and one of the default QoS), an empty `store.read` (async and
+/// synchronous), building the query, Q1 through Relata and through GRDB by hand, each the
+/// median over W3's 1,000 e-mails, three times
 /// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling).
 enum W3Overhead {
     static func run(_ data: W3Data, path: String) async throws {

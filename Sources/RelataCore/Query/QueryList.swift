@@ -178,9 +178,16 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // sees what it would see after resolving), and an index answers a predicate.
         // (After a keyset's last entity, the first rows make room for the ties at its value,
         // some of which the keyset's filter leaves out: counted once, by whichever path asks.)
-        let tiedRows = Lazy { keysetTies(in: context) }
+        // Counted at most once, without copying the list into a closure.
+        var counted: Int??
+        func tiedRows() -> Int? {
+            if let counted { return counted }
+            let ties = keysetTies(in: context)
+            counted = .some(ties)
+            return ties
+        }
         if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty, keyset?.lookups != nil || !hasKeysetFilter,
-            let ties = tiedRows.value,
+            let ties = tiedRows(),
             let ids = context.firstIndexedIDs(
                 of: Entity.self, orderedBy: columnOrder[0], lookups: indexLookups, count: window.offset + window.count + ties,
                 ties: ordersTiesByID ? sortKeysTie : nil, where: passesFilters ?? { _ in true },
@@ -206,7 +213,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
         if let window, let columnOrder, filters.count == filtersInStorage + (hasKeysetFilter ? 1 : 0),
-            columnFilters.allSatisfy(\.isExact), let ties = tiedRows.value
+            columnFilters.allSatisfy(\.isExact), let ties = tiedRows()
         {
             // Without a keyset, storage may give the window itself (offset skipped, nothing left
             // for Swift to test or order).
@@ -255,7 +262,10 @@ public struct QueryList<Entity: EntityModelProtocol> {
             }
         }
         // The caller's closures run after the reads, without the context's lock.
-        guard watches, let region else { return isWindow ? result : selection?(result) ?? result }
+        guard watches, let region else {
+            if isWindow || (filters.isEmpty && order == nil && window == nil) { return result }
+            return select(result)
+        }
         return select(result) { kept in
             region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map { $0.id })))
         }
