@@ -33,6 +33,8 @@ enum W3Overhead {
         try await time("bare hop default") { _ in
             _ = await withCheckedContinuation { (c: CheckedContinuation<Int, Never>) in plain.async { c.resume(returning: 0) } }
         }
+        let hopActor = HopActor(label: "hop.actor")
+        try await time("bare hop actor") { _ in _ = await hopActor.run { 0 } }
         try await time("empty await read") { _ in _ = try await store.read { _ in 0 } }
         try await time("sync read") { _ in _ = try store.read { _ in 0 } }
         try await time("query built") { email in _ = try await store.read { _ = W3User.query(in: $0).filter(\.email == email); return 0 } }
@@ -43,5 +45,36 @@ enum W3Overhead {
         try await time("grdb Q1 await") { email in _ = try await reads.read { try W3GRDB.user(email: email, $0) } }
         try await time("grdb Q1 sync") { email in _ = try reads.read { try W3GRDB.user(email: email, $0) } }
         try await store.close()
+    }
+}
+
+/// An actor whose jobs run on a dispatch queue of its own (as GRDB's `DispatchQueueActor`): a
+/// hop to it and back moves the task, with no continuation.
+private actor HopActor {
+    private let executor: HopExecutor
+
+    init(label: String) {
+        executor = HopExecutor(queue: DispatchQueue(label: label, qos: .userInitiated))
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func run<T>(_ body: () -> T) -> T {
+        dispatchPrecondition(condition: .onQueue(executor.queue))
+        return body()
+    }
+}
+
+private final class HopExecutor: SerialExecutor, @unchecked Sendable {
+    let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -3,6 +3,8 @@
 class AnyBacklinks: @unchecked Sendable {
     @usableFromInline init() {}
     @usableFromInline func cloneBacklinks() -> AnyBacklinks { fatalError("abstract") }
+    /// Points the index's faulter, if any, at `base` (see `AnyEntityTable.repointFaulters`).
+    func repointFaulter(to base: ContextBase) {}
     /// Removes the links every source holds to `target` (used when the target is erased).
     @usableFromInline func unlinkSources<TargetID>(of target: TargetID, in context: inout Context) {}
     /// Checks that every backlink has its forward link.
@@ -91,10 +93,14 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         }
     }
 
+    override func repointFaulter(to base: ContextBase) {
+        faulter?.base = base
+    }
+
     @usableFromInline
     override func cloneBacklinks() -> AnyBacklinks {
         let copy = Backlinks(descriptor: descriptor, sources: sources)
-        copy.faulter = faulter
+        copy.faulter = faulter?.copy()
         copy.loaded = loaded
         copy.pending = pending
         copy.departed = departed

@@ -5,6 +5,10 @@ import Foundation
 class AnyEntityTable: @unchecked Sendable {
     @usableFromInline init() {}
     @usableFromInline func clone() -> AnyEntityTable { fatalError("abstract") }
+    /// Points the faulters of the table, its link tables and its backlink indexes at `base`
+    /// (tables a context takes, see `Context.init(over:taking:)`); `false` when the table reads
+    /// no storage (it has no faulter).
+    func repointFaulters(to base: ContextBase) -> Bool { false }
     func checkInvariants(in context: Context) throws {}
     /// Starts (or stops) recording which entities and links change (a Store write).
     @usableFromInline func setTracking(_ on: Bool) {}
@@ -541,11 +545,20 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for table in links { table?.setTracking(on) }
     }
 
+    override func repointFaulters(to base: ContextBase) -> Bool {
+        guard let faulter else { return false }
+        faulter.base = base
+        for table in links { table?.repointFaulter(to: base) }
+        for index in backlinks.values { index.repointFaulter(to: base) }
+        return true
+    }
+
     @usableFromInline override func clone() -> AnyEntityTable {
         let copy = EntityTable<Entity>()
         copy.dirty = dirty
         copy.entities = entities
-        copy.faulter = faulter
+        // A faulter of its own: a context that takes these tables points them at its base.
+        copy.faulter = faulter?.copy()
         copy.loadedIDs = loadedIDs
         copy.holdsAll = holdsAll
         copy.memoryIndexes = memoryIndexes?.map { $0.copy() }

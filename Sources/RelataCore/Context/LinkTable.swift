@@ -4,6 +4,8 @@ import OrderedCollections
 @usableFromInline
 class AnyLinkTable: @unchecked Sendable {
     @usableFromInline func clone() -> AnyLinkTable { fatalError("abstract") }
+    /// Points the table's faulter, if any, at `base` (see `AnyEntityTable.repointFaulters`).
+    func repointFaulter(to base: ContextBase) {}
     /// Starts (or stops) recording which sources change.
     @usableFromInline func setTracking(_ on: Bool) {}
     @usableFromInline init() {}
@@ -82,9 +84,13 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     override var heldSourceCount: Int { loaded.count }
 
+    override func repointFaulter(to base: ContextBase) {
+        faulter?.base = base
+    }
+
     @usableFromInline override func clone() -> AnyLinkTable {
         let copy = LinkTable(one: one, many: many, dirty: dirty)
-        copy.faulter = faulter
+        copy.faulter = faulter?.copy()
         copy.loaded = loaded
         copy.storedTails = storedTails
         copy.departed = departed

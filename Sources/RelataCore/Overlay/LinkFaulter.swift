@@ -2,8 +2,9 @@
 /// side of one relation, made by `Context.init(over:)` where the relation's types are known.
 @usableFromInline
 final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
-    /// The base of the context whose table this is.
-    @usableFromInline let base: ContextBase
+    /// The base of the context whose table this is (a context that takes the table points it at
+    /// its own: `Context.init(over:taking:)`).
+    @usableFromInline var base: ContextBase
     /// How the side is read, shared by every context (see ``OverlayPlan``).
     @usableFromInline let reads: LinkReads<SourceID, TargetID>
 
@@ -11,6 +12,11 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     init(base: ContextBase, reads: LinkReads<SourceID, TargetID>) {
         self.base = base
         self.reads = reads
+    }
+
+    /// A faulter of its own for a clone of the table, reading the same base.
+    func copy() -> LinkFaulter {
+        LinkFaulter(base: base, reads: reads)
     }
 
     /// The links of a batch of sources: to-one targets, or to-many targets with their keys in
@@ -105,8 +111,9 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
 final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
     @usableFromInline typealias Load = (ContextBase, [TargetID]) -> [TargetID: Set<SourceID>]?
 
-    /// The base of the context whose index this is.
-    @usableFromInline let base: ContextBase
+    /// The base of the context whose index this is (a context that takes the table points it at
+    /// its own: `Context.init(over:taking:)`).
+    @usableFromInline var base: ContextBase
     /// How the sources are read, shared by every context (see ``OverlayPlan``).
     @usableFromInline let load: Load
 
@@ -114,6 +121,11 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
     init(base: ContextBase, load: @escaping Load) {
         self.base = base
         self.load = load
+    }
+
+    /// A faulter of its own for a clone of the index, reading the same base.
+    func copy() -> BacklinkFaulter {
+        BacklinkFaulter(base: base, load: load)
     }
 
     /// The sources of each of a batch of targets; `nil` when the read failed.
@@ -127,20 +139,28 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
 /// rows read also hold the sources' to-one links, which go to their link tables on the way.
 @usableFromInline
 final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
-    /// The base of the context whose table this is.
-    @usableFromInline let base: ContextBase
+    /// The base of the context whose table this is (a context that takes the table points it at
+    /// its own: `Context.init(over:taking:)`).
+    @usableFromInline var base: ContextBase {
+        didSet { placesRowLinks = !base.cacheKeepsRows }
+    }
     /// How the type is read, shared by every context (see ``OverlayPlan``).
     @usableFromInline let reads: EntityReads<Entity>
     /// Whether reading entities places their rows' to-one links (``rowLinks``) on the way. Not
     /// over a store's row cache that keeps rows: there a link table asked later reads the same
     /// rows from the cache, and a query pays only for the relations it asks for.
-    @usableFromInline let placesRowLinks: Bool
+    @usableFromInline private(set) var placesRowLinks: Bool
 
     @usableFromInline
     init(base: ContextBase, reads: EntityReads<Entity>) {
         self.base = base
         self.reads = reads
         placesRowLinks = !base.cacheKeepsRows
+    }
+
+    /// A faulter of its own for a clone of the table, reading the same base.
+    func copy() -> EntityFaulter {
+        EntityFaulter(base: base, reads: reads)
     }
 
     /// The entities of a batch of ids (an id without an entity is left out; each once) and the

@@ -95,6 +95,45 @@ struct PlacedRowsTests {
         try await store.close()
     }
 
+    @Test("A read that starts from the tables kept reads through its own context: a row it cannot read fails it")
+    func takenTablesReportFailures() async throws {
+        let backend = InMemoryBackend()
+        var rows = StoreChanges()
+        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "bad", payload: Data([0x00, 0x01, 0xFF]))]
+        try backend.persist(rows)
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { try Chat(id: "c").save(to: &$0) }
+        for _ in 0..<3 {
+            #expect(try await store.read { $0.entity(Chat.self, id: "c")?.id } == "c")
+            #expect(store.placedRows != nil, "the read's tables are kept")
+            // The next read takes them: its failure is its own, not the context's that left them.
+            await #expect(throws: RelataError.self) { try await store.read { $0.entity(Message.self, id: "bad") } }
+        }
+        try await store.close()
+    }
+
+    @Test("A context a read returned keeps reading through its own snapshot after the next read took a copy of its tables")
+    func returnedContextKeepsItsReads() async throws {
+        let backend = InMemoryBackend()
+        var rows = StoreChanges()
+        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "bad", payload: Data([0x00, 0x01, 0xFF]))]
+        try backend.persist(rows)
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { try Chat(id: "c").save(to: &$0) }
+        let returned = try await store.read { context in
+            _ = context.entity(Chat.self, id: "c")
+            return context
+        }
+        #expect(store.placedRows != nil, "a copy of the returned context's tables is kept")
+        #expect(try await store.read { $0.entity(Chat.self, id: "c")?.id } == "c")
+        // The next read took the copy and points its tables at its own snapshot; the returned
+        // context's failure is still its own.
+        #expect(returned.storageFailure == nil)
+        #expect(returned.entity(Message.self, id: "bad") == nil)
+        #expect(returned.storageFailure != nil, "the returned context reports the row it could not read")
+        try await store.close()
+    }
+
     @Test("Nothing is kept by a store that does not follow others, without a cache, or past the limit")
     func notKept() async throws {
         for (follow, cacheLimit, kept) in [(true, 64 << 20, true), (false, 64 << 20, false), (true, 0, false), (true, 512 * 4, false)] {
