@@ -10,8 +10,6 @@ final class PublishedState: Sendable {
     private let current = Mutex(ContextBase?.none)
     /// What the last read placed (see `PlacedRows`).
     let placed: PlacedRows
-    /// The tables a new context starts with when none were placed (see `BlankOverlay`).
-    private let blank = BlankOverlay()
 
     /// A published state whose reads keep what they placed for the next one while it holds at most
     /// `placedLimit` ids and link sources (none with 0).
@@ -24,13 +22,13 @@ final class PublishedState: Sendable {
     /// context before the store opened.
     var snapshot: Context {
         guard let base = current.withLock({ $0 }) else { return Context() }
-        return placed.context(over: base) ?? blank.context(over: base.session())
+        return placed.context(over: base) ?? Context(over: base.session())
     }
 
     /// A new context as of the last commit published exactly (what observers of that commit are
     /// evaluated on).
     var pinnedSnapshot: Context {
-        current.withLock { $0 }.map { blank.context(over: $0.session(pinned: true)) } ?? Context()
+        current.withLock { $0 }.map { Context(over: $0.session(pinned: true)) } ?? Context()
     }
 
     /// The sequence of the last commit published.

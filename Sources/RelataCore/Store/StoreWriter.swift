@@ -30,8 +30,6 @@ actor StoreWriter {
     nonisolated let followFailure = Mutex<(any Error)?>(nil)
     /// The rows the store's contexts share (see ``RowCache``); `nil` with a cache limit of 0.
     nonisolated let cache: RowCache?
-    /// The tables each write's contexts start with (see `BlankOverlay`).
-    private nonisolated let blank = BlankOverlay()
     var schema = EntitySchema([])
     /// The sequence of the last commit published.
     var sequence: Int64 = 0
@@ -136,7 +134,7 @@ actor StoreWriter {
             let reader: any StorageReader = cache.map { CachingReader(transaction, cache: $0, at: sequence) } ?? transaction
             let readAt = sequence
             return try base.reading(through: reader) {
-                var working = blank.context(over: base)
+                var working = Context(over: base)
                 let tracker = ChangeTracker()
                 working.beginTracking(tracker)
                 defer { tracker.end() }
@@ -158,7 +156,7 @@ actor StoreWriter {
                 // A read of the transaction that failed would make the delta wrong: nothing is written.
                 if let failure = base.failure { throw failure }
                 guard !delta.isEmpty else { return result }
-                let rows = try delta.rows(after: working, before: before ?? blank.context(over: base))
+                let rows = try delta.rows(after: working, before: before ?? Context(over: base))
                 if let failure = base.failure { throw failure }
                 guard !rows.isEmpty else {
                     made = (delta, self.sequence)
