@@ -3,8 +3,9 @@
 @usableFromInline
 final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: @unchecked Sendable {
     /// The base of the context whose table this is (a context that takes the table points it at
-    /// its own: `Context.init(over:taking:)`).
-    @usableFromInline var base: ContextBase
+    /// its own: `Context.init(over:taking:)`, before it reads;
+    /// every read reads it, so it skips run-time exclusivity checks).
+    @exclusivity(unchecked) @usableFromInline var base: ContextBase
     /// How the side is read, shared by every context (see ``OverlayPlan``).
     @usableFromInline let reads: LinkReads<SourceID, TargetID>
 
@@ -112,8 +113,9 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
     @usableFromInline typealias Load = (ContextBase, [TargetID]) -> [TargetID: Set<SourceID>]?
 
     /// The base of the context whose index this is (a context that takes the table points it at
-    /// its own: `Context.init(over:taking:)`).
-    @usableFromInline var base: ContextBase
+    /// its own: `Context.init(over:taking:)`, before it reads;
+    /// every read reads it, so it skips run-time exclusivity checks).
+    @exclusivity(unchecked) @usableFromInline var base: ContextBase
     /// How the sources are read, shared by every context (see ``OverlayPlan``).
     @usableFromInline let load: Load
 
@@ -140,8 +142,9 @@ final class BacklinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & 
 @usableFromInline
 final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The base of the context whose table this is (a context that takes the table points it at
-    /// its own: `Context.init(over:taking:)`).
-    @usableFromInline var base: ContextBase {
+    /// its own: `Context.init(over:taking:)`, before it reads;
+    /// every read reads it, so it skips run-time exclusivity checks).
+    @exclusivity(unchecked) @usableFromInline var base: ContextBase {
         didSet { placesRowLinks = !base.cacheKeepsRows }
     }
     /// How the type is read, shared by every context (see ``OverlayPlan``).
@@ -149,7 +152,7 @@ final class EntityFaulter<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// Whether reading entities places their rows' to-one links (``rowLinks``) on the way. Not
     /// over a store's row cache that keeps rows: there a link table asked later reads the same
     /// rows from the cache, and a query pays only for the relations it asks for.
-    @usableFromInline private(set) var placesRowLinks: Bool
+    @exclusivity(unchecked) @usableFromInline private(set) var placesRowLinks: Bool
 
     @usableFromInline
     init(base: ContextBase, reads: EntityReads<Entity>) {
