@@ -204,11 +204,7 @@ struct OverlayContextPropertyTests {
 
     @Test("A row that does not decode: the read finds nothing and storageFailure names the type and id")
     func failedRead() async throws {
-        let backend = InMemoryBackend()
-        var rows = StoreChanges()
-        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "m1", payload: Data([0x00, 0x01, 0xFF]))]
-        try backend.persist(rows)
-        let overlay = Context(over: backend, schema: StoreHarness.schema)
+        let overlay = Context(over: try InMemoryBackend.holdingUndecodableMessage("m1"), schema: StoreHarness.schema)
         #expect(overlay.entity(Message.self, id: "m1") == nil)
         let failure = try #require(overlay.storageFailure as? RelataError)
         #expect(failure.code == .undecodableRecord && failure.entityType == Message.storedTypeName && failure.id == "m1", "\(failure)")

@@ -20,6 +20,13 @@ struct PlacedRowsTests {
         for chat in Ops.chatIDs.reversed() { _ = context.ids(of: chat, \Chat.$messages) }
     }
 
+    /// A store holding chat "c" and a message "bad" whose row does not decode.
+    static func storeWithUndecodableMessage() async throws -> Store {
+        let store = try await Store(backend: try InMemoryBackend.holdingUndecodableMessage("bad"), schema: StoreHarness.schema)
+        try await store.write { try Chat(id: "c").save(to: &$0) }
+        return store
+    }
+
     @Test("Random writes, each followed by reads that start from the last read's tables: they read what storage holds")
     func readsAgree() async {
         await propertyCheck(count: 12, input: Gen.int(in: 0...100_000).array(of: 2...60)) { codes in
@@ -72,12 +79,7 @@ struct PlacedRowsTests {
 
     @Test("What a read saved to its own copy, and what a failed read placed, are not kept")
     func localSavesAndFailuresAreNotKept() async throws {
-        let backend = InMemoryBackend()
-        var rows = StoreChanges()
-        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "bad", payload: Data([0x00, 0x01, 0xFF]))]
-        try backend.persist(rows)
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
-        try await store.write { try Chat(id: "c").save(to: &$0) }
+        let store = try await Self.storeWithUndecodableMessage()
         let saved = try await store.read { context in
             _ = context.entity(Chat.self, id: "c")
             var copy = context
@@ -97,12 +99,7 @@ struct PlacedRowsTests {
 
     @Test("A read that starts from the tables kept reads through its own context: a row it cannot read fails it")
     func takenTablesReportFailures() async throws {
-        let backend = InMemoryBackend()
-        var rows = StoreChanges()
-        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "bad", payload: Data([0x00, 0x01, 0xFF]))]
-        try backend.persist(rows)
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
-        try await store.write { try Chat(id: "c").save(to: &$0) }
+        let store = try await Self.storeWithUndecodableMessage()
         for _ in 0..<3 {
             #expect(try await store.read { $0.entity(Chat.self, id: "c")?.id } == "c")
             #expect(store.placedRows != nil, "the read's tables are kept")
@@ -114,12 +111,7 @@ struct PlacedRowsTests {
 
     @Test("A context a read returned keeps reading through its own snapshot after the next read took a copy of its tables")
     func returnedContextKeepsItsReads() async throws {
-        let backend = InMemoryBackend()
-        var rows = StoreChanges()
-        rows.upsertedEntities = [EntityRecord(type: Message.storedTypeName, id: "bad", payload: Data([0x00, 0x01, 0xFF]))]
-        try backend.persist(rows)
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
-        try await store.write { try Chat(id: "c").save(to: &$0) }
+        let store = try await Self.storeWithUndecodableMessage()
         let returned = try await store.read { context in
             _ = context.entity(Chat.self, id: "c")
             return context
