@@ -113,7 +113,10 @@ struct SQLiteTransaction: StorageTransaction {
             if layout == nil {
                 // Current from the first row on (see `each`).
                 let names = statement.columnNames
-                layout = (names, try backend.rowLayouts.layout(of: type, sql: sql, columnNames: names) { try EntityRowLayout(type: type, columnNames: names, tables: tables) })
+                let slots = try backend.rowLayouts.layout(of: type, sql: sql, columnNames: names) {
+                    try EntityRowLayout(type: type, columnNames: names, tables: tables)
+                }
+                layout = (names, slots)
             }
             let names = layout!.names
             let toOne = try layout!.slots.links { index in try r.optionalText(index, names[index]) }

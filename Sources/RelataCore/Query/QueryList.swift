@@ -263,7 +263,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         }
         // The caller's closures run after the reads, without the context's lock.
         guard watches, let region else {
-            if isWindow || (filters.isEmpty && order == nil && window == nil) { return result }
+            if isWindow || keepsAll { return result }
             return select(result)
         }
         return select(result) { kept in
@@ -292,9 +292,13 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// when they keep all.
     @inlinable
     var selection: (([Entity]) -> [Entity])? {
-        if filters.isEmpty, order == nil, window == nil { return nil }
+        if keepsAll { return nil }
         return { [self] entities in select(entities) }
     }
+
+    /// Whether the filters, the order and the window keep every resolved entity, in order.
+    @inlinable
+    var keepsAll: Bool { filters.isEmpty && order == nil && window == nil }
 
     /// What the filters, the order and the window keep of `entities`, in order; `kept` is given
     /// the entities that passed the filters, in order, up to the window's end.
