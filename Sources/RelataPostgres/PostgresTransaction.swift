@@ -546,11 +546,11 @@ final class PostgresTransaction: StorageTransaction {
         if layout == nil { layout = try EntityRowLayout(type: type, columnNames: cells.dropFirst(offset).map(\.columnName), tables: tables) }
         let toOne = try layout!.links { try cells[offset + $0].decode(String?.self) }
         let id = try cells[offset].decode(String.self)
-        let payload = try layout!.payload(rest: Data(buffer: try cells[offset + 1].decode(ByteBuffer.self)), type: type, id: id) { slot in
+        let updatedAt = try layout!.updatedAt { try cells[offset + $0].decode(Double?.self) }
+        let rest = Data(buffer: try cells[offset + 1].decode(ByteBuffer.self))
+        return try layout!.record(type: type, id: id, rest: rest, toOne: toOne, updatedAt: updatedAt) { slot in
             try PostgresSchema.property(cells[offset + slot.index], slot.kind, type: type, name: slot.name)
         }
-        let updatedAt = try layout!.updatedAt { try cells[offset + $0].decode(Double?.self) }
-        return EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt)
     }
 
     /// The link row of `SELECT` ``linkColumns``.

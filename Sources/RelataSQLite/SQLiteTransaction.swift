@@ -120,11 +120,11 @@ struct SQLiteTransaction: StorageTransaction {
             }
             let names = layout!.names
             let toOne = try layout!.slots.links { index in try r.optionalText(index, names[index]) }
-            let payload = try layout!.slots.payload(rest: try r.data(1, "payload"), type: type, id: id) { slot in
+            let updatedAt = try layout!.slots.updatedAt { index in try r.optionalReal(index, TableCatalog.updatedAtColumn) }
+            let record = try layout!.slots.record(type: type, id: id, rest: try r.data(1, "payload"), toOne: toOne, updatedAt: updatedAt) { slot in
                 try r.property(slot.index, "\(type).\(slot.name)", slot.kind)
             }
-            let updatedAt = try layout!.slots.updatedAt { index in try r.optionalReal(index, TableCatalog.updatedAtColumn) }
-            try body(EntityRecord(type: type, id: id, payload: payload, toOne: toOne, updatedAt: updatedAt), row)
+            try body(record, row)
         }
     }
 

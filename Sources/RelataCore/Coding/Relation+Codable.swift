@@ -270,6 +270,17 @@ enum PayloadCoding {
         }
     }
 
+    /// Decodes a stored entity row: straight from its columns when storage kept them apart (see
+    /// ``SplitColumnReader``), otherwise from its payload (``decodeEntity(_:from:with:)``).
+    @usableFromInline
+    static func decodeEntity<Entity: EntityModelProtocol>(_ type: Entity.Type, from record: EntityRecord, with decoders: Decoders) throws -> Entity {
+        guard !record.columns.isEmpty else { return try decodeEntity(type, from: record.rest, with: decoders) }
+        return try record.rest.withUnsafeBytes { bytes in
+            var reader = try SplitColumnReader(columns: record.columns, rest: record.rest, bytes: bytes)
+            return try Entity(_relataColumns: &reader)
+        }
+    }
+
     /// Decodes a stored payload: ``PayloadFormat``, or JSON as written by versions before it.
     @usableFromInline
     static func decode<Entity: Decodable>(_ type: Entity.Type, from payload: Data, with decoders: Decoders) throws -> Entity {

@@ -25,7 +25,7 @@ enum OverlayReads {
                     continue
                 }
                 do {
-                    let entity = try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders)
+                    let entity = try PayloadCoding.decodeEntity(Entity.self, from: record, with: decoders)
                     // A row whose payload names another id gives no entity: an entity is placed
                     // only under the id of its own row.
                     guard (try? IDText.decode(record.id, as: Entity.ID.self)) == entity.id else { continue }

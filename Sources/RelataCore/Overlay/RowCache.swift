@@ -247,7 +247,7 @@ package final class RowCache: Sendable {
             records.map { record in
                 guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)) else { return nil }
                 let entry = state.entities.values[index]
-                guard let value = entry.decoded as? Decoded<Entity>, entry.row?.payload == record.payload else { return nil }
+                guard let value = entry.decoded as? Decoded<Entity>, entry.row?.sameStoredValues(as: record) == true else { return nil }
                 return value.entity
             }
         }
@@ -259,7 +259,7 @@ package final class RowCache: Sendable {
         state.withLock { state in
             for (record, entity) in values {
                 guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)),
-                    state.entities.values[index].row?.payload == record.payload
+                    state.entities.values[index].row?.sameStoredValues(as: record) == true
                 else { continue }
                 state.entities.values[index].decoded = Decoded(entity)
             }
@@ -276,7 +276,7 @@ package final class RowCache: Sendable {
 
     private static func size(_ row: EntityRecord?) -> Int {
         guard let row else { return 64 }
-        return 96 + row.id.utf8.count + row.payload.count + row.toOne.reduce(0) { $0 + 48 + $1.target.utf8.count + ($1.inversePosition?.utf8.count ?? 0) }
+        return 96 + row.id.utf8.count + row.storedBytes + row.toOne.reduce(0) { $0 + 48 + $1.target.utf8.count + ($1.inversePosition?.utf8.count ?? 0) }
     }
 
     private static func size(_ row: LinkRecord) -> Int {

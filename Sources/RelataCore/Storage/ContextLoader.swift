@@ -71,7 +71,7 @@ struct ContextLoader {
             }
         }
         // An empty payload: a row that only holds links (its source was never saved).
-        guard !record.payload.isEmpty else { return }
+        guard record.hasEntity else { return }
         pendingEntities[record.type, default: []].append(record)
     }
 
@@ -287,7 +287,7 @@ enum EntityLoader<Entity: EntityModelProtocol> {
     static func decodeEntities(_ records: [EntityRecord]) throws -> @Sendable (inout Context) -> Void {
         let entities = try ParallelCoding.map(records, worker: { PayloadCoding.Decoders() }) { decoders, record in
             do {
-                return (try PayloadCoding.decodeEntity(Entity.self, from: record.payload, with: decoders), record.updatedAt)
+                return (try PayloadCoding.decodeEntity(Entity.self, from: record, with: decoders), record.updatedAt)
             } catch {
                 throw record.undecodable(error)
             }

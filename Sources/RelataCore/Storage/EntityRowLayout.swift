@@ -71,21 +71,26 @@ package struct EntityRowLayout: Sendable {
         }
     }
 
-    /// The entity's payload: `rest` (the row's `payload` column) with the values of its property
-    /// columns, read by `value` (a slot → its value, `nil` for NULL).
+    /// The row's record: `rest` (the row's `payload` column) with the values of its property
+    /// columns, read by `value` (a slot → its value, `nil` for NULL), kept apart so the entity
+    /// decodes straight from them.
     ///
     /// - Throws: ``RelataError/Code/undecodableRecord`` naming `type` and `id` when the columns
     ///   cannot make a payload (a damaged JSON column, a payload that is not keyed), as for a
     ///   payload that does not decode.
-    package func payload(rest: Data, type: String, id: String, _ value: (PropertySlot) throws -> PropertyValue?) throws -> Data {
-        guard !properties.isEmpty, !rest.isEmpty else { return rest }
+    package func record(
+        type: String, id: String, rest: Data, toOne: [ToOneLinkRecord], updatedAt: Date?, _ value: (PropertySlot) throws -> PropertyValue?
+    ) throws -> EntityRecord {
         var entries: [PropertyEntry] = []
-        for slot in properties {
-            guard let value = try value(slot) else { continue }
-            entries.append(PropertyEntry(name: slot.name, value: value))
+        if !rest.isEmpty {
+            entries.reserveCapacity(properties.count)
+            for slot in properties {
+                guard let value = try value(slot) else { continue }
+                entries.append(PropertyEntry(name: slot.name, value: value))
+            }
         }
         do {
-            return try SplitPayload.assemble(rest: rest, properties: entries)
+            return try EntityRecord(type: type, id: id, rest: rest, columns: entries, toOne: toOne, updatedAt: updatedAt)
         } catch {
             throw RelataError(code: .undecodableRecord, entityType: type, id: id, message: "the stored row of \(type) \"\(id)\" is damaged: \(error)")
         }

@@ -38,3 +38,38 @@ extension PropertyValue {
         }
     }
 }
+
+extension PropertyValue {
+    /// Appends the value in the payload form (``PayloadFormat``).
+    ///
+    /// - Throws: `DecodingError` when a JSON value is damaged.
+    func append(to bytes: inout [UInt8]) throws {
+        switch self {
+        case .bool(let value): bytes.appendTag(value ? .true : .false)
+        case .int(let value): bytes.appendInteger(value)
+        case .uint(let value): bytes.appendInteger(value)
+        case .double(let value): bytes.appendDouble(value)
+        case .text(let text):
+            bytes.appendTag(.string)
+            bytes.appendText(text)
+        case .data(let data):
+            bytes.appendTag(.data)
+            bytes.appendVarint(UInt64(data.count))
+            bytes.append(contentsOf: data)
+        case .json(let text): try PayloadJSON.append(text, to: &bytes)
+        }
+    }
+
+    /// The scalar a column reader hands the generated code; `nil` for a JSON value.
+    var scalar: StoredValue? {
+        switch self {
+        case .bool(let value): .bool(value)
+        case .int(let value): .int(value)
+        case .uint(let value): .uint(value)
+        case .double(let value): .double(value)
+        case .text(let value): .text(value)
+        case .data(let value): .data(value)
+        case .json: nil
+        }
+    }
+}

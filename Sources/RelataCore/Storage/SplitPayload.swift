@@ -102,22 +102,27 @@ package struct SplitPayload: Sendable, Equatable {
         }
         for property in properties {
             entries.appendText(property.name)
-            switch property.value {
-            case .bool(let value): entries.appendTag(value ? .true : .false)
-            case .int(let value): entries.appendInteger(value)
-            case .uint(let value): entries.appendInteger(value)
-            case .double(let value): entries.appendDouble(value)
-            case .text(let text):
-                entries.appendTag(.string)
-                entries.appendText(text)
-            case .data(let data):
-                entries.appendTag(.data)
-                entries.appendVarint(UInt64(data.count))
-                entries.append(contentsOf: data)
-            case .json(let text): try PayloadJSON.append(text, to: &entries)
-            }
+            try property.value.append(to: &entries)
             count += 1
         }
         return payload(count: count, entries: entries)
+    }
+
+    /// Checks that `rest` and `properties` make one payload (what ``assemble(rest:properties:)``
+    /// checks), without making it: `rest` is a keyed payload and every JSON value reads.
+    ///
+    /// - Throws: `DecodingError` when they do not.
+    package static func check(rest: Data, properties: [PropertyEntry]) throws {
+        try rest.withUnsafeBytes { bytes in
+            let offset = PayloadFormat.magic.count
+            guard bytes.count > offset, bytes[0] == PayloadFormat.magic[0], bytes[1] == PayloadFormat.magic[1],
+                try PayloadReader(bytes: bytes).tag(at: offset) == .keyed
+            else { throw PayloadFormat.damaged("a row's columns come with a payload that is not keyed") }
+        }
+        var scratch: [UInt8] = []
+        for case .json(let text) in properties.lazy.map(\.value) {
+            scratch.removeAll(keepingCapacity: true)
+            try PayloadJSON.append(text, to: &scratch)
+        }
     }
 }
