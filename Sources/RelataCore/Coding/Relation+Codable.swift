@@ -259,6 +259,24 @@ enum PayloadCoding {
         try encoder.encodeColumns(of: entity)
     }
 
+    /// Writes `entity` as a row of typed columns stores it: its columns apart, the rest a
+    /// payload (``SplitColumnWriter``) — what splitting ``encodeEntity(_:with:)``'s payload gives,
+    /// without the payload.
+    static func splitEntity<Entity: EntityModelProtocol>(_ entity: Entity) throws -> SplitPayload {
+        var writer = SplitColumnWriter()
+        try Entity._relataWriteColumns(entity, to: &writer)
+        return try writer.split()
+    }
+
+    /// The row a write stores for `entity` (`nil`: a row that only holds to-one links).
+    @usableFromInline
+    static func record<Entity: EntityModelProtocol>(
+        of entity: Entity?, type: String, id: String, toOne: [ToOneLinkRecord], updatedAt: Date?
+    ) throws -> EntityRecord {
+        let split = try entity.map(splitEntity) ?? SplitPayload(rest: Data(), properties: [])
+        return EntityRecord(type: type, id: id, split: split, toOne: toOne, updatedAt: updatedAt)
+    }
+
     /// Decodes a stored entity payload: its columns from ``PayloadFormat``, or JSON as written by
     /// versions before it.
     @usableFromInline

@@ -25,19 +25,7 @@ struct PayloadColumnWriter: _ColumnWriter {
 
     mutating func write(_ value: StoredValue, _ column: StaticString, _ ordinal: Int) {
         key(column)
-        switch value {
-        case .bool(let value): body.appendTag(value ? .true : .false)
-        case .int(let value): body.appendInteger(value)
-        case .uint(let value): body.appendInteger(value)
-        case .double(let value): body.appendDouble(value)
-        case .text(let text):
-            body.appendTag(.string)
-            body.appendText(text)
-        case .data(let data):
-            body.appendTag(.data)
-            body.appendVarint(UInt64(data.count))
-            body.append(contentsOf: data)
-        }
+        body.appendScalar(value)
     }
 
     mutating func writeNull(_ column: StaticString, _ ordinal: Int) {}

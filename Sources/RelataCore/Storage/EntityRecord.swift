@@ -68,6 +68,17 @@ public struct EntityRecord: Sendable {
         self.updatedAt = updatedAt
     }
 
+    /// The record of an entity written as `split` (``PayloadCoding/splitEntity(_:)``): its
+    /// columns made by the generated code, so there is nothing to check.
+    package init(type: String, id: String, split: SplitPayload, toOne: [ToOneLinkRecord], updatedAt: Date?) {
+        self.type = type
+        self.id = id
+        self.rest = split.rest
+        self.columns = split.properties
+        self.toOne = toOne
+        self.updatedAt = updatedAt
+    }
+
     /// Whether the row holds an entity (not only the to-one links of a source never saved).
     public var hasEntity: Bool { !rest.isEmpty }
 

@@ -69,6 +69,23 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// Appends a scalar value (tag and bytes).
+    mutating func appendScalar(_ value: StoredValue) {
+        switch value {
+        case .bool(let value): appendTag(value ? .true : .false)
+        case .int(let value): appendInteger(value)
+        case .uint(let value): appendInteger(value)
+        case .double(let value): appendDouble(value)
+        case .text(let text):
+            appendTag(.string)
+            appendText(text)
+        case .data(let data):
+            appendTag(.data)
+            appendVarint(UInt64(data.count))
+            append(contentsOf: data)
+        }
+    }
+
     mutating func appendDouble(_ value: Double) {
         appendTag(.double)
         var bits = value.bitPattern.littleEndian

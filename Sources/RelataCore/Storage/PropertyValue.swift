@@ -44,19 +44,10 @@ extension PropertyValue {
     ///
     /// - Throws: `DecodingError` when a JSON value is damaged.
     func append(to bytes: inout [UInt8]) throws {
-        switch self {
-        case .bool(let value): bytes.appendTag(value ? .true : .false)
-        case .int(let value): bytes.appendInteger(value)
-        case .uint(let value): bytes.appendInteger(value)
-        case .double(let value): bytes.appendDouble(value)
-        case .text(let text):
-            bytes.appendTag(.string)
-            bytes.appendText(text)
-        case .data(let data):
-            bytes.appendTag(.data)
-            bytes.appendVarint(UInt64(data.count))
-            bytes.append(contentsOf: data)
-        case .json(let text): try PayloadJSON.append(text, to: &bytes)
+        if let scalar {
+            bytes.appendScalar(scalar)
+        } else if case .json(let text) = self {
+            try PayloadJSON.append(text, to: &bytes)
         }
     }
 

@@ -17,6 +17,12 @@ package struct SplitPayload: Sendable, Equatable {
     /// The entries columns hold, in the payload's order.
     package var properties: [PropertyEntry]
 
+    /// The split of a row whose columns were written apart already (``SplitColumnWriter``).
+    package init(rest: Data, properties: [PropertyEntry]) {
+        self.rest = rest
+        self.properties = properties
+    }
+
     /// Splits `payload`, keeping in ``rest`` every entry `accept` declines (by name and column
     /// kind).
     package init(splitting payload: Data, accept: (String, PropertyColumnKind) -> Bool = { _, _ in true }) throws {
@@ -55,20 +61,26 @@ package struct SplitPayload: Sendable, Equatable {
     }
 
     /// The value a column can hold exactly for the payload value at `offset`, if any.
-    private static func columnValue(_ reader: PayloadReader, at offset: Int) throws -> PropertyValue? {
+    static func columnValue(_ reader: PayloadReader, at offset: Int) throws -> PropertyValue? {
         switch try reader.tag(at: offset) {
         case .keyed, .unkeyed: return try PayloadJSON.text(of: reader, at: offset).map(PropertyValue.json)
         default:
-            switch try reader.scalar(at: offset).map(PropertyValue.init) {
-            case .double(let value)? where value.isNaN: return nil
-            case .text(let text)? where text.utf8.contains(0): return nil
-            case let value: return value
-            }
+            return try reader.scalar(at: offset).flatMap(columnValue)
+        }
+    }
+
+    /// The value a column can hold exactly for `value`, if any: not `NaN`, not text holding a NUL
+    /// character.
+    static func columnValue(_ value: StoredValue) -> PropertyValue? {
+        switch PropertyValue(value) {
+        case .double(let value) where value.isNaN: nil
+        case .text(let text) where text.utf8.contains(0): nil
+        case let value: value
         }
     }
 
     /// A whole payload holding a keyed value of `count` entries.
-    private static func payload(count: Int, entries: [UInt8]) -> Data {
+    static func payload(count: Int, entries: [UInt8]) -> Data {
         var bytes = PayloadFormat.magic
         bytes.reserveCapacity(entries.count + 16)
         bytes.appendTag(.keyed)

@@ -119,10 +119,9 @@ extension EntityTable {
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
         let writers = reader.writers, times = updatedAt
-        changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { PayloadEncoder() }) { encoder, row in
-            EntityRecord(
-                type: type, id: try IDText.encode(row.id, of: type),
-                payload: try row.entity.map { try PayloadCoding.encodeEntity($0, with: encoder) } ?? Data(),
+        changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { () }) { _, row in
+            try PayloadCoding.record(
+                of: row.entity, type: type, id: try IDText.encode(row.id, of: type),
                 toOne: try {
                     var links: [ToOneLinkRecord] = []
                     for write in writers { _ = try write(row.id, &links) }

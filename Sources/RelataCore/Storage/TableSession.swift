@@ -126,7 +126,9 @@ package final class TableSession {
     /// storage lacks are made first, up to ``TableCatalog/maxPropertyColumns`` per table (values
     /// beyond stay in the payload).
     package func split(_ records: [EntityRecord]) throws -> [SplitRow] {
-        var splits = try records.map { try SplitPayload(splitting: $0.payload) }
+        var splits = try records.map { record in
+            record.columns.isEmpty ? try SplitPayload(splitting: record.rest) : SplitPayload(rest: record.rest, properties: record.columns)
+        }
         func lacking(_ index: Int) -> Bool {
             splits[index].properties.contains { catalog.propertyColumn(of: records[index].type, name: $0.name, kind: $0.value.kind) == nil }
         }
