@@ -253,15 +253,9 @@ enum PayloadCoding {
         try $isEncodingPayload.withValue(true) { try encoder.encode(entity) }
     }
 
-    /// Encodes `entity` as a stored payload from its columns (``EntityModelProtocol/_relataWriteColumns(_:to:)``).
-    @usableFromInline
-    static func encodeEntity<Entity: EntityModelProtocol>(_ entity: Entity, with encoder: PayloadEncoder) throws -> Data {
-        try encoder.encodeColumns(of: entity)
-    }
-
     /// Writes `entity` as a row of typed columns stores it: its columns apart, the rest a
-    /// payload (``SplitColumnWriter``) — what splitting ``encodeEntity(_:with:)``'s payload gives,
-    /// without the payload.
+    /// payload (``SplitColumnWriter``) — what splitting the payload `Codable` writes gives, without
+    /// the payload.
     static func splitEntity<Entity: EntityModelProtocol>(_ entity: Entity) throws -> SplitPayload {
         var writer = SplitColumnWriter()
         try Entity._relataWriteColumns(entity, to: &writer)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads an entity's columns from a keyed `PayloadFormat` payload (see
-/// `PayloadColumnWriter`). Columns are asked for in the order they were written, so each is
+/// Reads an entity's columns from a keyed `PayloadFormat` payload (a row's `payload` column, or
+/// a whole payload `Codable` wrote). Columns are asked for in the order they were written, so each is
 /// found where the last one ended; a column elsewhere (a row written by an older model) is found
 /// by a scan of the entries, and one that is not there reads as `nil`.
 struct PayloadColumnReader: _ColumnReader {

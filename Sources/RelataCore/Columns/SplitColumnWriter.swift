@@ -4,7 +4,7 @@ import Foundation
 /// a column can hold exactly as a ``PropertyEntry`` (a scalar as itself, a nested value as JSON
 /// text), and the rest — `NaN`, text holding a NUL character, nested values JSON cannot hold
 /// exactly — as entries of a keyed payload (``SplitPayload``'s split, made without a payload
-/// first). A `nil` optional is left out, as `PayloadColumnWriter` leaves it out.
+/// first). A `nil` optional is left out, as `Codable`'s `encodeIfPresent` leaves it out.
 struct SplitColumnWriter: _ColumnWriter {
     /// The values columns hold, in declaration order.
     var columns: [PropertyEntry] = []

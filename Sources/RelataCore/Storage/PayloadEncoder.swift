@@ -7,8 +7,6 @@ final class PayloadEncoder {
     /// The bytes of the last payload, kept for their capacity: encoding many values of one type
     /// allocates once.
     private var scratch: [UInt8] = []
-    /// The entries of the last entity written from its columns, kept for their capacity.
-    private var columns: [UInt8] = []
 
     @usableFromInline init() {}
 
@@ -24,16 +22,6 @@ final class PayloadEncoder {
         scratch.append(contentsOf: PayloadFormat.magic)
         root.write(into: &scratch)
         return Data(scratch)
-    }
-
-    /// The payload of `entity`, written from its columns.
-    @usableFromInline
-    func encodeColumns<Entity: EntityModelProtocol>(of entity: Entity) throws -> Data {
-        var writer = PayloadColumnWriter(reusing: columns)
-        columns = []
-        defer { columns = writer.body }
-        try Entity._relataWriteColumns(entity, to: &writer)
-        return writer.payload(into: &scratch)
     }
 }
 

@@ -13,7 +13,7 @@ struct SplitColumnReaderTests {
     /// The record storage hands back for `entity` written as a row of typed columns, its columns
     /// edited by `edit`.
     static func record<Entity: EntityModelProtocol>(_ entity: Entity, edit: (inout [PropertyEntry]) throws -> Void = { _ in }) throws -> EntityRecord {
-        let split = try SplitPayload(splitting: PayloadCoding.encodeEntity(entity, with: PayloadEncoder()))
+        let split = try PayloadCoding.splitEntity(entity)
         var columns = split.properties
         try edit(&columns)
         return try EntityRecord(type: "Note", id: "n", rest: split.rest, columns: columns, toOne: [], updatedAt: nil)

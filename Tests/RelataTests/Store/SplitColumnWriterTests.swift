@@ -22,11 +22,11 @@ struct SplitColumnWriterTests {
 
     static let odd = Odd(id: "o", nan: .nan, withNul: "a\u{0}b", nestedData: [Data([1, 2])], nestedInfinity: [.infinity], words: ["a": [1]], plain: 7, none: nil)
 
-    static func splitBothWays<Entity: EntityModelProtocol>(_ entity: Entity) throws -> (written: SplitPayload, fromPayload: SplitPayload) {
-        (try PayloadCoding.splitEntity(entity), try SplitPayload(splitting: PayloadCoding.encodeEntity(entity, with: PayloadEncoder())))
+    static func splitBothWays<Entity: EntityModelProtocol & Encodable>(_ entity: Entity) throws -> (written: SplitPayload, fromPayload: SplitPayload) {
+        (try PayloadCoding.splitEntity(entity), try SplitPayload(splitting: PayloadCoding.encode(entity, with: PayloadEncoder())))
     }
 
-    @Test("The columns and rest a write makes are those splitting the entity's payload gives")
+    @Test("The columns and rest a write makes are those splitting the payload Codable writes")
     func sameAsSplittingThePayload() throws {
         for note in ColumnCodingTests.notes {
             let (written, fromPayload) = try Self.splitBothWays(note)
