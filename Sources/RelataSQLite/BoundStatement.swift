@@ -13,6 +13,8 @@ struct BoundStatement {
     init(_ db: Database, sql: String) throws {
         self.db = db
         statement = try db.cachedStatement(sql: sql)
+        // GRDB leaves a statement it ran unreset until its next use: binding to it would fail.
+        sqlite3_reset(statement.sqliteStatement)
     }
 
     /// Binds `texts` to the parameters in order, runs the statement once, and resets it.
@@ -30,6 +32,13 @@ struct BoundStatement {
         let code = text.withUTF8 { bytes in
             sqlite3_bind_text(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
         }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Binds `value` to the parameter at `index` (from 1).
+    @inline(__always)
+    func bind(_ index: Int32, _ value: Int64) throws {
+        let code = sqlite3_bind_int64(statement.sqliteStatement, index, value)
         guard code == SQLITE_OK else { throw error(code) }
     }
 

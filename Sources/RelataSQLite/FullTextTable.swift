@@ -80,12 +80,18 @@ extension FullTextTableName {
         )
         while let row = try found.next() { existing[row[0]] = (row[1], row[2], row[3]) }
         // External content: FTS5 forgets a row's words when given them again (`'delete'`).
-        let deleteTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (\(name), rowid, terms) VALUES ('delete', ?, ?)")
-        let insertTerms = try db.cachedStatement(sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
+        // Bound straight through SQLite: a write of many rows runs these once per row.
+        let deleteTerms = try BoundStatement(db, sql: "INSERT INTO \(name) (\(name), rowid, terms) VALUES ('delete', ?, ?)")
+        let insertTerms = try BoundStatement(db, sql: "INSERT INTO \(name) (rowid, terms) VALUES (?, ?)")
+        let insertDocument = try BoundStatement(db, sql: "INSERT INTO \(name)_doc (id, length, terms) VALUES (?, ?, ?)")
         var documents = 0, length = 0
         for (id, texts) in entries {
             let old = existing[id]
-            if let old { try deleteTerms.execute(arguments: [old.row, old.terms]) }
+            if let old {
+                try deleteTerms.bind(1, old.row)
+                try deleteTerms.bind(2, old.terms)
+                try deleteTerms.step()
+            }
             guard let texts else {
                 guard let old else { continue }
                 try db.cachedStatement(sql: "DELETE FROM \(name)_doc WHERE row = ?").execute(arguments: [old.row])
@@ -100,11 +106,16 @@ extension FullTextTableName {
                 try db.cachedStatement(sql: "UPDATE \(name)_doc SET length = ?, terms = ? WHERE row = ?").execute(arguments: [terms.count, terms.text, row])
                 length += terms.count - old.length
             } else {
-                try db.cachedStatement(sql: "INSERT INTO \(name)_doc (id, length, terms) VALUES (?, ?, ?)").execute(arguments: [id, terms.count, terms.text])
+                try insertDocument.bind(1, id)
+                try insertDocument.bind(2, Int64(terms.count))
+                try insertDocument.bind(3, terms.text)
+                try insertDocument.step()
                 row = db.lastInsertedRowID
                 (documents, length) = (documents + 1, length + terms.count)
             }
-            try insertTerms.execute(arguments: [row, terms.text])
+            try insertTerms.bind(1, row)
+            try insertTerms.bind(2, terms.text)
+            try insertTerms.step()
             existing[id] = (row, terms.count, terms.text)
         }
         if documents != 0 || length != 0 {

@@ -7,10 +7,13 @@ package struct FullTextTableName: Sendable, Hashable {
     package let entityTable: String
     /// The text columns, in the declaration's order.
     package let columns: [String]
+    /// The catalog numbers of ``columns`` (`c5` → 5).
+    private let numbers: [Int64?]
 
     package init(entityTable: String, columns: [String]) {
         self.entityTable = entityTable
         self.columns = columns
+        numbers = columns.map { Int64($0.dropFirst()) }
         name = "\(entityTable)_fts_" + columns.joined(separator: "_")
     }
 
@@ -28,8 +31,8 @@ package struct FullTextTableName: Sendable, Hashable {
 extension FullTextTableName {
     /// The texts of `row` this table indexes, one per column (empty where the row has none).
     package func texts(of row: TableSession.SplitRow) -> [String] {
-        columns.map { column in
-            row.values.first { "c\($0.number)" == column }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
+        numbers.map { number in
+            row.values.first { $0.number == number }.flatMap { if case .text(let text) = $0.value { text } else { nil } } ?? ""
         }
     }
 }
