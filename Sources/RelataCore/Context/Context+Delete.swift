@@ -183,7 +183,8 @@ extension Context {
     @usableFromInline
     func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID], depth: Int = 8) {
         guard storage.base != nil, ids.count > 1, depth > 0, let table = table(Entity.self) else { return }
-        table.ensure(ids)
+        // The rows' to-one links are placed as they are read: the loop below asks for them.
+        table.ensure(ids, placingRowLinks: true)
         for links in table.links { links?.ensureAll(ids) }
         ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
         var next = CascadePrefetcher<Entity>(context: self, ids: ids, depth: depth - 1)

@@ -103,9 +103,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, [id], found.rows) } }
     }
 
-    /// Reads the entities of those of `ids` the table does not hold, in one batch.
+    /// Reads the entities of those of `ids` the table does not hold, in one batch; with
+    /// `placingRowLinks`, their rows' to-one links go to their link tables too (a caller about
+    /// to read every relation of them: an erasure), whatever the faulter does by default.
     @inlinable
-    func ensure(_ ids: some Collection<Entity.ID>) {
+    func ensure(_ ids: some Collection<Entity.ID>, placingRowLinks: Bool = false) {
         guard let faulter, !holdsAll else { return }
         let missing = Array(Set(ids.filter { !loadedIDs.contains($0) }))
         guard !missing.isEmpty, let found = faulter.read(missing) else { return }
@@ -114,7 +116,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for (id, time) in found.times { updatedAt[id] = time }
         loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
         for id in missing { loadedIDs.insert(id) }
-        if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
+        if faulter.placesRowLinks || placingRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
     }
 
     /// Whether the table holds the answer for each of `ids` (reading them reads no storage).
