@@ -47,6 +47,7 @@ enum LargeStorePostgresW2 {
         table.count("  round trips", read["statements-cold"]!, hand["statements-cold"]!, "(the Store's at open: \(read["statements-open"]!))")
         table.memory("RSS after cold resolve", read["rss-cold"]! - read["rss-before"]!, hand["rss-cold"]! - hand["rss-before"]!)
         table.row("warm resolve (the same chats)", read.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
+        table.count("  round trips", read["statements-warm"]!, 0, "(per resolve)")
         table.row("first resolve of another 1%", read.time("other"), hand.time("other"))
         table.memory("peak RSS (VmHWM)", read["rss-peak"]!, hand["rss-peak"]!, "  (whole process)")
         // Point writes, delete and visibility change the store: they run on copies of the kept schemas.
@@ -182,7 +183,9 @@ enum LargeStorePostgresW2 {
                 if name == "cold" {
                     LargeStoreW2.say("resolved", resolved)
                     LargeStoreW2.say("rss-cold", residentBytes())
+                    statements = backend.statementCount
                     say("warm", median(runs: 5) { _ = try! store.read { RelataW1.resolve($0, chats: first) } })
+                    LargeStoreW2.say("statements-warm", (backend.statementCount - statements) / 5)
                     statements = backend.statementCount
                 }
             }

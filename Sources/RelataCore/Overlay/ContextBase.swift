@@ -149,6 +149,12 @@ package final class ContextBase: Sendable {
         return cache.sequenceIfNewest(token: token)
     }
 
+    /// Storage's newest commit, read in a read transaction of its own (one round trip on
+    /// PostgreSQL); `nil` when storage cannot be read.
+    package func newestCommit() -> Int64? {
+        try? backend.read { try $0.logBounds().last }
+    }
+
     /// Runs `body` in a read transaction of the backend, read as this base reads (see
     /// ``layered(_:)``); the cache learns the newest commit from it.
     private func transaction<T>(_ body: (any StorageReader) throws -> T) throws -> T {
