@@ -139,6 +139,15 @@ enum W3Bench {
         let data = W3Data(scale: scale)
         if probe == "w3-memory" { return try runMemory(data) }
         if probe == "w3-overhead" { return try await W3Overhead.run(data, path: path) }
+        if probe == "w3-build" {
+            // W's Relata half alone, into a new store at `path` (for profiling).
+            removeDatabase(path)
+            let start = ContinuousClock.now
+            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
+            try await save(data, to: store)
+            try await store.close()
+            return LargeStoreW2.say("build", ContinuousClock.now - start)
+        }
         let query = String(probe.suffix(2))
         let before = residentBytes()
         let start = ContinuousClock.now

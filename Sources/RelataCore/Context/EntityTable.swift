@@ -258,6 +258,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         var best: [Entity.ID]?
         for index in memoryIndexes {
             if let ids = index.ids(lookups), ids.count < best?.count ?? .max { best = ids }
+            // No index gives fewer than one (a unique value's holder).
+            if let best, best.count <= 1 { return best }
         }
         guard let best, inTableOrder, best.count > 1 else { return best }
         return tableOrdered(best)

@@ -50,7 +50,10 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
 
     override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
         for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
-            if let value = lookup.value as? Value { return Array(holders[value] ?? []) }
+            guard let value = lookup.value as? Value else { continue }
+            // Most often one holder (a unique value): no copy of the set.
+            guard let holding = holders[value] else { return [] }
+            return holding.count == 1 ? [holding.first!] : Array(holding)
         }
         return nil
     }

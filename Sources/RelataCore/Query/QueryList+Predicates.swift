@@ -41,11 +41,13 @@ extension QueryList {
         return copy
     }
 
-    /// `filter(isIncluded)`, with the test storage can run first, if any.
+    /// `filter(isIncluded)`, with the test storage can run first, if any — made only for a list
+    /// that may read storage: not one bound to a context that holds everything (an in-memory
+    /// `Context`), which would never use it.
     @inlinable
-    func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: ColumnFilter?) -> QueryList {
+    func filter(_ isIncluded: @escaping (Entity) -> Bool, storage test: @autoclosure () -> ColumnFilter?) -> QueryList {
         var copy = filtering(isIncluded)
-        if let test {
+        if boundContext?.storage.base != nil || boundContext == nil, let test = test() {
             copy.columnFilters.append(test)
             copy.filtersInStorage += 1
         }

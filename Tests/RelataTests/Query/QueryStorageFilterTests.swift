@@ -51,6 +51,20 @@ struct QueryStorageFilterTests {
         try await store.close()
     }
 
+    @Test("A predicate's storage test is made only where storage may run it: in a store's context or a deferred list, not in an in-memory Context")
+    func storageTestsOnlyWhereStorageReads() async throws {
+        let (directory, employees, _, store) = try await Self.employeeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var memory = Context()
+        for employee in employees.prefix(300) { try employee.save(to: &memory) }
+        let inMemory = Employee.query(in: memory).filter(\.age == 42)
+        #expect(inMemory.columnFilters.isEmpty)
+        #expect(inMemory.resolve().map(\.id).sorted() == employees.prefix(300).filter { $0.age == 42 }.map(\.id).sorted())
+        #expect(Employee.query().filter(\.age == 42).columnFilters.count == 1)
+        #expect(try await store.read { Employee.query(in: $0).filter(\.age == 42).columnFilters.count } == 1)
+        try await store.close()
+    }
+
     @Test("A filtered query over the rows earlier reads kept, and in a copy saved outside a write: storage's matches and the copy's own saves")
     func keptRowsAndLocalSaves() async throws {
         let (directory, employees, _, store) = try await Self.employeeStore()
