@@ -240,7 +240,7 @@ extension Context {
 
     /// The ids of the entities of this type passing one of `lookups`, found in an index the
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
-    @usableFromInline
+    @inlinable
     func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
@@ -271,7 +271,7 @@ extension Context {
     /// The first `count` entities of this type passing `isIncluded` in the order of `order`'s
     /// property, from a sorted index the context keeps in memory (see
     /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:ties:where:lookupsAreFilters:)``).
-    @usableFromInline
+    @inlinable
     func firstIndexedIDs<Entity: EntityModelProtocol>(
         of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int,
         ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool

@@ -214,6 +214,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// the table reads storage or keeps no such index. `lookupsAreFilters` says `isIncluded` tests
     /// the lookups and nothing else: when each is of that property and exact, the range is the
     /// answer and no entity is read.
+    @inlinable
     func firstIndexedIDs(
         orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
         ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool = false
@@ -252,6 +253,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// The ids of the entities passing the lookups of the index that answers with the fewest
     /// (every lookup of its property), in the table's order (`inTableOrder`; otherwise in no
     /// order); `nil` when the table reads storage, or no declared index answers any.
+    @inlinable
     func indexedIDs(_ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
         // Never made here: a read does not write tables its context's copies share.
         guard faulter == nil, let memoryIndexes, !memoryIndexes.isEmpty else { return nil }
@@ -266,7 +268,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// `ids` (of entities the table holds) in the table's order: each position looked up once.
-    private func tableOrdered(_ ids: [Entity.ID]) -> [Entity.ID] {
+    @inlinable
+    func tableOrdered(_ ids: [Entity.ID]) -> [Entity.ID] {
         let positions = entities.positions
         let keys = ids.map { positions[$0] ?? 0 }
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { ids[$0] }

@@ -4,7 +4,7 @@
 @usableFromInline
 class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The indexed property.
-    let keyPath: PartialKeyPath<Entity>
+    @usableFromInline let keyPath: PartialKeyPath<Entity>
 
     init(keyPath: PartialKeyPath<Entity>) { self.keyPath = keyPath }
 
@@ -16,13 +16,13 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     func remove(_ entity: Entity) { fatalError("abstract") }
     /// The ids of the entities passing every one of `lookups` this index answers (those of its
     /// property, with a test it keeps), in no order; `nil` when it answers none.
-    func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? { fatalError("abstract") }
+    @usableFromInline func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? { fatalError("abstract") }
     /// How many ids ``ids(_:)`` gives, counted without listing them where the index can.
     func count(_ lookups: [IndexLookup<Entity>]) -> Int? { ids(lookups)?.count }
     /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
     /// order), of those passing the `lookups` of that property, one at a time until `body`
     /// returns `false`; `false` when this index keeps no order.
-    func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool { false }
+    @usableFromInline func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool { false }
     /// A copy, for a table's copy.
     func copy() -> MemoryIndex<Entity> { fatalError("abstract") }
     /// What differs between the index and `entities` (the table's), if anything: checked by
@@ -82,10 +82,10 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
 /// answers.
 @usableFromInline
 struct IndexLookup<Entity>: @unchecked Sendable {
-    let keyPath: PartialKeyPath<Entity>
-    let test: ColumnFilter.Test
-    let value: Any
+    @usableFromInline let keyPath: PartialKeyPath<Entity>
+    @usableFromInline let test: ColumnFilter.Test
+    @usableFromInline let value: Any
     /// Whether the ids an index gives pass the test (`false`: they may pass, the filter decides
     /// — a text test answered by trigrams).
-    var isExact = true
+    @usableFromInline var isExact = true
 }

@@ -123,8 +123,11 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
     }
 
     override func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool {
+        // The runs read once (a property read each step is an access check each).
+        let (values, ids, recentValues, recentIDs, stale) = (values, ids, recentValues, recentIDs, stale)
         let range = positions(in: values, lookups) ?? values.startIndex..<values.endIndex
         let recent = positions(in: recentValues, lookups) ?? recentValues.startIndex..<recentValues.endIndex
+        let hasStale = !stale.isEmpty
         // The two sorted runs merged as they go (at equal values, the older entries first).
         var position = descending ? range.upperBound - 1 : range.lowerBound
         var next = descending ? recent.upperBound - 1 : recent.lowerBound
@@ -137,7 +140,7 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
                 guard body(recentIDs[next]) else { return true }
                 next += descending ? -1 : 1
             } else {
-                if !stale.contains(ids[position]) {
+                if !hasStale || !stale.contains(ids[position]) {
                     guard body(ids[position]) else { return true }
                 }
                 position += descending ? -1 : 1

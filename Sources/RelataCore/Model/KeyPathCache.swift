@@ -50,6 +50,7 @@ enum KeyPathCaches {
 
 extension EntityModelProtocol {
     /// ``_relataColumnName(_:)`` of `keyPath`, remembered per key path object.
+    @usableFromInline
     static func columnName(of keyPath: PartialKeyPath<Self>) -> String? {
         KeyPathCaches.columnNames.value(for: keyPath) { _relataColumnName(keyPath) }
     }

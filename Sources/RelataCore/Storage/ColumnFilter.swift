@@ -9,6 +9,7 @@ import Foundation
 @usableFromInline
 package struct ColumnFilter: Sendable, Equatable {
     /// What the column is tested for.
+    @usableFromInline
     package enum Test: Sendable, Equatable {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
         /// The text holds the value (bytewise, case-sensitive).

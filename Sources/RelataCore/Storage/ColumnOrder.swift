@@ -9,8 +9,8 @@ import Foundation
 @usableFromInline
 package struct ColumnOrder: Sendable, Equatable {
     /// The property's name (its column's, see `_relataColumnName(_:)`).
-    package var column: String
-    package var descending: Bool
+    @usableFromInline package var column: String
+    @usableFromInline package var descending: Bool
 
     package init(column: String, descending: Bool) {
         self.column = column
