@@ -61,6 +61,7 @@ enum LargeStoreW2 {
         table.row("  open S=\(scale) / open S=\(small)", over.time("open"), smallOver.time("open"), "  (against itself)")
         table.memory("  RSS after open", over["rss-open"]! - over["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
         table.row("  cold resolve (\(chats) chats)", over.time("cold"), grdbRead.time("cold"), "  (GRDB by hand)")
+        table.row("    its CPU time", over.time("cpu-cold"), grdbRead.time("cpu-cold"), "  (user and system, every thread)")
         table.count("    statements sent", over["statements-cold"]!, grdbRead["statements-cold"]!, "(\(chats) queries, each one read transaction)")
         table.memory("  RSS after cold resolve", over["rss-cold"]! - over["rss-before"]!, grdbRead["rss-cold"]! - grdbRead["rss-before"]!)
         table.row("  warm resolve (the same chats)", over.time("warm"), memory.time("warm"), "  (baseline: the in-memory Context)")
@@ -96,6 +97,7 @@ enum LargeStoreW2 {
         table.row("  open S=\(scale) / open S=\(small)", paged.time("open"), smallPaged.time("open"), "  (against itself)")
         table.memory("  RSS after open", paged["rss-open"]! - paged["rss-before"]!, grdbRead["rss-open"]! - grdbRead["rss-before"]!)
         table.row("  cold resolve (\(chats) chats)", paged.time("cold"), grdbRead.time("cold"), "  (GRDB by hand)")
+        table.row("    its CPU time", paged.time("cpu-cold"), grdbRead.time("cpu-cold"), "  (user and system, every thread)")
         table.count("    statements sent", paged["statements-cold"]!, grdbRead["statements-cold"]!)
         table.row("  a user's program: open", user.time("open"), grdbUser.time("open"), "  (`Store(path:entities:)`; GRDB's `DatabaseQueue(path:)`)")
         table.row("    then the first read, cold", user.time("first-read"), grdbUser.time("first-read"), "  (`try await store.read { resolve }`; GRDB's `try await queue.read`)")
@@ -255,9 +257,10 @@ enum LargeStoreW2 {
         var statements = backend.statementCount
         say("statements-open", statements)
         func measure(_ name: String, _ chats: Range<Int>) {
-            let start = ContinuousClock.now
+            let (start, cpu) = (ContinuousClock.now, SharedStoreBench.cpuSeconds())
             let resolved = resolve(chats)
             say(name, ContinuousClock.now - start)
+            say("cpu-\(name)", Duration.seconds(SharedStoreBench.cpuSeconds() - cpu))
             say("statements-\(name)", backend.statementCount - statements)
             statements = backend.statementCount
             if name == "cold" { say("resolved", resolved) }
@@ -330,8 +333,10 @@ enum LargeStoreW2 {
             say("rss-open", residentBytes())
             var sent = statements.count
             start = ContinuousClock.now
+            let cpu = SharedStoreBench.cpuSeconds()
             say("resolved", try GRDBBaselineW1.resolve(queue, chats: first))
             say("cold", ContinuousClock.now - start)
+            say("cpu-cold", Duration.seconds(SharedStoreBench.cpuSeconds() - cpu))
             say("statements-cold", statements.count - sent)
             say("rss-cold", residentBytes())
             sent = statements.count
@@ -415,9 +420,12 @@ enum LargeStoreW2 {
 
     /// The W2 store at `path`, and its backend: opened as an app opens one (following other
     /// stores' commits, the default).
+    /// The Store on `path`, with the row cache `RELATA_BENCH_CACHE_LIMIT` asks for in bytes (the
+    /// default one when unset): `0` measures the store's reads without a row cache.
     static func openStore(_ path: String) async throws -> (SQLiteBackend, Store) {
         let backend = try SQLiteBackend(path: path)
-        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities)))
+        let limit = ProcessInfo.processInfo.environment["RELATA_BENCH_CACHE_LIMIT"].flatMap { Int($0) } ?? 64 << 20
+        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), cacheLimit: limit))
     }
 
     /// 1,000 writes through `store`, each appending one message to the middle chat; their times.
