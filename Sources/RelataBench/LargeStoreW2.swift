@@ -419,13 +419,15 @@ enum LargeStoreW2 {
     }
 
     /// The W2 store at `path`, and its backend: opened as an app opens one (following other
-    /// stores' commits, the default).
-    /// The Store on `path`, with the row cache `RELATA_BENCH_CACHE_LIMIT` asks for in bytes (the
-    /// default one when unset): `0` measures the store's reads without a row cache.
+    /// stores' commits, the default), with the row cache `RELATA_BENCH_CACHE_LIMIT` asks for in
+    /// bytes (the Store's default when unset; `0` measures its reads without a row cache).
     static func openStore(_ path: String) async throws -> (SQLiteBackend, Store) {
         let backend = try SQLiteBackend(path: path)
-        let limit = ProcessInfo.processInfo.environment["RELATA_BENCH_CACHE_LIMIT"].flatMap { Int($0) } ?? 64 << 20
-        return (backend, try await Store(backend: backend, schema: EntitySchema(PersistW1.entities), cacheLimit: limit))
+        let schema = EntitySchema(PersistW1.entities)
+        guard let limit = ProcessInfo.processInfo.environment["RELATA_BENCH_CACHE_LIMIT"].flatMap({ Int($0) }) else {
+            return (backend, try await Store(backend: backend, schema: schema))
+        }
+        return (backend, try await Store(backend: backend, schema: schema, cacheLimit: limit))
     }
 
     /// 1,000 writes through `store`, each appending one message to the middle chat; their times.
