@@ -109,6 +109,7 @@ enum LargeStoreW2 {
         table.row("  point write p99, awaited", pagedWrite.time("p99"), grdbWrite.time("p99"))
         table.row("  point write p50, synchronous", pagedWrite.time("sync-p50"), grdbWrite.time("sync-p50"), "  (`try store.write` on the calling thread; GRDB's `queue.write`)")
         table.row("  point write p99, synchronous", pagedWrite.time("sync-p99"), grdbWrite.time("sync-p99"))
+        table.row("  re-save p50, synchronous", pagedWrite.time("resave-p50"), grdbWrite.time("resave-p50"), "  (1,000 of those messages saved again, new text, in their chat now 2,100 long; GRDB's UPDATE by id)")
         table.row("  delete \(chats) chats with cascade", pagedDelete.time("delete"), grdbDelete.time("delete"), "  (\(pagedDelete["left"]!) messages left)")
         table.row("  point write p50 awaited, matched", pagedWrite.time("p50"), matchedWrite.time("p50"), "  (GRDB with the indexes Relata keeps too: message(author), chat_admin(user))")
         table.row("  point write p50 sync, matched", pagedWrite.time("sync-p50"), matchedWrite.time("sync-p50"))
@@ -355,6 +356,7 @@ enum LargeStoreW2 {
             let (_, store) = try await openStore(path)
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             report(try synchronousPointWrites(store, chats: data.chats, users: data.users, prefix: "w2s"), as: "sync-")
+            report(try synchronousResaves(store, chats: data.chats, users: data.users, prefix: "w2"), as: "resave-")
             try await store.close()
         case "w2-grdb-write":
             var configuration = Configuration()
@@ -385,8 +387,18 @@ enum LargeStoreW2 {
                 }
                 times.append(ContinuousClock.now - start)
             }
+            // The same messages saved again: their text, by id (their chat and place unchanged).
+            var resaves: [Duration] = []
+            for i in 0..<1_000 {
+                let start = ContinuousClock.now
+                try syncWrite(queue) { db in
+                    try db.execute(sql: "UPDATE message SET text = ?, author = ? WHERE id = ?", arguments: ["edited \(i)", author, "w2-\(i)"])
+                }
+                resaves.append(ContinuousClock.now - start)
+            }
             try queue.close()
             report(times)
+            report(resaves, as: "resave-")
         case "w2-paged-delete":
             let (backend, store) = try await openStore(path)
             let statements = backend.statementCount
@@ -455,6 +467,22 @@ enum LargeStoreW2 {
             let start = ContinuousClock.now
             try store.write { context in
                 try Message(id: "\(prefix)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+            }
+            times.append(ContinuousClock.now - start)
+        }
+        return times
+    }
+
+    /// 1,000 of the messages ``pointWrites(_:chats:users:prefix:)`` wrote, saved again as a
+    /// backend's payload brings them (same chat, new text), each with the synchronous `store.write`.
+    static func synchronousResaves(_ store: Store, chats: Int, users: Int, prefix: String) throws -> [Duration] {
+        let chat = chats / 2
+        let author = W1Data.members(chat: chat, userCount: users)[0]
+        var times: [Duration] = []
+        for i in 0..<1_000 {
+            let start = ContinuousClock.now
+            try store.write { context in
+                try Message(id: "\(prefix)-\(i)", text: "edited \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
             }
             times.append(ContinuousClock.now - start)
         }

@@ -129,6 +129,23 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         }
     }
 
+    /// Moves `target`, appended to the list of `source` without reading it (see
+    /// ``storedTails``) though storage had it there already, back to its stored place `key`:
+    /// the list is not read for it. A later read of the list finds it there (see
+    /// ``dropDeparted(from:of:)``).
+    ///
+    /// - Returns: Whether the table holds `target`'s place now: `false` when `key` is unknown
+    ///   or the appended place is provisional — then the list is to be read.
+    @inlinable
+    func keepStoredPlace(of target: TargetID, in source: SourceID, at key: PositionKey?) -> Bool {
+        if loaded.contains(source) { return true }
+        guard let key, storedTails.index(forKey: source) != nil, provisional.isEmpty || !provisional.contains(source),
+            many[source]?.contains(target) == true
+        else { return false }
+        many[source]!.place(target, at: key)
+        return true
+    }
+
     /// Makes sure the links of `source` are here: read from the base the first time, in a
     /// context over a snapshot; nothing otherwise.
     @inlinable @inline(__always)

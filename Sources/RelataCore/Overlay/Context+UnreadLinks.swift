@@ -91,16 +91,21 @@ extension Context {
         for fill in faulter.rowLinks { fill(entities, sources, rows) }
         let name = d.name
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        var stayed: [T.ID] = []
+        var unplaced: [T.ID] = []
         for row in rows {
             guard let source = try? IDText.decode(row.id, as: S.ID.self), let appendedTo = unread[source],
                 let link = row.toOne.first(where: { $0.relation == name }), let stored = try? IDText.decode(link.target, as: T.ID.self)
             else { continue }
             // The old list changed (observers of it are told).
             other.touch(stored, source)
-            // Set to the list it was in: read that list, where it keeps its stored place.
-            if stored == appendedTo, other.departedTo[source] == stored { stayed.append(stored) }
+            // Set to the list it was in: it keeps its stored place, which its row holds — the
+            // list is read only when the row does not say it.
+            if stored == appendedTo, other.departedTo[source] == stored,
+                !other.keepStoredPlace(of: source, in: stored, at: link.inversePosition.flatMap(PositionKey.init))
+            {
+                unplaced.append(stored)
+            }
         }
-        if !stayed.isEmpty { other.ensure(stayed) }
+        if !unplaced.isEmpty { other.ensure(unplaced) }
     }
 }

@@ -331,17 +331,36 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             let oldInverse = descriptor.inverse.flatMap { inverse in
                 inverse.toMany ? before.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
             }
+            // The stored places in the old lists, from the sources' rows (so the old list is not
+            // read for them).
+            let oldPlaces = StoredPlaces<S.ID>()
             let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
                 let new = links?.target(of: source), old = oldLinks?.target(of: source)
                 let newPosition = new.flatMap { inverse?.key(of: source, in: $0) }
-                let oldPosition = old.flatMap { oldInverse?.key(of: source, in: $0) }
+                let oldPosition = old.flatMap { oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: $0) }
                 guard new != old || newPosition != oldPosition else { return [] }
                 return try Set([old, new].compactMap { $0 }).map {
                     LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode($0, of: sourceType, relation: relation))
                 }
             }
             if let moved = moved as? @Sendable (Entity.ID) throws -> [LinkTargetKey] { movedTargets.append(moved) }
-            let read: @Sendable ([S.ID]) -> Void = { sources in oldLinks?.ensure(sources) }
+            let oldEntities = oldInverse == nil ? nil : before.table(S.self)
+            let read: @Sendable ([S.ID]) -> Void = { sources in
+                guard let oldEntities, let faulter = oldEntities.faulter, let oldLinks else {
+                    oldLinks?.ensure(sources)
+                    return
+                }
+                let unread = Array(Set(sources.filter { !oldLinks.loaded.contains($0) }))
+                guard !unread.isEmpty, let rows = faulter.rows(unread) else { return }
+                // The rows hold every to-one link of the sources: held from now.
+                for fill in faulter.rowLinks { fill(oldEntities, unread, rows) }
+                for row in rows {
+                    guard let link = row.toOne.first(where: { $0.relation == relation }),
+                        let key = link.inversePosition.flatMap(PositionKey.init), let source = try? IDText.decode(row.id, as: S.ID.self)
+                    else { continue }
+                    oldPlaces.keys[source] = key
+                }
+            }
             if let read = read as? @Sendable ([Entity.ID]) -> Void { readBefore.append(read) }
         }
         guard let links else { return }
@@ -357,4 +376,13 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         if let writer = writer as? @Sendable (Entity.ID, inout [ToOneLinkRecord]) throws -> Bool { writers.append(writer) }
     }
+}
+
+/// The places of sources in their targets' lists as their stored rows give them, read once per
+/// write by a ``ToOneLinkReader`` (the closures it makes share them).
+@usableFromInline
+final class StoredPlaces<SourceID: Hashable>: @unchecked Sendable {
+    @usableFromInline var keys: [SourceID: PositionKey] = [:]
+
+    @inlinable init() {}
 }

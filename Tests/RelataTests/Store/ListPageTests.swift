@@ -134,6 +134,50 @@ struct ListPageTests {
         #expect(statements[0] == statements[1], "statements of the write: \(statements)")
     }
 
+    @Test("Saving a message again in its own chat keeps its place without the chat's list being read, whatever its length")
+    func resaveWithoutReading() async throws {
+        var statements: [Int] = []
+        for messages in [10, 2_000] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let stored = store.context.ids(of: "c0", \Chat.$messages)
+            let before = backend.statementCount, rowsBefore = backend.rowsReadCount
+            // m3 again, as a backend's payload would bring it: same chat, new text.
+            try await store.write { context in
+                try Message(id: "m3", text: "edited", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            }
+            statements.append(backend.statementCount - before)
+            // (Reading the list, in the write and again for what it held before, read 2 × 2,000 rows.)
+            #expect(backend.rowsReadCount - rowsBefore < 10, "rows read by the write: \(backend.rowsReadCount - rowsBefore)")
+            #expect(store.context.ids(of: "c0", \Chat.$messages) == stored, "m3 kept its place")
+            #expect(store.context.entity(Message.self, id: "m3")?.text == "edited")
+            // Saved again, then the list read in the same write; then saved again with a new message after it.
+            let (list, page) = try await store.write { context in
+                try Message(id: "m3", text: "again", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                let list = context.ids(of: "c0", \Chat.$messages)
+                try Message(id: "x1", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                try Message(id: "m4", text: "again", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                return (list, context.ids(of: "c0", \Chat.$messages, page: .last(2)))
+            }
+            #expect(list == stored)
+            #expect(page == [stored.last!, "x1"])
+            let afterMove = try await store.write { context in
+                // Moved to the other chat: it leaves c0.
+                try Message(id: "m3", text: "moved", author: .id("u0"), chat: .id("c1")).save(to: &context)
+                try Message(id: "m5", text: "again", author: .id("u0"), chat: .id("c0")).save(to: &context)
+                return context.ids(of: "c1", \Chat.$messages, page: .last(1))
+            }
+            #expect(afterMove == ["m3"])
+            #expect(store.context.ids(of: "c0", \Chat.$messages) == stored.filter { $0 != "m3" } + ["x1"])
+            #expect(store.context.ids(of: "c1", \Chat.$messages) == ["n0", "n1", "n2", "m3"])
+            try store.context.checkInvariants()
+            try await store.close()
+        }
+        #expect(statements[0] == statements[1], "statements of the write: \(statements)")
+    }
+
     @Test("A context answers a page as of its snapshot: a list changed since is refused, typed")
     func pageOnSnapshot() async throws {
         let harness = try await Self.seeded(messages: 5)
