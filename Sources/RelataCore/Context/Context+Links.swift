@@ -65,7 +65,13 @@ extension Context {
             backlinks(d).remove(source, for: target)
             return
         }
-        mutableTable(T.self).linkTable(inverse, S.ID.self).remove(source, from: target, toMany: inverse.toMany)
+        let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
+        // In a Store write, a source leaves a long list without the list being read: `d` is
+        // to-one, so storage has it in that list alone.
+        if inverse.toMany, !d.key.toMany, storage.isTracking, storage.recorder == nil, table.removeWithoutReading(source, from: target) {
+            return
+        }
+        table.remove(source, from: target, toMany: inverse.toMany)
     }
 
     @inlinable

@@ -146,6 +146,16 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         return true
     }
 
+    /// Whether ``key(of:in:)`` answers for `target` in the list of `source` without reading the
+    /// list: the table holds it whole, or holds `target`'s place in it (appended, or kept at
+    /// its stored place, without the rest).
+    @inlinable
+    func holdsKey(of target: TargetID, in source: SourceID) -> Bool {
+        faulter == nil || loaded.contains(source)
+            || (storedTails.index(forKey: source) != nil && (provisional.isEmpty || !provisional.contains(source))
+                && many[source]?.contains(target) == true)
+    }
+
     /// Makes sure the links of `source` are here: read from the base the first time, in a
     /// context over a snapshot; nothing otherwise.
     @inlinable @inline(__always)
@@ -289,6 +299,23 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         } else if one[source] == target {
             one[source] = nil
         }
+    }
+
+    /// Removes `target` from the to-many list of `source` without reading the list, in a
+    /// context over storage, for a side whose other side is to-one (storage has `target` in one
+    /// list at most): it departs (see ``departed``: dropped from the lists read from storage
+    /// later), and leaves what this context appended.
+    ///
+    /// - Returns: `false`, having done nothing, when the table holds the list whole or cannot
+    ///   read it a page at a time: then ``remove(_:from:toMany:)`` removes it.
+    @inlinable
+    func removeWithoutReading(_ target: TargetID, from source: SourceID) -> Bool {
+        guard let faulter, faulter.readsPages, !loaded.contains(source) else { return false }
+        touch(source, target)
+        if many[source]?.remove(target) == true, many[source]!.isEmpty { many[source] = nil }
+        departed.insert(target)
+        departedTo[target] = nil
+        return true
     }
 
     /// Removes every link of `source` and returns the targets it had, in order.

@@ -23,7 +23,8 @@ extension Context {
         }
         if let inverse = d.inverse {
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-            guard other.faulter?.readsPages == true, other.loaded.isEmpty else { return false }
+            // (A source that left a list here already is linked by reading: its stored place is void.)
+            guard other.faulter?.readsPages == true, other.loaded.isEmpty, !other.departed.contains(source) else { return false }
             other.departed.insert(source)
             other.departedTo[source] = target
         } else {

@@ -326,17 +326,26 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         }
         let relation = descriptor.name
         let sourceType = EntitySchema.storageName(of: S.self)
+        let oldLinks = before?.table(S.self)?.existingLinkTable(key, T.ID.self)
+        // The stored places in the old lists, from the sources' rows (so the old list is not
+        // read for them).
+        let oldPlaces = StoredPlaces<S.ID>()
+        // The place of `source` in the list of `target`, its to-one target now: kept from its
+        // row when the write left both the link and the list unread (it cannot have moved it).
+        let position: @Sendable (S.ID, T.ID) -> PositionKey? = { source, target in
+            guard let inverse else { return nil }
+            if !inverse.holdsKey(of: source, in: target), let stored = oldPlaces.keys[source], oldLinks?.target(of: source) == target {
+                return stored
+            }
+            return inverse.key(of: source, in: target)
+        }
         if let before {
-            let oldLinks = before.table(S.self)?.existingLinkTable(key, T.ID.self)
             let oldInverse = descriptor.inverse.flatMap { inverse in
                 inverse.toMany ? before.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
             }
-            // The stored places in the old lists, from the sources' rows (so the old list is not
-            // read for them).
-            let oldPlaces = StoredPlaces<S.ID>()
             let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
                 let new = links?.target(of: source), old = oldLinks?.target(of: source)
-                let newPosition = new.flatMap { inverse?.key(of: source, in: $0) }
+                let newPosition = new.flatMap { position(source, $0) }
                 let oldPosition = old.flatMap { oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: $0) }
                 guard new != old || newPosition != oldPosition else { return [] }
                 return try Set([old, new].compactMap { $0 }).map {
@@ -369,7 +378,7 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             links_.append(
                 ToOneLinkRecord(
                     relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
-                    inversePosition: inverse?.key(of: source, in: target)?.description
+                    inversePosition: position(source, target)?.description
                 )
             )
             return true

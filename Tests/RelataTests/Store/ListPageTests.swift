@@ -178,6 +178,74 @@ struct ListPageTests {
         #expect(statements[0] == statements[1], "statements of the write: \(statements)")
     }
 
+    @Test("Saving a message with its relations left as they are (.none) writes its row, its place in its chat kept, without the chat's list being read")
+    func partialSaveWithoutReading() async throws {
+        for messages in [10, 2_000] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let stored = store.context.ids(of: "c0", \Chat.$messages)
+            let rowsBefore = backend.rowsReadCount
+            try await store.write { context in
+                try Message(id: "m3", text: "edited", author: .none, chat: .none).save(to: &context)
+            }
+            #expect(backend.rowsReadCount - rowsBefore < 10, "rows read by the write: \(backend.rowsReadCount - rowsBefore)")
+            try await store.close()
+            // Read again from storage alone: the row kept its chat and its place in it.
+            let reopened = try await Store(backend: SQLiteBackend(path: harness.path), schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            #expect(reopened.context.ids(of: "c0", \Chat.$messages) == stored)
+            #expect(reopened.context.ids(of: "c0", \Chat.$messages, page: .range(4..<5)) == [stored[4]])
+            let message = reopened.context.entity(Message.self, id: "m3")
+            #expect(message?.text == "edited")
+            #expect(reopened.context.ids(of: "m3", \Message.$chat, page: .first(1)) == ["c0"])
+            try reopened.context.checkInvariants()
+            try await reopened.close()
+        }
+    }
+
+    @Test("Deleting a message, detaching it or moving it to another chat leaves its chat's list unread, whatever its length")
+    func removalWithoutReading() async throws {
+        for messages in [10, 2_000] {
+            let harness = try await Self.seeded(messages: messages)
+            defer { harness.remove() }
+            let backend = try SQLiteBackend(path: harness.path)
+            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+            let stored = store.context.ids(of: "c0", \Chat.$messages)
+            var rowsRead: [Int] = []
+            func write(_ body: sending @escaping (inout Context) throws -> Void) async throws {
+                let before = backend.rowsReadCount
+                try await store.write { try body(&$0) }
+                rowsRead.append(backend.rowsReadCount - before)
+            }
+            try await write { try Message.delete(id: "m6", from: &$0) }
+            try await write { try Message(id: "m7", text: "", author: .id("u0"), chat: .id("c0")).detach(\.$chat, inverse: \.$messages, in: &$0) }
+            // Read first (its chat known), then moved: c0 loses it unread.
+            try await write { context in
+                #expect(context.entity(Message.self, id: "m8")?.text == "t8")
+                try Message(id: "m8", text: "moved", author: .id("u0"), chat: .id("c1")).save(to: &context)
+            }
+            // Deleted, then saved again in the same chat in one write: at the end, as in a plain Context.
+            try await write { context in
+                try Message.delete(id: "m1", from: &context)
+                try Message(id: "m1", text: "back", author: .id("u0"), chat: .id("c0")).save(to: &context)
+            }
+            #expect(rowsRead.allSatisfy { $0 < 10 }, "rows read by each write: \(rowsRead)")
+            let expected = stored.filter { !["m6", "m7", "m8", "m1"].contains($0) } + ["m1"]
+            #expect(store.context.ids(of: "c0", \Chat.$messages) == expected)
+            #expect(store.context.count(of: "c0", \Chat.$messages) == messages - 3)
+            #expect(store.context.ids(of: "c1", \Chat.$messages) == ["n0", "n1", "n2", "m8"])
+            #expect(store.context.entity(Message.self, id: "m6") == nil)
+            #expect(store.context.ids(of: "m7", \Message.$chat, page: .first(1)).isEmpty)
+            try store.context.checkInvariants()
+            try await store.close()
+            let reopened = try await Store(backend: SQLiteBackend(path: harness.path), schema: StoreHarness.schema, followInterval: nil)
+            #expect(reopened.context.ids(of: "c0", \Chat.$messages) == expected)
+            try reopened.context.checkInvariants()
+            try await reopened.close()
+        }
+    }
+
     @Test("A context answers a page as of its snapshot: a list changed since is refused, typed")
     func pageOnSnapshot() async throws {
         let harness = try await Self.seeded(messages: 5)
