@@ -356,7 +356,7 @@ enum LargeStoreW2 {
             let (_, store) = try await openStore(path)
             report(try await pointWrites(store, chats: data.chats, users: data.users, prefix: "w2"))
             report(try synchronousPointWrites(store, chats: data.chats, users: data.users, prefix: "w2s"), as: "sync-")
-            report(try synchronousResaves(store, chats: data.chats, users: data.users, prefix: "w2"), as: "resave-")
+            report(try synchronousPointWrites(store, chats: data.chats, users: data.users, prefix: "w2", text: "edited"), as: "resave-")
             try await store.close()
         case "w2-grdb-write":
             var configuration = Configuration()
@@ -458,31 +458,18 @@ enum LargeStoreW2 {
     }
 
     /// 1,000 writes as ``pointWrites(_:chats:users:prefix:)`` makes, each with the synchronous
-    /// `store.write` (on this thread, as GRDB's `queue.write`).
-    static func synchronousPointWrites(_ store: Store, chats: Int, users: Int, prefix: String) throws -> [Duration] {
+    /// `store.write` (on this thread, as GRDB's `queue.write`); `text`: the messages' text (given
+    /// ids written already, they are saved again, as a backend's payload brings them).
+    static func synchronousPointWrites(
+        _ store: Store, chats: Int, users: Int, prefix: String, text: String = "point"
+    ) throws -> [Duration] {
         let chat = chats / 2
         let author = W1Data.members(chat: chat, userCount: users)[0]
         var times: [Duration] = []
         for i in 0..<1_000 {
             let start = ContinuousClock.now
             try store.write { context in
-                try Message(id: "\(prefix)-\(i)", text: "point \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
-            }
-            times.append(ContinuousClock.now - start)
-        }
-        return times
-    }
-
-    /// 1,000 of the messages ``pointWrites(_:chats:users:prefix:)`` wrote, saved again as a
-    /// backend's payload brings them (same chat, new text), each with the synchronous `store.write`.
-    static func synchronousResaves(_ store: Store, chats: Int, users: Int, prefix: String) throws -> [Duration] {
-        let chat = chats / 2
-        let author = W1Data.members(chat: chat, userCount: users)[0]
-        var times: [Duration] = []
-        for i in 0..<1_000 {
-            let start = ContinuousClock.now
-            try store.write { context in
-                try Message(id: "\(prefix)-\(i)", text: "edited \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
+                try Message(id: "\(prefix)-\(i)", text: "\(text) \(i)", author: .id(author), chat: .id("c\(chat)")).save(to: &context)
             }
             times.append(ContinuousClock.now - start)
         }

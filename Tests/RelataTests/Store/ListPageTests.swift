@@ -27,6 +27,15 @@ struct ListPageTests {
         return harness
     }
 
+    /// A store without a row cache over ``seeded(messages:)`` (the caller removes the harness),
+    /// its backend, and chat c0's list as stored.
+    static func opened(messages: Int) async throws -> (harness: StoreHarness, backend: SQLiteBackend, store: Store, stored: [String]) {
+        let harness = try await seeded(messages: messages)
+        let backend = try SQLiteBackend(path: harness.path)
+        let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
+        return (harness, backend, store, store.context.ids(of: "c0", \Chat.$messages))
+    }
+
     @Test("Every page is that slice of the whole list: in a plain Context, over storage, and over a list held whole")
     func pagesAreSlices() async throws {
         let harness = try await Self.seeded(messages: 12)
@@ -101,11 +110,8 @@ struct ListPageTests {
     func appendWithoutReading() async throws {
         var statements: [Int] = []
         for messages in [10, 2_000] {
-            let harness = try await Self.seeded(messages: messages)
+            let (harness, backend, store, stored) = try await Self.opened(messages: messages)
             defer { harness.remove() }
-            let backend = try SQLiteBackend(path: harness.path)
-            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
-            let stored = store.context.ids(of: "c0", \Chat.$messages)
             let before = backend.statementCount, rowsBefore = backend.rowsReadCount
             let heldWhole = try await store.write { context in
                 try Message(id: "x1", text: "", author: .id("u0"), chat: .id("c0")).save(to: &context)
@@ -138,11 +144,8 @@ struct ListPageTests {
     func resaveWithoutReading() async throws {
         var statements: [Int] = []
         for messages in [10, 2_000] {
-            let harness = try await Self.seeded(messages: messages)
+            let (harness, backend, store, stored) = try await Self.opened(messages: messages)
             defer { harness.remove() }
-            let backend = try SQLiteBackend(path: harness.path)
-            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
-            let stored = store.context.ids(of: "c0", \Chat.$messages)
             let before = backend.statementCount, rowsBefore = backend.rowsReadCount
             // m3 again, as a backend's payload would bring it: same chat, new text.
             try await store.write { context in
@@ -181,11 +184,8 @@ struct ListPageTests {
     @Test("Saving a message with its relations left as they are (.none) writes its row, its place in its chat kept, without the chat's list being read")
     func partialSaveWithoutReading() async throws {
         for messages in [10, 2_000] {
-            let harness = try await Self.seeded(messages: messages)
+            let (harness, backend, store, stored) = try await Self.opened(messages: messages)
             defer { harness.remove() }
-            let backend = try SQLiteBackend(path: harness.path)
-            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
-            let stored = store.context.ids(of: "c0", \Chat.$messages)
             let rowsBefore = backend.rowsReadCount
             try await store.write { context in
                 try Message(id: "m3", text: "edited", author: .none, chat: .none).save(to: &context)
@@ -207,11 +207,8 @@ struct ListPageTests {
     @Test("Deleting a message, detaching it or moving it to another chat leaves its chat's list unread, whatever its length")
     func removalWithoutReading() async throws {
         for messages in [10, 2_000] {
-            let harness = try await Self.seeded(messages: messages)
+            let (harness, backend, store, stored) = try await Self.opened(messages: messages)
             defer { harness.remove() }
-            let backend = try SQLiteBackend(path: harness.path)
-            let store = try await Store(backend: backend, schema: StoreHarness.schema, followInterval: nil, cacheLimit: 0)
-            let stored = store.context.ids(of: "c0", \Chat.$messages)
             var rowsRead: [Int] = []
             func write(_ body: sending @escaping (inout Context) throws -> Void) async throws {
                 let before = backend.rowsReadCount
