@@ -139,9 +139,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     func keepStoredPlace(of target: TargetID, in source: SourceID, at key: PositionKey?) -> Bool {
         if loaded.contains(source) { return true }
-        guard let key, storedTails.index(forKey: source) != nil, provisional.isEmpty || !provisional.contains(source),
-            many[source]?.contains(target) == true
-        else { return false }
+        guard let key, holdsAppendedPlace(of: target, in: source) else { return false }
         many[source]!.place(target, at: key)
         return true
     }
@@ -151,9 +149,15 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// its stored place, without the rest).
     @inlinable
     func holdsKey(of target: TargetID, in source: SourceID) -> Bool {
-        faulter == nil || loaded.contains(source)
-            || (storedTails.index(forKey: source) != nil && (provisional.isEmpty || !provisional.contains(source))
-                && many[source]?.contains(target) == true)
+        faulter == nil || loaded.contains(source) || holdsAppendedPlace(of: target, in: source)
+    }
+
+    /// Whether the table holds `target` at a place of its own in the part of the list of
+    /// `source` it holds without the rest (see ``storedTails``), not a provisional one.
+    @inlinable
+    func holdsAppendedPlace(of target: TargetID, in source: SourceID) -> Bool {
+        storedTails.index(forKey: source) != nil && (provisional.isEmpty || !provisional.contains(source))
+            && many[source]?.contains(target) == true
     }
 
     /// Makes sure the links of `source` are here: read from the base the first time, in a
