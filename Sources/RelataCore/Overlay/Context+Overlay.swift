@@ -85,6 +85,7 @@ extension Context {
 
     /// Makes sure the dynamic relationships of each of `subjects` are held, reading those not held
     /// in one batch (their other ends in one batch per type).
+    @usableFromInline
     func ensureDynamicLinks(of subjects: [EntityReference]) {
         guard let base = storage.base else { return }
         let missing = Array(Set(subjects.filter { !storage.dynamicLoaded.contains($0) }))
