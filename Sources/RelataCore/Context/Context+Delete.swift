@@ -68,8 +68,9 @@ extension Context {
     }
 }
 
-/// Prefetches, for entities about to be erased, what the erasure of the targets of their
-/// cascading relations reads (see `Context.prefetchErasure(of:ids:depth:)`).
+/// Prefetches, for entities about to be erased, the links of each of their relations and what
+/// the erasure of the targets of their cascading relations reads (see
+/// `Context.prefetchErasure(of:ids:depth:)`).
 @usableFromInline
 struct CascadePrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline let context: Context
@@ -89,11 +90,13 @@ struct CascadePrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
         _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
     ) throws {
         guard let links = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self) else { return }
+        let sources = checkedCast(ids, to: [Source.ID].self, in: descriptor.key.name)
+        // Erasing reads every relation's links: those of all the sources in one batch.
+        links.ensure(sources)
         let cascades = descriptor.deleteRule == .cascade || descriptor.deleteRule == .cascadeOrphans
         // A relation that only unlinks: the other side of its targets is read for all the
         // sources at once (unlinking reads it; one source at a time, it is one read each).
         guard cascades || descriptor.inverse != nil else { return }
-        let sources = checkedCast(ids, to: [Source.ID].self, in: descriptor.key.name)
         var targets: [Target.ID] = []
         for source in sources { targets += links.targets(of: source, toMany: descriptor.key.toMany) }
         if cascades {
@@ -101,29 +104,6 @@ struct CascadePrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
         } else if let inverse = descriptor.inverse, targets.count > 1 {
             context.table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.ensure(targets)
         }
-    }
-}
-
-/// Reads the links of every relation of entities about to be erased, in one batch per relation
-/// (see `Context.prefetchErasure(of:ids:depth:)`).
-@usableFromInline
-struct LinkPrefetcher<Entity: EntityModelProtocol>: _RelationVisitor {
-    @usableFromInline let context: Context
-    @usableFromInline let ids: [Entity.ID]
-
-    @inlinable
-    init(context: Context, ids: [Entity.ID]) {
-        self.context = context
-        self.ids = ids
-    }
-
-    @inlinable
-    mutating func visit<Source, Target, D, C, K>(
-        _ descriptor: RelationDescriptor<Source, Target>,
-        _ keyPath: WritableKeyPath<Source, Relation<Target, D, C, K>>
-    ) throws {
-        guard let links = context.table(Source.self)?.existingLinkTable(descriptor.key, Target.ID.self) else { return }
-        links.ensure(checkedCast(ids, to: [Source.ID].self, in: descriptor.key.name))
     }
 }
 
@@ -204,16 +184,14 @@ extension Context {
     /// then, level by level, the same for the targets their cascading relations will erase (a
     /// chat's messages, then the messages' attachments), up to `depth` levels.
     ///
-    /// Inlinable, as the visitors it runs: specialized in the model's module for the types of
-    /// each relation, the reads of a cascade run no generic code (run through `AnyLinkTable`,
-    /// they were a fifth of deleting 100 chats).
+    /// Inlinable, as the visitor it runs: specialized in the model's module for the types of
+    /// each relation, the reads of a cascade run no generic code (through `AnyLinkTable`, as
+    /// they once ran, they were unspecialized).
     @inlinable
     func prefetchErasure<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID], depth: Int = 8) {
         guard storage.base != nil, ids.count > 1, depth > 0, let table = table(Entity.self) else { return }
         // The rows' to-one links are placed as they are read: the links below ask for them.
         table.ensure(ids, placingRowLinks: true)
-        var links = LinkPrefetcher<Entity>(context: self, ids: ids)
-        try? Entity._relataVisitRelations(&links)
         ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
         var next = CascadePrefetcher<Entity>(context: self, ids: ids, depth: depth - 1)
         try? Entity._relataVisitRelations(&next)
