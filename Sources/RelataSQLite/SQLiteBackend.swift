@@ -105,7 +105,10 @@ public final class SQLiteBackend: StorageBackend {
         // The connection that checked the file, when it may stay: it becomes `watch` (one open,
         // and no -wal and -shm removed by its close and made again by the writer's open).
         var checked: DatabaseQueue?
-        if exists, (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 {
+        // `stat`, not `FileManager.attributesOfItem`: that one also looks up the names of the
+        // file's owner and group (on Linux, reading /etc/passwd and /etc/group at every open).
+        var status = stat()
+        if exists, stat(path, &status) == 0, status.st_size > 0 {
             (found, checked) = try Self.validate(path: path, busyTimeout: busyTimeout)
         }
         // A store of the current version, already in WAL mode, is not written to by opening it:
