@@ -12,7 +12,7 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     /// Makes the index a context keeps in memory (see ``MemoryIndex``): for a sorted index its
     /// first property, for a hashed or unique one of one `Hashable` property, for a full-text
     /// one its trigrams; `nil` otherwise.
-    var memoryIndex: (() -> MemoryIndex<Entity>)?
+    @usableFromInline var memoryIndex: (() -> MemoryIndex<Entity>)?
 
     /// A sorted index (``Index``).
     public static func sorted<T0: Comparable>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .sorted, [kp0]).sortedInMemory(kp0) }
@@ -32,7 +32,8 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
     }
 
     /// An equality index (``HashIndex``).
-    public static func hashed<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self { Self(kind: .hashed, [kp0]).hashedInMemory(kp0) }
+    @inlinable
+    public static func hashed<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self { declared(.hashed, [kp0]).hashedInMemory(kp0) }
     /// An equality index of two properties.
     public static func hashed<T0, T1>(_ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> Self { Self(kind: .hashed, [kp0, kp1]) }
     /// An equality index of three properties.
@@ -51,9 +52,20 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
         Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] })
     }
     /// A unique index of one `Hashable` property, kept in memory as a hash index.
+    @inlinable
     public static func unique<T0: Hashable>(_ kp0: KeyPath<Entity, T0>, collisions: CollisionResolver<Entity> = .upsert) -> Self {
-        Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] }).hashedInMemory(kp0)
+        uniqueOne(kp0, collisions).hashedInMemory(kp0)
     }
+
+    /// A unique index of `kp0`, without its index in memory.
+    @usableFromInline
+    static func uniqueOne<T0: Equatable>(_ kp0: KeyPath<Entity, T0>, _ collisions: CollisionResolver<Entity>) -> Self {
+        Self(kind: .unique, [kp0], uniqueness: Uniqueness([kp0], collisions) { $0[keyPath: kp0] == $1[keyPath: kp0] })
+    }
+
+    /// A declaration of `kind` on `keyPaths`, without an index in memory.
+    @usableFromInline
+    static func declared(_ kind: IndexKind, _ keyPaths: [PartialKeyPath<Entity>]) -> Self { Self(kind: kind, keyPaths) }
     /// A unique index of two properties.
     public static func unique<T0: Equatable, T1: Equatable>(
         _ kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, collisions: CollisionResolver<Entity> = .upsert
@@ -94,7 +106,10 @@ public struct IndexDeclaration<Entity: EntityModelProtocol>: @unchecked Sendable
         return copy
     }
 
-    private func hashedInMemory<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self {
+    /// The declaration, kept in memory as a hash index of `kp0` — made where the model's types
+    /// are known (the model's `_relataIndexes`), so that the index's lookups run specialized.
+    @inlinable
+    func hashedInMemory<T0: Hashable>(_ kp0: KeyPath<Entity, T0>) -> Self {
         var copy = self
         copy.memoryIndex = { HashMemoryIndex(kp0) }
         return copy

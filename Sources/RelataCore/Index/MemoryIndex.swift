@@ -6,7 +6,7 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The indexed property.
     @usableFromInline let keyPath: PartialKeyPath<Entity>
 
-    init(keyPath: PartialKeyPath<Entity>) { self.keyPath = keyPath }
+    @usableFromInline init(keyPath: PartialKeyPath<Entity>) { self.keyPath = keyPath }
 
     /// Adds `entity` (not held yet).
     func insert(_ entity: Entity) { fatalError("abstract") }
@@ -31,12 +31,44 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
 }
 
 /// A ``HashIndex`` or ``Unique`` declaration's index in memory: the ids holding each value.
+@usableFromInline
 final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: MemoryIndex<Entity>, @unchecked Sendable {
-    let typedKeyPath: KeyPath<Entity, Value>
-    var holders: [Value: Set<Entity.ID>] = [:]
+    @usableFromInline let typedKeyPath: KeyPath<Entity, Value>
+    @usableFromInline var holders: [Value: Set<Entity.ID>] = [:]
+    /// The ids holding a lookup's value (`nil` when it is not a `Value`), and how many: made
+    /// where the index is (in the model's module, from `_relataIndexes`), so they run
+    /// specialized for its types — the generic class's own code looks up the metadata of its
+    /// dictionary's types at every call.
+    @usableFromInline let holding: Holding
 
-    init(_ keyPath: KeyPath<Entity, Value>) {
+    @usableFromInline
+    struct Holding {
+        @usableFromInline let ids: (HashMemoryIndex, Any) -> [Entity.ID]?
+        @usableFromInline let count: (HashMemoryIndex, Any) -> Int?
+
+        @inlinable init(ids: @escaping (HashMemoryIndex, Any) -> [Entity.ID]?, count: @escaping (HashMemoryIndex, Any) -> Int?) {
+            self.ids = ids
+            self.count = count
+        }
+    }
+
+    @inlinable
+    convenience init(_ keyPath: KeyPath<Entity, Value>) {
+        self.init(keyPath, holding: Holding(
+            ids: { index, value in
+                guard let value = value as? Value else { return nil }
+                // Most often one holder (a unique value): no copy of the set.
+                guard let holding = index.holders[value] else { return [] }
+                return holding.count == 1 ? [holding.first!] : Array(holding)
+            },
+            count: { index, value in (value as? Value).map { index.holders[$0]?.count ?? 0 } }
+        ))
+    }
+
+    @usableFromInline
+    init(_ keyPath: KeyPath<Entity, Value>, holding: Holding) {
         typedKeyPath = keyPath
+        self.holding = holding
         super.init(keyPath: keyPath)
     }
 
@@ -49,30 +81,27 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
     }
 
     override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
-        for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
-            guard let value = lookup.value as? Value else { continue }
-            // Most often one holder (a unique value): no copy of the set.
-            guard let holding = holders[value] else { return [] }
-            return holding.count == 1 ? [holding.first!] : Array(holding)
+        for lookup in lookups where lookup.test == .equal && lookup.keyPath == keyPath {
+            if let ids = holding.ids(self, lookup.value) { return ids }
         }
         return nil
     }
 
     override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {
-        for lookup in lookups where lookup.keyPath == keyPath && lookup.test == .equal {
-            if let value = lookup.value as? Value { return holders[value]?.count ?? 0 }
+        for lookup in lookups where lookup.test == .equal && lookup.keyPath == keyPath {
+            if let count = holding.count(self, lookup.value) { return count }
         }
         return nil
     }
 
     override func copy() -> MemoryIndex<Entity> {
-        let copy = HashMemoryIndex(typedKeyPath)
+        let copy = HashMemoryIndex(typedKeyPath, holding: holding)
         copy.holders = holders
         return copy
     }
 
     override func mismatch(with entities: [Entity]) -> String? {
-        let fresh = HashMemoryIndex(typedKeyPath)
+        let fresh = HashMemoryIndex(typedKeyPath, holding: holding)
         for entity in entities { fresh.insert(entity) }
         return fresh.holders == holders ? nil : "the hash index of \(typedKeyPath) holds \(holders), its entities \(fresh.holders)"
     }

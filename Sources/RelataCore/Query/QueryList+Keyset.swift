@@ -8,9 +8,9 @@ extension QueryList {
     @usableFromInline
     struct KeysetBound {
         /// From the last value on, in storage.
-        var bound: ColumnFilter
+        @usableFromInline var bound: ColumnFilter
         /// At the last value, in storage.
-        var ties: ColumnFilter
+        @usableFromInline var ties: ColumnFilter
         /// From the last value on, and at it, in an index in memory (ascending keys only).
         @usableFromInline
         var lookups: (bound: IndexLookup<Entity>, ties: IndexLookup<Entity>)?
@@ -69,15 +69,17 @@ extension QueryList {
     }
 
     /// The filters storage tests, with the keyset's bound.
-    @usableFromInline
+    @inlinable
     var storedFilters: [ColumnFilter] {
-        keyset.map { columnFilters + [$0.bound] } ?? columnFilters
+        guard let bound = keyset?.bound else { return columnFilters }
+        return columnFilters + [bound]
     }
 
     /// The lookups an index in memory answers, with the keyset's bound.
-    @usableFromInline
+    @inlinable
     var indexLookups: [IndexLookup<Entity>] {
-        keyset?.lookups.map { lookups + [$0.bound] } ?? lookups
+        guard let bound = keyset?.lookups?.bound else { return lookups }
+        return lookups + [bound]
     }
 
     /// How many rows tie with the keyset's last value (storage's count, or an index's), which
