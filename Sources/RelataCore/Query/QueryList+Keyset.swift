@@ -18,6 +18,7 @@ extension QueryList {
 
     /// The bound of `limit(_:after: last)` on the single key path of `sorted(by:)`, if storage orders by
     /// it.
+    @usableFromInline
     static func keysetBound<Value: Comparable>(_ keyPath: KeyPath<Entity, Value>, descending: Bool) -> ((Entity) -> KeysetBound?)? {
         guard let order = columnOrder(keyPath) else { return nil }
         let isReversed = Value.self is any _DescendingValue.Type

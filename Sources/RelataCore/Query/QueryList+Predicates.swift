@@ -70,12 +70,14 @@ extension QueryList {
     }
 
     /// Sorts by `kp0`, then by `kp1` where `kp0` ties (`sorted(by: \.lastName, \.firstName)`).
+    @inlinable
     public func sorted<T0: Comparable, T1: Comparable>(by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>) -> QueryList {
         sorted(byKeys: [Self.key(kp0), Self.key(kp1)], storage: [Self.columnOrder(kp0), Self.columnOrder(kp1)],
             columns: [Self.keyColumn(kp0), Self.keyColumn(kp1)])
     }
 
     /// Sorts by `kp0`, then by `kp1`, then by `kp2`.
+    @inlinable
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>
     ) -> QueryList {
@@ -84,6 +86,7 @@ extension QueryList {
     }
 
     /// Sorts by `kp0`, then by `kp1`, `kp2` and `kp3`.
+    @inlinable
     public func sorted<T0: Comparable, T1: Comparable, T2: Comparable, T3: Comparable>(
         by kp0: KeyPath<Entity, T0>, _ kp1: KeyPath<Entity, T1>, _ kp2: KeyPath<Entity, T2>, _ kp3: KeyPath<Entity, T3>
     ) -> QueryList {
@@ -92,7 +95,8 @@ extension QueryList {
     }
 
     /// One sort key: whether `a` goes before `b` by it, or `nil` when they tie.
-    private static func key<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> (Entity, Entity) -> Bool? {
+    @inlinable
+    static func key<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> (Entity, Entity) -> Bool? {
         { a, b in
             let (x, y) = (a[keyPath: keyPath], b[keyPath: keyPath])
             return x == y ? nil : x < y
@@ -101,7 +105,8 @@ extension QueryList {
 
     /// One sort key read from every entity of a list once: whether the entity at one position
     /// goes before the one at another by it, or `nil` when they tie.
-    private static func keyColumn<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> ([Entity]) -> (Int, Int) -> Bool? {
+    @inlinable
+    static func keyColumn<T: Comparable>(_ keyPath: KeyPath<Entity, T>) -> ([Entity]) -> (Int, Int) -> Bool? {
         { entities in
             let keys = entities.map { $0[keyPath: keyPath] }
             return { a, b in keys[a] == keys[b] ? nil : keys[a] < keys[b] }
@@ -111,7 +116,8 @@ extension QueryList {
     /// Sorts by the first key that does not tie; storage orders rows by the same keys when it
     /// can order by each. A list is sorted by `columns`: each key read once per entity, not at
     /// every comparison (stable, as the closure's sort).
-    private func sorted(byKeys keys: [(Entity, Entity) -> Bool?], storage: [ColumnOrder?], columns: [([Entity]) -> (Int, Int) -> Bool?]) -> QueryList {
+    @inlinable
+    func sorted(byKeys keys: [(Entity, Entity) -> Bool?], storage: [ColumnOrder?], columns: [([Entity]) -> (Int, Int) -> Bool?]) -> QueryList {
         var copy = sorted { a, b in
             for key in keys {
                 if let before = key(a, b) { return before }

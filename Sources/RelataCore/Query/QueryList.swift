@@ -476,6 +476,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
 
     /// Sorts the results by the property at `keyPath` (entities with equal values keep their
     /// order, as in SwiftletModel; ``limit(_:after:)`` orders them by id).
+    @inlinable
     public func sorted<Value: Comparable>(by keyPath: KeyPath<Entity, Value>, ascending: Bool = true) -> QueryList {
         var copy = sorted { ascending ? $0[keyPath: keyPath] < $1[keyPath: keyPath] : $0[keyPath: keyPath] > $1[keyPath: keyPath] }
         copy.keyedOrder = { entities in
@@ -485,7 +486,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
             return order.map { entities[$0] }
         }
         copy.sortKeysTie = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
-        copy.columnOrder = Self.columnOrder(keyPath).map { [ColumnOrder(column: $0.column, descending: $0.descending != !ascending)] }
+        copy.columnOrder = Self.columnOrder(keyPath, ascending: ascending)
         copy.sortKeysetBound = Self.keysetBound(keyPath, descending: !ascending)
         return copy
     }
@@ -504,7 +505,15 @@ public struct QueryList<Entity: EntityModelProtocol> {
         return copy
     }
 
+    /// The order ``sorted(by:ascending:)`` gives storage: by `keyPath`'s key, if storage can
+    /// order by it.
+    @usableFromInline
+    static func columnOrder<Value>(_ keyPath: KeyPath<Entity, Value>, ascending: Bool) -> [ColumnOrder]? {
+        columnOrder(keyPath).map { [ColumnOrder(column: $0.column, descending: $0.descending != !ascending)] }
+    }
+
     /// The key storage can order by for `keyPath` (`\.sentAt`, `\.sentAt.desc`), if it can.
+    @usableFromInline
     static func columnOrder<Value>(_ keyPath: KeyPath<Entity, Value>) -> ColumnOrder? {
         let descending = Value.self is any _DescendingValue.Type
         let valueType = (Value.self as? any _DescendingValue.Type)?._valueType ?? Value.self
