@@ -28,9 +28,19 @@ struct SQLiteIndexes {
     /// when the write made columns (a type's declarations rarely change: the check costs one
     /// comparison per type and write).
     func sync(_ changes: StoreChanges, synced: inout [String: Synced]) throws {
+        var sortsOnDisk = false
+        defer { if sortsOnDisk { try? db.execute(sql: "PRAGMA temp_store = MEMORY") } }
         for (type, declared) in changes.indexes.sorted(by: { $0.key < $1.key }) {
             if let known = synced[type], known.declared == declared, known.complete || !tables.grew { continue }
             guard let table = try tables.entityTable(of: type) else { continue }
+            // An index made over stored rows sorts them as SQLite does by default, in temporary
+            // files past its cache, not in memory as the writer's other statements do (see
+            // `SQLiteBackend.init`): a store larger than memory can get a new index. (SQLite
+            // refuses the change only while a temporary table is open, which Relata never makes.)
+            if !sortsOnDisk {
+                try? db.execute(sql: "PRAGMA temp_store = FILE")
+                sortsOnDisk = true
+            }
             let (complete, fullText) = try sync(type, table: table, declared)
             synced[type] = Synced(declared: declared, fullText: fullText, complete: complete)
         }
