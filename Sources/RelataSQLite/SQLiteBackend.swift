@@ -130,7 +130,7 @@ public final class SQLiteBackend: StorageBackend {
         // SQLite's default spills that journal to a temporary file past 64 KiB — about a million
         // `pwrite` calls while building W3's 100,000 indexed messages.
         var writing = configuration
-        writing.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+        writing.prepareDatabase { db in try db.execute(sql: Self.writerTempStore) }
         do {
             queue = try DatabaseQueue(path: path, configuration: writing)
             var reading = configuration
@@ -150,6 +150,9 @@ public final class SQLiteBackend: StorageBackend {
             throw Self.map(error, path: path, doing: "open")
         }
     }
+
+    /// Where the writer keeps its temporary data (statement journals): in memory (see `init`).
+    static let writerTempStore = "PRAGMA temp_store = MEMORY"
 
     /// The configuration of the connection that checks a file and then reads `PRAGMA
     /// data_version` (``commitToken()``): never writing (`query_only`; `readonly` opens it

@@ -29,7 +29,7 @@ struct SQLiteIndexes {
     /// comparison per type and write).
     func sync(_ changes: StoreChanges, synced: inout [String: Synced]) throws {
         var sortsOnDisk = false
-        defer { if sortsOnDisk { try? db.execute(sql: "PRAGMA temp_store = MEMORY") } }
+        defer { if sortsOnDisk { try? db.execute(sql: SQLiteBackend.writerTempStore) } }
         for (type, declared) in changes.indexes.sorted(by: { $0.key < $1.key }) {
             if let known = synced[type], known.declared == declared, known.complete || !tables.grew { continue }
             guard let table = try tables.entityTable(of: type) else { continue }

@@ -152,20 +152,19 @@ enum W3Bench {
             // A cold Q1 in parts (for profiling): the open, the first read, a second read; then a
             // second store opened in the same process and its first read (what the first open
             // pays once per process, the difference).
-            var start = ContinuousClock.now
-            let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
-            LargeStoreW2.say("open", ContinuousClock.now - start)
-            for name in ["first-read", "second-read"] {
-                start = ContinuousClock.now
-                _ = try await store.read { W3Queries.user(email: data.lookupEmails()[0], in: $0) }
+            func timed<T>(_ name: String, _ body: () async throws -> T) async throws -> T {
+                let start = ContinuousClock.now
+                let result = try await body()
                 LargeStoreW2.say(name, ContinuousClock.now - start)
+                return result
             }
-            start = ContinuousClock.now
-            let again = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities))
-            LargeStoreW2.say("open-again", ContinuousClock.now - start)
-            start = ContinuousClock.now
-            _ = try await again.read { W3Queries.user(email: data.lookupEmails()[0], in: $0) }
-            LargeStoreW2.say("first-read-again", ContinuousClock.now - start)
+            let open = { try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(entities)) }
+            let lookup = { (store: Store) in _ = try await store.read { W3Queries.user(email: data.lookupEmails()[0], in: $0) } }
+            let store = try await timed("open", open)
+            try await timed("first-read") { try await lookup(store) }
+            try await timed("second-read") { try await lookup(store) }
+            let again = try await timed("open-again", open)
+            try await timed("first-read-again") { try await lookup(again) }
             return
         }
         let query = String(probe.suffix(2))
