@@ -174,8 +174,8 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         // Built here, in the model's module, so the store paths are specialized for this type.
         members.append(
             """
-            \(access)static var _relataStoreSupport: Relata._EntityStoreSupport {
-                Relata._EntityStoreSupport(Self.self)
+            \(access)static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                Relata._EntityStoreDescriptor(Self.self)
             }
             """
         )

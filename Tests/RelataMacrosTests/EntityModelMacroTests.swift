@@ -181,8 +181,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 enum _RelataCodingKeys: String, Swift.CodingKey {
@@ -313,8 +313,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 static var _relataIndexes: [Relata.IndexDeclaration<User>] {
@@ -455,8 +455,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 static var _relataIndexes: [Relata.IndexDeclaration<User>] {
@@ -554,8 +554,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                public static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                public static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 public enum _RelataCodingKeys: String, Swift.CodingKey {
@@ -685,8 +685,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
             }
             """#
@@ -863,8 +863,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 enum _RelataCodingKeys: String, Swift.CodingKey {
@@ -1016,8 +1016,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
 
                 enum _RelataCodingKeys: String, Swift.CodingKey {
@@ -1069,8 +1069,8 @@ struct EntityModelMacroTests {
                     return nil
                 }
 
-                static var _relataStoreSupport: Relata._EntityStoreSupport {
-                    Relata._EntityStoreSupport(Self.self)
+                static var _relataStoreDescriptor: Relata._EntityStoreDescriptor {
+                    Relata._EntityStoreDescriptor(Self.self)
                 }
             }
             """#

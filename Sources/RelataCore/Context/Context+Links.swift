@@ -29,14 +29,14 @@ extension Context {
             // first `eagerTailReads` appends: a bulk write), without reading the list's tail either.
             var deferTail = false
             if storage.base != nil, storage.isTracking, storage.recorder == nil {
-                deferTail = storage.base!.batchesTails || storage.eagerTailReads >= Self.eagerTailReads
-                if !deferTail { storage.eagerTailReads += 1 }
+                deferTail = storage.base!.batchesTails || storage.write.eagerTailReads >= Self.eagerTailReads
+                if !deferTail { storage.write.eagerTailReads += 1 }
             }
             let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
-            if deferTail, !table.provisional.isEmpty {
+            if deferTail, !table.write.provisional.isEmpty {
                 let name = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
-                if storage.provisionalTails[name] == nil {
-                    storage.provisionalTails[name] = DeferredRead(
+                if storage.write.provisionalTails[name] == nil {
+                    storage.write.provisionalTails[name] = DeferredRead(
                         resolve: { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).resolveProvisionalTails() },
                         plan: { $0.mutableTable(T.self).linkTable(inverse, S.ID.self).plannedProvisionalTails }
                     )

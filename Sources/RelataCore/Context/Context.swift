@@ -60,17 +60,9 @@ public struct Context: Sendable {
         @usableFromInline @exclusivity(unchecked) var base: ContextBase?
         /// The entities whose dynamic relationships a context over storage holds.
         var dynamicLoaded: Set<EntityReference> = []
-        /// In a Store write: for each relation whose to-one side was set without reading what
-        /// storage held (`Context.linkWithoutReading`), what reads it in one batch before the
-        /// write's delta; keyed by the source type and the relation's ordinal.
-        @usableFromInline @exclusivity(unchecked) var unreadLinks: [RelationKey: DeferredRead] = [:]
-        /// In a Store write: for each to-many side appended to with provisional keys, what reads
-        /// its lists' tails in one batch before the write's delta (`LinkTable.appendNew`).
-        @usableFromInline @exclusivity(unchecked) var provisionalTails: [RelationKey: DeferredRead] = [:]
-        /// In a Store write over storage whose reads are cheap (SQLite): how many links were
-        /// appended to stored lists reading each list's tail on the spot. Past
-        /// `Context.eagerTailReads` of them, the write is a bulk one and the rest are batched.
-        @usableFromInline @exclusivity(unchecked) var eagerTailReads = 0
+        /// In a Store write over storage: what its closure left unread, read in one batch before
+        /// the write's delta (see ``WriteOverlay``); empty in every other context.
+        @usableFromInline @exclusivity(unchecked) var write = WriteOverlay()
 
         /// A copy sharing the tables (each is copied when first mutated), with fresh jitter.
         @usableFromInline
@@ -84,9 +76,7 @@ public struct Context: Sendable {
             copy.dynamic = dynamic
             copy.base = base
             copy.dynamicLoaded = dynamicLoaded
-            copy.unreadLinks = unreadLinks
-            copy.provisionalTails = provisionalTails
-            copy.eagerTailReads = eagerTailReads
+            copy.write = write
             return copy
         }
 

@@ -3,7 +3,9 @@ import Foundation
 /// Type-erased base of ``EntityTable`` so tables of every type fit in one dictionary.
 @usableFromInline
 class AnyEntityTable: @unchecked Sendable {
-    @usableFromInline init() {}
+    /// The store-side code of the table's type, which a Store write calls for this table.
+    @usableFromInline let descriptor: _EntityStoreDescriptor
+    @usableFromInline init(descriptor: _EntityStoreDescriptor) { self.descriptor = descriptor }
     @usableFromInline func clone() -> AnyEntityTable { fatalError("abstract") }
     /// Points the faulters of the table, its link tables and its backlink indexes at `base`
     /// (tables a context takes, see `Context.init(over:taking:)`); `false` when the table reads
@@ -22,13 +24,6 @@ class AnyEntityTable: @unchecked Sendable {
     /// In a context over storage: how many ids the table holds the answer for, and sources its
     /// link tables hold the links of.
     var heldRowCount: Int { 0 }
-    /// What reads this table's part of a Store write's delta: what tracking marked in `context`,
-    /// with its values in `values` (see `Context.trackedDelta(valuesFrom:onEveryCore:)`).
-    func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? { nil }
-    /// Adds the entity rows of `delta` for this type to `changes` (see `StoreRows`).
-    func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {}
-    /// Adds the link rows of `delta` for this type's relations to `changes`.
-    func collectLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {}
     /// Marks every entity and link of this table and of its counterpart in `base` as changed.
     func markAllDirty(comparedTo base: Context) { fatalError("abstract") }
     /// An empty table of the same type.
@@ -83,7 +78,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// When each entity was last saved here (see ``Metadata``).
     @usableFromInline @exclusivity(unchecked) var updatedAt = SaveTimes<Entity.ID>()
 
-    @inlinable override init() {}
+    @inlinable init() { super.init(descriptor: Entity._relataStoreDescriptor) }
 
     /// Makes sure the table holds the answer for `id`: read from the base the first time, in a
     /// context over storage; nothing otherwise.
@@ -637,18 +632,6 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
 
     override var heldRowCount: Int {
         links.reduce(loadedIDs.count) { $0 + ($1?.heldSourceCount ?? 0) }
-    }
-
-    override func trackedDeltaReaders(in context: Context, values: Context) -> TableDeltaReaders? {
-        Entity._relataStoreSupport.trackedDeltaReaders(self, context, values)
-    }
-
-    override func collectEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
-        try Entity._relataStoreSupport.collectEntityRows(self, delta, after, before, &changes)
-    }
-
-    override func collectLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
-        try Entity._relataStoreSupport.collectLinkRows(self, delta, after, before, &changes)
     }
 
     override func checkInvariants(in context: Context) throws {

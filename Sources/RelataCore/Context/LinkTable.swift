@@ -38,38 +38,9 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @usableFromInline @exclusivity(unchecked) var faulter: LinkFaulter<SourceID, TargetID>?
     /// The sources whose links the table holds whole (read from the base or written here).
     @usableFromInline @exclusivity(unchecked) var loaded: Set<SourceID> = []
-    /// In a context over storage, the to-many sources whose `many` entry holds only targets this
-    /// context appended after the stored list without reading it (``appendNew(_:to:using:)``),
-    /// with the stored list's last key (`nil`: the stored list is empty). Reading such a list
-    /// reads the stored one and places the appended targets in it.
-    @usableFromInline @exclusivity(unchecked) var storedTails: [SourceID: PositionKey?] = [:]
-    /// In a Store write's context over storage, for the to-many side of a relation whose to-one
-    /// side was set without reading it (see `Context.linkWithoutReading`): the targets whose
-    /// stored place in a list is void — they were linked elsewhere — dropped from every list read
-    /// from storage from then on; and, for each, the list it was appended to then (the one that
-    /// keeps its stored place if storage had it there already).
-    @usableFromInline @exclusivity(unchecked) var departed: Set<TargetID> = []
-    @usableFromInline @exclusivity(unchecked) var departedTo: [TargetID: SourceID] = [:]
-    /// For the to-one side of such a relation: the sources set without reading their stored
-    /// target, with the target set then; what storage held is read in one batch before the
-    /// write's delta (`Context.resolveUnreadLinks`).
-    @usableFromInline @exclusivity(unchecked) var unreadPrevious: [SourceID: TargetID] = [:]
-    /// For a one-to-one relation set without reading storage (`Context.linkOneToOneWithoutReading`):
-    /// each target claimed here by a source — a link read from storage to a claimed target, from
-    /// another source, is void (that source was displaced).
-    @usableFromInline @exclusivity(unchecked) var claimed: [TargetID: SourceID] = [:]
-    /// The sources set so, with their target: what storage held for them is read in one batch
-    /// before the write's delta.
-    @usableFromInline @exclusivity(unchecked) var unreadOne: [SourceID: TargetID] = [:]
-    /// Whether a to-one entry was read from storage into this table (then a claim could not void
-    /// it in time: the one-to-one link is set by reading).
-    @usableFromInline @exclusivity(unchecked) var readStored = false
-    /// The sources whose appended targets have provisional keys: their stored list's tail is not
-    /// read yet (see ``appendNew(_:to:using:deferTail:)``).
-    @usableFromInline @exclusivity(unchecked) var provisional: Set<SourceID> = []
-    /// Jitter for the keys provisional targets get once their list's tail is known (made on
-    /// first use: seeding one costs a system call, and a context makes a table per relation).
-    @usableFromInline @exclusivity(unchecked) var rekeying: JitterGenerator?
+    /// What a Store write over storage knows of this relation's stored links beyond the links it
+    /// holds (see ``LinkWriteOverlay``); empty in a context that holds everything.
+    @usableFromInline @exclusivity(unchecked) var write = LinkWriteOverlay<SourceID, TargetID>()
 
     @inlinable override init() {}
 
@@ -92,37 +63,30 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         let copy = LinkTable(one: one, many: many, dirty: dirty)
         copy.faulter = faulter?.copy()
         copy.loaded = loaded
-        copy.storedTails = storedTails
-        copy.departed = departed
-        copy.departedTo = departedTo
-        copy.unreadPrevious = unreadPrevious
-        copy.claimed = claimed
-        copy.unreadOne = unreadOne
-        copy.readStored = readStored
-        copy.provisional = provisional
+        copy.write = write
         return copy
     }
 
     /// The to-one target storage gave for `source`, unless another source claimed it here (see
-    /// ``claimed``).
+    /// ``LinkWriteOverlay/claimed``).
     @inlinable
     func unclaimed(_ target: TargetID?, of source: SourceID) -> TargetID? {
-        guard !claimed.isEmpty, let target, let claimer = claimed[target], claimer != source else { return target }
+        guard !write.claimed.isEmpty, let target, let claimer = write.claimed[target], claimer != source else { return target }
         return nil
     }
 
-    /// Drops the targets that left their stored place (``departed``) from `stored`, the list of
+    /// Drops the targets that left their stored place (``LinkWriteOverlay/departed``) from `stored`, the list of
     /// `source` read from storage — except a target appended to this very list when it left
     /// (storage had it here already): it keeps its stored place instead of the appended one.
     @inlinable
     func dropDeparted(from stored: inout OrderedLinks<TargetID>, of source: SourceID) {
-        for target in stored.targets where departed.contains(target) {
-            if departedTo[target] == source, !storedTails.isEmpty, storedTails.index(forKey: source) != nil,
+        for target in stored.targets where write.departed.contains(target) {
+            if write.departedTo[target] == source, !write.storedTails.isEmpty, write.storedTails.index(forKey: source) != nil,
                 many[source]?.remove(target) == true
             {
                 if many[source]!.isEmpty { many[source] = nil }
-                departed.remove(target)
-                departedTo[target] = nil
+                write.departed.remove(target)
+                write.departedTo[target] = nil
             } else {
                 _ = stored.remove(target)
             }
@@ -130,7 +94,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     }
 
     /// Moves `target`, appended to the list of `source` without reading it (see
-    /// ``storedTails``) though storage had it there already, back to its stored place `key`:
+    /// ``LinkWriteOverlay/storedTails``) though storage had it there already, back to its stored place `key`:
     /// the list is not read for it. A later read of the list finds it there (see
     /// ``dropDeparted(from:of:)``).
     ///
@@ -153,10 +117,10 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     }
 
     /// Whether the table holds `target` at a place of its own in the part of the list of
-    /// `source` it holds without the rest (see ``storedTails``), not a provisional one.
+    /// `source` it holds without the rest (see ``LinkWriteOverlay/storedTails``), not a provisional one.
     @inlinable
     func holdsAppendedPlace(of target: TargetID, in source: SourceID) -> Bool {
-        storedTails.index(forKey: source) != nil && (provisional.isEmpty || !provisional.contains(source))
+        write.storedTails.index(forKey: source) != nil && (write.provisional.isEmpty || !write.provisional.contains(source))
             && many[source]?.contains(target) == true
     }
 
@@ -248,7 +212,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// counted by storage, not read.
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
-        if toMany, departed.isEmpty, let faulter, faulter.counts, !isHeldInPart(source) { return faulter.count([source])?[source] ?? 0 }
+        if toMany, write.departed.isEmpty, let faulter, faulter.counts, !isHeldInPart(source) { return faulter.count([source])?[source] ?? 0 }
         ensure(source)
         return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
@@ -258,7 +222,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// otherwise the held list is sliced.
     @inlinable
     func targets(of source: SourceID, page: ListPage) -> [TargetID] {
-        if departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map { $0.target } ?? [] }
+        if write.departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map { $0.target } ?? [] }
         ensure(source)
         return Array(page.slice(many[source]?.targets ?? []))
     }
@@ -267,7 +231,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// list it has not read (``appendNew(_:to:using:)``) is answered without reading the list.
     @inlinable
     func key(of target: TargetID, in source: SourceID) -> PositionKey? {
-        if !storedTails.isEmpty, storedTails.index(forKey: source) != nil, provisional.isEmpty || !provisional.contains(source),
+        if !write.storedTails.isEmpty, write.storedTails.index(forKey: source) != nil, write.provisional.isEmpty || !write.provisional.contains(source),
             let key = many[source]?.key(of: target)
         {
             return key
@@ -279,7 +243,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// context appended after a list it has not read.
     @inlinable
     func isHeldInPart(_ source: SourceID) -> Bool {
-        loaded.contains(source) || (!storedTails.isEmpty && storedTails.index(forKey: source) != nil)
+        loaded.contains(source) || (!write.storedTails.isEmpty && write.storedTails.index(forKey: source) != nil)
     }
 
     /// Sets the to-one link of `source` to `target`; returns the target it replaced, if any.
@@ -307,7 +271,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     /// Removes `target` from the to-many list of `source` without reading the list, in a
     /// context over storage, for a side whose other side is to-one (storage has `target` in one
-    /// list at most): it departs (see ``departed``: dropped from the lists read from storage
+    /// list at most): it departs (see ``LinkWriteOverlay/departed``: dropped from the lists read from storage
     /// later), and leaves what this context appended.
     ///
     /// - Returns: `false`, having done nothing, when the table holds the list whole or cannot
@@ -317,8 +281,8 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         guard let faulter, faulter.readsPages, !loaded.contains(source) else { return false }
         touch(source, target)
         if many[source]?.remove(target) == true, many[source]!.isEmpty { many[source] = nil }
-        departed.insert(target)
-        departedTo[target] = nil
+        write.departed.insert(target)
+        write.departedTo[target] = nil
         return true
     }
 

@@ -13,12 +13,12 @@ extension Context {
     }
 
     /// Points this context at `base`: every type's tables get their readers (see
-    /// `installOverlay(_:_:)`), new ones or the ones it holds.
+    /// `OverlayPlan.install(in:over:)`), new ones or the ones it holds.
     mutating func installOverlay(_ base: ContextBase) {
         storage.base = base
         storage.types.reserveCapacity(base.schema.types.count)
         storage.tables.reserveCapacity(base.schema.types.count)
-        for type in base.schema.types.values { type._relataStoreSupport.installOverlay(&self, base) }
+        for type in base.schema.types.values { type._relataStoreDescriptor.installOverlay(&self, base) }
     }
 
     /// A context over `backend`'s rows, typed through `schema` (see ``init(over:)``).
@@ -40,22 +40,6 @@ extension Context {
     /// `nil` in a context that reads nothing from storage (a plain `Context()`), and while every
     /// read succeeded. ``Store/read(_:)-7uh7i`` throws it; a write whose closure read it fails with it.
     public var storageFailure: (any Error)? { storage.base?.failure }
-
-    /// Gives the tables of `Entity` (its entities, the links of its relations, the backlinks of
-    /// its one-way relations in their targets' tables) what reads them from `base`. Called
-    /// through `_EntityStoreSupport`, specialized in the model's module.
-    @inlinable
-    mutating func installOverlay<Entity: EntityModelProtocol>(_: Entity.Type, _ base: ContextBase) {
-        let plan = OverlayPlan<Entity>.shared
-        do {
-            // Scoped: a reference held while the steps run would make them copy the table.
-            let table = mutableTable(Entity.self)
-            table.faulter = EntityFaulter(base: base, reads: plan.entities)
-            // One link table per relation, made by the steps in their order.
-            table.links.reserveCapacity(plan.steps.count)
-        }
-        for step in plan.steps { step(&self, base) }
-    }
 
     /// Reads those of the entities `ids` of `type` not held yet, in one batch.
     private func ensureEntities(_ type: any EntityModelProtocol.Type, _ ids: [any Hashable & Sendable]) {

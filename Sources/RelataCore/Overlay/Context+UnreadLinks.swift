@@ -24,9 +24,9 @@ extension Context {
         if let inverse = d.inverse {
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
             // (A source that left a list here already is linked by reading: its stored place is void.)
-            guard other.faulter?.readsPages == true, other.loaded.isEmpty, !other.departed.contains(source) else { return false }
-            other.departed.insert(source)
-            other.departedTo[source] = target
+            guard other.faulter?.readsPages == true, other.loaded.isEmpty, !other.write.departed.contains(source) else { return false }
+            other.write.departed.insert(source)
+            other.write.departedTo[source] = target
         } else {
             let others = backlinks(d)
             guard others.faulter != nil, others.loaded.isEmpty else { return false }
@@ -36,10 +36,10 @@ extension Context {
         table.loaded.insert(source)
         table.touch(source, target)
         if d.inverse != nil {
-            table.unreadPrevious[source] = target
+            table.write.unreadPrevious[source] = target
             let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
-            if storage.unreadLinks[key] == nil {
-                storage.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadLinks(d) }, plan: { $0.plannedUnreadLinks(d) })
+            if storage.write.unreadLinks[key] == nil {
+                storage.write.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadLinks(d) }, plan: { $0.plannedUnreadLinks(d) })
             }
         }
         _ = addOtherSide(d, target: target, source: source)
@@ -52,20 +52,20 @@ extension Context {
     mutating func resolveUnreadLinks() {
         // What both rounds read is told to the transaction first: a backend whose reads are
         // round trips sends it all at once.
-        if let base = storage.base, storage.unreadLinks.count + storage.provisionalTails.count > 0 {
+        if let base = storage.base, storage.write.unreadLinks.count + storage.write.provisionalTails.count > 0 {
             var reads = PlannedReads()
-            for pending in storage.unreadLinks.values { if let plan = pending.plan { reads.add(plan(&self)) } }
-            for pending in storage.provisionalTails.values { if let plan = pending.plan { reads.add(plan(&self)) } }
+            for pending in storage.write.unreadLinks.values { if let plan = pending.plan { reads.add(plan(&self)) } }
+            for pending in storage.write.provisionalTails.values { if let plan = pending.plan { reads.add(plan(&self)) } }
             base.prefetch(reads)
         }
-        if !storage.unreadLinks.isEmpty {
-            let resolvers = storage.unreadLinks.values
-            storage.unreadLinks = [:]
+        if !storage.write.unreadLinks.isEmpty {
+            let resolvers = storage.write.unreadLinks.values
+            storage.write.unreadLinks = [:]
             for pending in resolvers { pending.resolve(&self) }
         }
-        if !storage.provisionalTails.isEmpty {
-            let resolvers = storage.provisionalTails.values
-            storage.provisionalTails = [:]
+        if !storage.write.provisionalTails.isEmpty {
+            let resolvers = storage.write.provisionalTails.values
+            storage.write.provisionalTails = [:]
             for pending in resolvers { pending.resolve(&self) }
         }
     }
@@ -75,15 +75,15 @@ extension Context {
     mutating func plannedUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> PlannedReads {
         let entities = mutableTable(S.self)
         guard let faulter = entities.faulter else { return PlannedReads() }
-        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).unreadPrevious.keys))
+        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).write.unreadPrevious.keys))
     }
 
     @inlinable
     mutating func resolveUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) {
         guard let inverse = d.inverse else { return }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        let unread = table.unreadPrevious
-        table.unreadPrevious = [:]
+        let unread = table.write.unreadPrevious
+        table.write.unreadPrevious = [:]
         let entities = mutableTable(S.self)
         guard !unread.isEmpty, let faulter = entities.faulter else { return }
         let sources = Array(unread.keys)
@@ -101,7 +101,7 @@ extension Context {
             other.touch(stored, source)
             // Set to the list it was in: it keeps its stored place, which its row holds — the
             // list is read only when the row does not say it.
-            if stored == appendedTo, other.departedTo[source] == stored,
+            if stored == appendedTo, other.write.departedTo[source] == stored,
                 !other.keepStoredPlace(of: source, in: stored, at: link.inversePosition.flatMap(PositionKey.init))
             {
                 unplaced.append(stored)

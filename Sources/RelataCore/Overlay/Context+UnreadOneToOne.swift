@@ -5,7 +5,7 @@
 /// that is two statements per link (a bulk save of messages with attachments paid them for every
 /// attachment). In a Store write the link is set on both sides without reading, each end
 /// *claiming* the other: a link storage holds to a claimed entity, from any other entity, is void
-/// from then on in this context (``LinkTable/claimed``). Before the write's delta, what storage
+/// from then on in this context (``LinkWriteOverlay/claimed``). Before the write's delta, what storage
 /// held for the ends is read in one batch per side (`resolveUnreadOneToOne`), and each old
 /// partner loses its link (its row rewritten where it stores the link; observers told).
 ///
@@ -19,22 +19,22 @@ extension Context {
     ) -> Bool {
         guard let inverse = d.inverse, !inverse.toMany, !(S.self == T.self && inverse.ordinal == d.key.ordinal) else { return false }
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        guard other.faulter != nil, !other.loaded.contains(target), !table.readStored, !other.readStored else { return false }
+        guard other.faulter != nil, !other.loaded.contains(target), !table.write.readStored, !other.write.readStored else { return false }
         table.one[source] = target
         table.loaded.insert(source)
         table.touch(source, target)
-        table.claimed[target] = source
-        table.unreadOne[source] = target
+        table.write.claimed[target] = source
+        table.write.unreadOne[source] = target
         other.one[target] = source
         other.loaded.insert(target)
         other.touch(target, source)
-        other.claimed[source] = target
-        other.unreadOne[target] = source
+        other.write.claimed[source] = target
+        other.write.unreadOne[target] = source
         // One resolver per relation, whichever side was set.
         let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         let otherKey = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
-        if storage.unreadLinks[key] == nil, storage.unreadLinks[otherKey] == nil {
-            storage.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadOneToOne(d) }, plan: nil)
+        if storage.write.unreadLinks[key] == nil, storage.write.unreadLinks[otherKey] == nil {
+            storage.write.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadOneToOne(d) }, plan: nil)
         }
         return true
     }
@@ -46,9 +46,9 @@ extension Context {
         guard let inverse = d.inverse else { return }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        let sources = Array(table.unreadOne.keys), targets = Array(other.unreadOne.keys)
-        table.unreadOne = [:]
-        other.unreadOne = [:]
+        let sources = Array(table.write.unreadOne.keys), targets = Array(other.write.unreadOne.keys)
+        table.write.unreadOne = [:]
+        other.write.unreadOne = [:]
         // What storage held, read without placing it (the entries set here are the current ones).
         let storedTargets = sources.isEmpty ? [:] : table.faulter?.read(sources)?.one ?? [:]
         let storedSources = targets.isEmpty ? [:] : other.faulter?.read(targets)?.one ?? [:]

@@ -36,6 +36,21 @@ final class OverlayPlan<Entity: EntityModelProtocol>: @unchecked Sendable {
         }
     }
 
+    /// Gives the tables of `Entity` in `context` (its entities, the links of its relations, the
+    /// backlinks of its one-way relations in their targets' tables) what reads them from `base`.
+    /// Called through the type's ``_EntityStoreDescriptor``, specialized in the model's module.
+    @inlinable
+    func install(in context: inout Context, over base: ContextBase) {
+        do {
+            // Scoped: a reference held while the steps run would make them copy the table.
+            let table = context.mutableTable(Entity.self)
+            table.faulter = EntityFaulter(base: base, reads: entities)
+            // One link table per relation, made by the steps in their order.
+            table.links.reserveCapacity(steps.count)
+        }
+        for step in steps { step(&context, base) }
+    }
+
     @usableFromInline
     struct Builder: _RelationVisitor {
         @usableFromInline let plan: OverlayPlan<Entity>

@@ -3,7 +3,7 @@ import Foundation
 /// How a context over storage reads each kind of thing it does not hold, as closures made where
 /// the types are known, once per type and relation (``OverlayPlan``), each given the base it
 /// reads at every call: rows fetched by key in one batch, typed the way a whole load types them
-/// (`ContextLoader`). Inlinable, so that `_EntityStoreSupport` builds them specialized in the
+/// (`ContextLoader`). Inlinable, so that `_EntityStoreDescriptor` builds them specialized in the
 /// model's own module (a fault then looks no generic metadata up at run time).
 @usableFromInline
 enum OverlayReads {
@@ -335,8 +335,8 @@ enum OverlayReads {
                     let link = rows[index].toOne.firstIndex(where: { $0.relation == name }),
                     let target = try? IDText.decode(rows[index].toOne[link].target, as: T.ID.self)
                 else { continue }
-                if !links.readStored {
-                    links.readStored = true
+                if !links.write.readStored {
+                    links.write.readStored = true
                     links.one.reserveCapacity(links.one.count + rows.count - index)
                 }
                 links.one[source] = links.unclaimed(target, of: source)

@@ -23,7 +23,7 @@ struct StoreInspection {
         }
         for relation in inventory.relations {
             if schema.isShortName(relation.type), try reader.fetchLinkCount(of: relation) > 0 { needsUpgrade = true }
-            guard let loader = schema.type(named: relation.type)?._relataStoreSupport.linkLoader(relation.relation) else {
+            guard let loader = schema.type(named: relation.type)?._relataStoreDescriptor.linkLoader(relation.relation) else {
                 let count = try reader.fetchLinkCount(of: relation)
                 if count > 0 { ignored["\(relation.type).\(relation.relation)", default: 0] += count }
                 continue

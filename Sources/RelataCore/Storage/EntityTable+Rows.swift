@@ -1,0 +1,73 @@
+import Foundation
+
+extension EntityTable {
+    /// The entity rows of `delta` for this type: those of the entities stored or erased, and
+    /// those of the sources whose to-one links changed (a row holds both, see ``EntityRecord``).
+    @inlinable
+    func gatherEntityRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        let type = EntitySchema.storageName(of: Entity.self)
+        // The entities the write touched come with their values; the reader adds the sources
+        // whose to-one links (kept in their rows) changed without their entity.
+        let touched = delta.table(of: Entity.self)
+        var reader = ToOneLinkReader<Entity>(context: after, table: self, delta: delta, known: touched?.ids ?? [], before: before)
+        try Entity._relataVisitRelations(&reader)
+        let count = (touched?.entities.count ?? 0) + reader.touchedSources.count
+        guard count > 0 else { return }
+        var rows: [(id: Entity.ID, entity: Entity?)] = []
+        rows.reserveCapacity(count)
+        var vanished: [Entity.ID] = []
+        func add(_ id: Entity.ID, _ entity: Entity?) {
+            if entity == nil, !reader.hasLinks(id) {
+                vanished.append(id)
+            } else {
+                rows.append((id, entity))
+            }
+        }
+        for (id, entity) in touched?.entities ?? [] { add(id, entity) }
+        // The entities of sources touched through a link only, read in one batch.
+        if !reader.touchedSources.isEmpty { ensure(reader.touchedSources) }
+        for id in reader.touchedSources { add(id, entity(id)) }
+        // What the links were before the write, for every source at once (a source each would
+        // be a read each).
+        if !reader.readBefore.isEmpty {
+            let sources = rows.map { $0.id } + vanished
+            for read in reader.readBefore { read(sources) }
+        }
+        if !vanished.isEmpty {
+            // A row goes when neither its entity nor any to-one link is left, if it was stored.
+            let old = before.table(Entity.self)
+            old?.ensure(vanished)
+            var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
+            try Entity._relataVisitRelations(&previous)
+            for id in vanished where old?.entity(id) != nil || previous.hasLinks(id) {
+                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
+            }
+        }
+        // The targets whose list of sources the write changed: the old and the new target of
+        // each to-one link set, moved or removed (other stores evict those lists).
+        for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
+        let writers = reader.writers, times = updatedAt
+        changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { () }) { _, row in
+            try PayloadCoding.record(
+                of: row.entity, type: type, id: try IDText.encode(row.id, of: type),
+                toOne: try {
+                    var links: [ToOneLinkRecord] = []
+                    for write in writers { _ = try write(row.id, &links) }
+                    return links
+                }(),
+                updatedAt: row.entity == nil ? nil : times[row.id]
+            )
+        }
+    }
+
+    /// The link rows of `delta` for this type's to-many relations.
+    @inlinable
+    func gatherLinkRows(of delta: StoreDelta, after: Context, before: Context, into changes: inout StoreChanges) throws {
+        var collector = LinkRowCollector<Entity>(delta: delta, after: after, before: before)
+        try Entity._relataVisitRelations(&collector)
+        changes.upsertedLinks += collector.upserted
+        changes.deletedLinks += collector.deleted
+    }
+}
