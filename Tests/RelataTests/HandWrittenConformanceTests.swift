@@ -66,7 +66,7 @@ struct HandWrittenConformanceTests {
 struct HandWrittenConformanceStoreTests {
     /// Without `@EntityModel` there is no specialized store support: the protocol's default
     /// (the same code, unspecialized) collects the rows, catches up the spare copy and loads.
-    @Test("Writes persist and reopen through the default store support", arguments: BackendKind.allCases)
+    @Test("Writes persist and reopen through the default store descriptor", arguments: BackendKind.allCases)
     func throughStore(kind: BackendKind) async throws {
         let harness = try StoreHarness(kind)
         defer { harness.remove() }

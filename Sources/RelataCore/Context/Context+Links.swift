@@ -33,7 +33,7 @@ extension Context {
                 if !deferTail { storage.write.eagerTailReads += 1 }
             }
             let key = table.appendNew(source, to: target, using: &storage.generator, deferTail: deferTail)
-            if deferTail, !table.write.provisional.isEmpty {
+            if deferTail, table.write?.provisional.isEmpty == false {
                 let name = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
                 if storage.write.provisionalTails[name] == nil {
                     storage.write.provisionalTails[name] = DeferredRead(

@@ -35,18 +35,18 @@ extension LinkTable {
         let last: PositionKey?
         if let appended = many[source]?.keys.last {
             last = appended
-        } else if let tail = write.storedTails[source] {
+        } else if let tail = write?.storedTails[source] {
             last = tail
         } else if deferTail {
             // Provisional: as if the stored list were empty, until its tail is read.
-            write.provisional.insert(source)
-            write.storedTails.updateValue(nil, forKey: source)
+            writing.provisional.insert(source)
+            writing.storedTails.updateValue(nil, forKey: source)
             last = nil
         } else {
             // The read failed (the base keeps the error): the list is read whole instead.
             guard let read = faulter?.page(source, .last(1)) else { return append(target, to: source, using: &generator) }
             last = read.first?.key
-            write.storedTails[source] = last
+            writing.storedTails[source] = last
         }
         let key = PositionKey.after(last, using: &generator)
         many[source, default: OrderedLinks()].place(target, at: key)
@@ -171,8 +171,8 @@ extension LinkTable {
     @inlinable
     func placeProvisional(of source: SourceID, after tail: PositionKey?, into list: inout OrderedLinks<TargetID>) {
         guard let appended = many[source] else { return }
-        var generator = write.rekeying ?? JitterGenerator()
-        defer { write.rekeying = generator }
+        var generator = write?.rekeying ?? JitterGenerator()
+        defer { writing.rekeying = generator }
         var last = tail
         for target in appended.targets {
             let key = PositionKey.after(last, using: &generator)
@@ -184,22 +184,22 @@ extension LinkTable {
     /// The reads ``resolveProvisionalTails()`` makes.
     @usableFromInline
     var plannedProvisionalTails: PlannedReads {
-        guard !write.provisional.isEmpty, let faulter else { return PlannedReads() }
-        return faulter.plannedTails(Array(write.provisional))
+        guard let provisional = write?.provisional, !provisional.isEmpty, let faulter else { return PlannedReads() }
+        return faulter.plannedTails(Array(provisional))
     }
 
     /// Reads the tails of the lists that got provisional keys, in one batch, and places their
     /// appended targets after them.
     @inlinable
     func resolveProvisionalTails() {
-        guard !write.provisional.isEmpty, let faulter, faulter.readsTails else { return }
-        let sources = Array(write.provisional)
+        guard let provisional = write?.provisional, !provisional.isEmpty, let faulter, faulter.readsTails else { return }
+        let sources = Array(provisional)
         // A failed read is kept by the base, and fails the write.
         guard let found = faulter.tails(sources) else { return }
         for source in sources {
-            write.provisional.remove(source)
+            writing.provisional.remove(source)
             let tail = found[source]
-            write.storedTails.updateValue(tail, forKey: source)
+            writing.storedTails.updateValue(tail, forKey: source)
             var list = OrderedLinks<TargetID>()
             placeProvisional(of: source, after: tail, into: &list)
             many[source] = list.isEmpty ? nil : list

@@ -39,8 +39,18 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The sources whose links the table holds whole (read from the base or written here).
     @usableFromInline @exclusivity(unchecked) var loaded: Set<SourceID> = []
     /// What a Store write over storage knows of this relation's stored links beyond the links it
-    /// holds (see ``LinkWriteOverlay``); empty in a context that holds everything.
-    @usableFromInline @exclusivity(unchecked) var write = LinkWriteOverlay<SourceID, TargetID>()
+    /// holds (see ``LinkWriteOverlay``), made by the first step that needs it (``writing``):
+    /// `nil` in a context that holds everything.
+    @usableFromInline @exclusivity(unchecked) var write: LinkWriteOverlay<SourceID, TargetID>?
+
+    /// ``write``, made if there is none yet, to be changed in place.
+    @inlinable var writing: LinkWriteOverlay<SourceID, TargetID> {
+        get { write ?? LinkWriteOverlay() }
+        _modify {
+            if write == nil { write = LinkWriteOverlay() }
+            yield &write!
+        }
+    }
 
     @inlinable override init() {}
 
@@ -71,7 +81,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// ``LinkWriteOverlay/claimed``).
     @inlinable
     func unclaimed(_ target: TargetID?, of source: SourceID) -> TargetID? {
-        guard !write.claimed.isEmpty, let target, let claimer = write.claimed[target], claimer != source else { return target }
+        guard let claimed = write?.claimed, !claimed.isEmpty, let target, let claimer = claimed[target], claimer != source else { return target }
         return nil
     }
 
@@ -80,13 +90,14 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// (storage had it here already): it keeps its stored place instead of the appended one.
     @inlinable
     func dropDeparted(from stored: inout OrderedLinks<TargetID>, of source: SourceID) {
-        for target in stored.targets where write.departed.contains(target) {
-            if write.departedTo[target] == source, !write.storedTails.isEmpty, write.storedTails.index(forKey: source) != nil,
+        guard let departed = write?.departed else { return }
+        for target in stored.targets where departed.contains(target) {
+            if write!.departedTo[target] == source, write!.storedTails.index(forKey: source) != nil,
                 many[source]?.remove(target) == true
             {
                 if many[source]!.isEmpty { many[source] = nil }
-                write.departed.remove(target)
-                write.departedTo[target] = nil
+                writing.departed.remove(target)
+                writing.departedTo[target] = nil
             } else {
                 _ = stored.remove(target)
             }
@@ -120,7 +131,8 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// `source` it holds without the rest (see ``LinkWriteOverlay/storedTails``), not a provisional one.
     @inlinable
     func holdsAppendedPlace(of target: TargetID, in source: SourceID) -> Bool {
-        write.storedTails.index(forKey: source) != nil && (write.provisional.isEmpty || !write.provisional.contains(source))
+        guard let write else { return false }
+        return write.storedTails.index(forKey: source) != nil && (write.provisional.isEmpty || !write.provisional.contains(source))
             && many[source]?.contains(target) == true
     }
 
@@ -212,7 +224,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// counted by storage, not read.
     @inlinable
     func count(of source: SourceID, toMany: Bool) -> Int {
-        if toMany, write.departed.isEmpty, let faulter, faulter.counts, !isHeldInPart(source) { return faulter.count([source])?[source] ?? 0 }
+        if toMany, write?.departed.isEmpty != false, let faulter, faulter.counts, !isHeldInPart(source) { return faulter.count([source])?[source] ?? 0 }
         ensure(source)
         return toMany ? (many[source]?.count ?? 0) : (one[source] == nil ? 0 : 1)
     }
@@ -222,7 +234,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// otherwise the held list is sliced.
     @inlinable
     func targets(of source: SourceID, page: ListPage) -> [TargetID] {
-        if write.departed.isEmpty, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map { $0.target } ?? [] }
+        if write?.departed.isEmpty != false, let faulter, faulter.readsPages, !isHeldInPart(source) { return faulter.page(source, page)?.map { $0.target } ?? [] }
         ensure(source)
         return Array(page.slice(many[source]?.targets ?? []))
     }
@@ -231,7 +243,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// list it has not read (``appendNew(_:to:using:)``) is answered without reading the list.
     @inlinable
     func key(of target: TargetID, in source: SourceID) -> PositionKey? {
-        if !write.storedTails.isEmpty, write.storedTails.index(forKey: source) != nil, write.provisional.isEmpty || !write.provisional.contains(source),
+        if let write, !write.storedTails.isEmpty, write.storedTails.index(forKey: source) != nil, write.provisional.isEmpty || !write.provisional.contains(source),
             let key = many[source]?.key(of: target)
         {
             return key
@@ -243,7 +255,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// context appended after a list it has not read.
     @inlinable
     func isHeldInPart(_ source: SourceID) -> Bool {
-        loaded.contains(source) || (!write.storedTails.isEmpty && write.storedTails.index(forKey: source) != nil)
+        loaded.contains(source) || (write.map { !$0.storedTails.isEmpty && $0.storedTails.index(forKey: source) != nil } ?? false)
     }
 
     /// Sets the to-one link of `source` to `target`; returns the target it replaced, if any.
@@ -281,8 +293,8 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         guard let faulter, faulter.readsPages, !loaded.contains(source) else { return false }
         touch(source, target)
         if many[source]?.remove(target) == true, many[source]!.isEmpty { many[source] = nil }
-        write.departed.insert(target)
-        write.departedTo[target] = nil
+        writing.departed.insert(target)
+        writing.departedTo[target] = nil
         return true
     }
 

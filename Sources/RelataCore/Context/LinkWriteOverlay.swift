@@ -3,8 +3,9 @@
 /// voided or set without reading what storage held, and what is read of them in one batch
 /// before the write's delta (`Context.resolveUnreadLinks`).
 ///
-/// Empty in a context that holds everything (the in-memory `Context`); in a Store's reads only
-/// ``readStored`` is ever set. The hot paths test one property for emptiness and go on.
+/// A table has none (`LinkTable.write` is `nil`) until a step that needs it makes it: never in a
+/// context that holds everything (the in-memory `Context`), and in a Store's reads only for
+/// ``readStored``. The hot paths test it for `nil` and go on.
 @usableFromInline
 struct LinkWriteOverlay<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>: Sendable {
     /// In a context over storage, the to-many sources whose `many` entry holds only targets this

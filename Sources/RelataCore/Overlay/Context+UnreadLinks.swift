@@ -24,9 +24,9 @@ extension Context {
         if let inverse = d.inverse {
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
             // (A source that left a list here already is linked by reading: its stored place is void.)
-            guard other.faulter?.readsPages == true, other.loaded.isEmpty, !other.write.departed.contains(source) else { return false }
-            other.write.departed.insert(source)
-            other.write.departedTo[source] = target
+            guard other.faulter?.readsPages == true, other.loaded.isEmpty, other.write?.departed.contains(source) != true else { return false }
+            other.writing.departed.insert(source)
+            other.writing.departedTo[source] = target
         } else {
             let others = backlinks(d)
             guard others.faulter != nil, others.loaded.isEmpty else { return false }
@@ -36,7 +36,7 @@ extension Context {
         table.loaded.insert(source)
         table.touch(source, target)
         if d.inverse != nil {
-            table.write.unreadPrevious[source] = target
+            table.writing.unreadPrevious[source] = target
             let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
             if storage.write.unreadLinks[key] == nil {
                 storage.write.unreadLinks[key] = DeferredRead(resolve: { $0.resolveUnreadLinks(d) }, plan: { $0.plannedUnreadLinks(d) })
@@ -75,15 +75,15 @@ extension Context {
     mutating func plannedUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> PlannedReads {
         let entities = mutableTable(S.self)
         guard let faulter = entities.faulter else { return PlannedReads() }
-        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).write.unreadPrevious.keys))
+        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).write?.unreadPrevious.keys ?? [:].keys))
     }
 
     @inlinable
     mutating func resolveUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) {
         guard let inverse = d.inverse else { return }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
-        let unread = table.write.unreadPrevious
-        table.write.unreadPrevious = [:]
+        let unread = table.write?.unreadPrevious ?? [:]
+        table.write?.unreadPrevious = [:]
         let entities = mutableTable(S.self)
         guard !unread.isEmpty, let faulter = entities.faulter else { return }
         let sources = Array(unread.keys)
@@ -101,7 +101,7 @@ extension Context {
             other.touch(stored, source)
             // Set to the list it was in: it keeps its stored place, which its row holds — the
             // list is read only when the row does not say it.
-            if stored == appendedTo, other.write.departedTo[source] == stored,
+            if stored == appendedTo, other.write?.departedTo[source] == stored,
                 !other.keepStoredPlace(of: source, in: stored, at: link.inversePosition.flatMap(PositionKey.init))
             {
                 unplaced.append(stored)

@@ -19,17 +19,17 @@ extension Context {
     ) -> Bool {
         guard let inverse = d.inverse, !inverse.toMany, !(S.self == T.self && inverse.ordinal == d.key.ordinal) else { return false }
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        guard other.faulter != nil, !other.loaded.contains(target), !table.write.readStored, !other.write.readStored else { return false }
+        guard other.faulter != nil, !other.loaded.contains(target), table.write?.readStored != true, other.write?.readStored != true else { return false }
         table.one[source] = target
         table.loaded.insert(source)
         table.touch(source, target)
-        table.write.claimed[target] = source
-        table.write.unreadOne[source] = target
+        table.writing.claimed[target] = source
+        table.writing.unreadOne[source] = target
         other.one[target] = source
         other.loaded.insert(target)
         other.touch(target, source)
-        other.write.claimed[source] = target
-        other.write.unreadOne[target] = source
+        other.writing.claimed[source] = target
+        other.writing.unreadOne[target] = source
         // One resolver per relation, whichever side was set.
         let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
         let otherKey = RelationKey(source: ObjectIdentifier(T.self), ordinal: inverse.ordinal)
@@ -46,9 +46,9 @@ extension Context {
         guard let inverse = d.inverse else { return }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        let sources = Array(table.write.unreadOne.keys), targets = Array(other.write.unreadOne.keys)
-        table.write.unreadOne = [:]
-        other.write.unreadOne = [:]
+        let sources = Array(table.write?.unreadOne.keys ?? [:].keys), targets = Array(other.write?.unreadOne.keys ?? [:].keys)
+        table.write?.unreadOne = [:]
+        other.write?.unreadOne = [:]
         // What storage held, read without placing it (the entries set here are the current ones).
         let storedTargets = sources.isEmpty ? [:] : table.faulter?.read(sources)?.one ?? [:]
         let storedSources = targets.isEmpty ? [:] : other.faulter?.read(targets)?.one ?? [:]

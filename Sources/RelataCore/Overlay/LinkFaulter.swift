@@ -77,7 +77,7 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
         assert(Set(sources).count == sources.count, "a batch names each source once")
         let load = withTargets && base.joinsLinkedRows ? reads.readWithTargets ?? reads.read : reads.read
         guard let links = load(base, sources) else { return }
-        if !links.one.isEmpty { table.write.readStored = true }
+        if !links.one.isEmpty, table.write?.readStored != true { table.writing.readStored = true }
         // A source not held has no link in the table, but for targets appended to its list
         // before the list was read (``LinkWriteOverlay/storedTails``): a source without stored links
         // costs the loaded mark alone.
@@ -89,11 +89,11 @@ final class LinkFaulter<SourceID: Hashable & Sendable, TargetID: Hashable & Send
             guard table.loaded.insert(source).inserted else { continue }
             if hasOne, let target = links.one[source] { table.one[source] = table.unclaimed(target, of: source) }
             var stored = hasMany ? links.many[source] : nil
-            if !table.write.departed.isEmpty, stored != nil { table.dropDeparted(from: &stored!, of: source) }
-            if !table.write.storedTails.isEmpty, table.write.storedTails.removeValue(forKey: source) != nil {
+            if table.write?.departed.isEmpty == false, stored != nil { table.dropDeparted(from: &stored!, of: source) }
+            if table.write?.storedTails.isEmpty == false, table.write?.storedTails.removeValue(forKey: source) != nil {
                 // Targets appended after the list before it was read: placed in it at their keys.
                 var list = stored ?? OrderedLinks()
-                if !table.write.provisional.isEmpty, table.write.provisional.remove(source) != nil {
+                if table.write?.provisional.isEmpty == false, table.write?.provisional.remove(source) != nil {
                     // Appended with provisional keys: placed after the list just read.
                     table.placeProvisional(of: source, after: list.keys.last, into: &list)
                 } else if let appended = table.many[source] {

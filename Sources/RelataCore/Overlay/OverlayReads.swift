@@ -335,8 +335,8 @@ enum OverlayReads {
                     let link = rows[index].toOne.firstIndex(where: { $0.relation == name }),
                     let target = try? IDText.decode(rows[index].toOne[link].target, as: T.ID.self)
                 else { continue }
-                if !links.write.readStored {
-                    links.write.readStored = true
+                if links.write?.readStored != true {
+                    links.writing.readStored = true
                     links.one.reserveCapacity(links.one.count + rows.count - index)
                 }
                 links.one[source] = links.unclaimed(target, of: source)
