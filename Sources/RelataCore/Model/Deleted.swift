@@ -131,7 +131,7 @@ struct RelationIDsFiller<Entity: EntityModelProtocol>: _RelationVisitor {
         // cast changes nothing but the static type (a dynamic key path cast per relation and
         // entity erased cost more than the rest of the tombstone).
         guard Source.self == Entity.self else { return }
-        let keyPath = unsafeBitCast(keyPath, to: WritableKeyPath<Entity, Relation<Target, Directionality, Cardinality, Constraints>>.self)
+        let keyPath = unsafeDowncast(keyPath, to: WritableKeyPath<Entity, Relation<Target, Directionality, Cardinality, Constraints>>.self)
         let toMany = descriptor.key.toMany
         let ids: [Target.ID]
         if context.storage.base == nil {
