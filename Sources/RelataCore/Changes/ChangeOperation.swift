@@ -73,7 +73,6 @@ struct EntityErasure<Entity: EntityModelProtocol>: ChangeOperation {
             tombstone = context.tombstone(of: entity)
             let table = context.mutableTable(Entity.self)
             table.setEntity(nil, for: id)
-            table.updatedAt[id] = nil
             table.touch(id)
         }
         context.eraseLinks(of: Entity.self, id: id)

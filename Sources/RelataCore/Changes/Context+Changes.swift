@@ -161,11 +161,10 @@ extension Context {
         eraseTombstone(of: Entity.self, id: entity.id)
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
-        table.updatedAt[entity.id] = Date()
         if case .custom = options.kind, let old = table.entity(entity.id) {
-            table.setEntity(options.mergeValues(old, entity), for: entity.id)
+            table.setEntity(options.mergeValues(old, entity), for: entity.id, savedAt: Date())
         } else {
-            table.setEntity(entity, for: entity.id)
+            table.setEntity(entity, for: entity.id, savedAt: Date())
         }
     }
 

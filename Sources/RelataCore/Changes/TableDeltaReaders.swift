@@ -45,6 +45,8 @@ extension TableDeltaReaders {
                     return {
                         table.wroteEntities = true
                         for (id, value) in stored {
+                            // An erasure takes the entity's time out of the order too (see `setEntity`).
+                            if value == nil, table.saveOrder != nil { table.setSavedAt(nil, for: id) }
                             if table.faulter == nil { table.updateIndexes(old: table.entities[id], new: value) }
                             table.entities[id] = value
                         }

@@ -24,7 +24,6 @@ extension Context {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
             let table = mutableTable(Entity.self)
             table.setEntity(nil, for: entity.id)
-            table.updatedAt[entity.id] = nil
             table.touch(entity.id)
         }
         recordErasure(Entity.self, id: entity.id)

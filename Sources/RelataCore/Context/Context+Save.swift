@@ -18,9 +18,8 @@ extension Context {
         eraseTombstone(of: Entity.self, id: entity.id)
         let table = mutableTable(Entity.self)
         table.touch(entity.id)
-        table.updatedAt[entity.id] = Date()
         if case .replace = options.kind {
-            table.setEntity(normalized, for: entity.id)
+            table.setEntity(normalized, for: entity.id, savedAt: Date())
             if recording { recordUpsert(input: normalized, merged: normalized, options: options) }
             return
         }
@@ -28,7 +27,7 @@ extension Context {
         if let old = table.entity(entity.id) {
             normalized = options.mergeValues(old, normalized)
         }
-        table.setEntity(normalized, for: entity.id)
+        table.setEntity(normalized, for: entity.id, savedAt: Date())
         if recording { recordUpsert(input: input, merged: normalized, options: options) }
     }
 

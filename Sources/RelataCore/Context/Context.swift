@@ -248,7 +248,7 @@ extension Context {
     }
 
     /// The ids of the entities of this type last saved within `range`, in the table's order,
-    /// from the save times the context keeps in order (see ``SaveTimes``); `nil` when it keeps
+    /// from the save times the context keeps in order (see ``SaveOrder``); `nil` when it keeps
     /// none (a context over storage: storage's index answers there).
     @usableFromInline
     func savedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, within range: ClosedRange<Date>) -> [Entity.ID]? {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The entities of one type by id: the values in one dense array, and a hash table from id to
 /// position in it.
 ///
@@ -7,6 +9,10 @@
 /// growing moves an `Int` per id in the hash table, and appends to the array by one sequential
 /// copy. Lookups cost the same. Erasing moves the last entity into the erased one's place, so the
 /// order of ``ids`` and ``values`` is the order of insertion only until the first erasure.
+///
+/// Each entity's last save time (``Metadata/updatedAt``) is in its slot too (``times``): a save
+/// finds the slot once for both, where a table of times by id hashed the id a second time (a
+/// tenth of an in-memory save).
 @usableFromInline
 struct EntityStorage<ID: Hashable, Entity> {
     /// The position of each id in ``ids`` and ``values``.
@@ -15,6 +21,9 @@ struct EntityStorage<ID: Hashable, Entity> {
     @usableFromInline var ids: ContiguousArray<ID> = []
     /// The entities.
     @usableFromInline var values: ContiguousArray<Entity> = []
+    /// When each entity was last saved, at its position; `nil` where that is not known (an
+    /// entity set without a time: a change applied, a row read without one).
+    @usableFromInline var times: ContiguousArray<Date?> = []
 
     @inlinable
     init() {}
@@ -43,7 +52,8 @@ struct EntityStorage<ID: Hashable, Entity> {
         }
     }
 
-    /// Stores `entity` as the entity `id`: in its place, or appended (one hash lookup either way).
+    /// Stores `entity` as the entity `id`: in its place (keeping its time), or appended without
+    /// a time (one hash lookup either way).
     @inlinable
     mutating func store(_ entity: Entity, for id: ID) {
         let end = values.count
@@ -51,9 +61,52 @@ struct EntityStorage<ID: Hashable, Entity> {
         if position == end {
             ids.append(id)
             values.append(entity)
+            times.append(nil)
         } else {
             values[position] = entity
         }
+    }
+
+    /// Stores `entity` as the entity `id`, saved at `time`, with one hash lookup.
+    ///
+    /// - Returns: The time it had, if any.
+    @inlinable
+    mutating func store(_ entity: Entity, for id: ID, savedAt time: Date) -> Date? {
+        let end = values.count
+        let position = Self.value(of: &positions[id, default: end])
+        if position == end {
+            ids.append(id)
+            values.append(entity)
+            times.append(time)
+            return nil
+        }
+        values[position] = entity
+        defer { times[position] = time }
+        return times[position]
+    }
+
+    /// The time the entity `id` was last saved, if it is stored and its time is known.
+    @inlinable
+    func time(of id: ID) -> Date? {
+        guard let position = positions[id] else { return nil }
+        return times[position]
+    }
+
+    /// Sets the time of the stored entity `id`; nothing when it is not stored.
+    ///
+    /// - Returns: The time it had, if any.
+    @inlinable
+    mutating func setTime(_ time: Date?, for id: ID) -> Date? {
+        guard let position = positions[id] else { return nil }
+        defer { times[position] = time }
+        return times[position]
+    }
+
+    /// Every entity's time, by id (for checks and for sorting them once).
+    var timesByID: [ID: Date] {
+        var byID: [ID: Date] = [:]
+        for (id, time) in zip(ids, times) { if let time { byID[id] = time } }
+        return byID
     }
 
     /// Reads an `inout` value: passing `&positions[id, default: end]` finds or inserts the id with
@@ -69,10 +122,12 @@ struct EntityStorage<ID: Hashable, Entity> {
         if position != last {
             values.swapAt(position, last)
             ids.swapAt(position, last)
+            times.swapAt(position, last)
             positions[ids[position]] = position
         }
         values.removeLast()
         ids.removeLast()
+        times.removeLast()
     }
 
     /// Makes room for `capacity` entities in all.
@@ -81,6 +136,7 @@ struct EntityStorage<ID: Hashable, Entity> {
         positions.reserveCapacity(capacity)
         ids.reserveCapacity(capacity)
         values.reserveCapacity(capacity)
+        times.reserveCapacity(capacity)
     }
 }
 

@@ -75,8 +75,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// every entity: made by the first save or erase, then kept by each (``setEntity(_:for:)``);
     /// remade where entities are set another way (a load, a write's changes applied).
     @usableFromInline @exclusivity(unchecked) var memoryIndexes: [MemoryIndex<Entity>]?
-    /// When each entity was last saved here (see ``Metadata``).
-    @usableFromInline @exclusivity(unchecked) var updatedAt = SaveTimes<Entity.ID>()
+    /// In a context that holds every entity: the ids in the order of their save times (the
+    /// times are in ``entities``' slots), which answer `filter(.updated(within:))`; `nil` in a
+    /// table that reads storage (storage's index answers there) and before the first save.
+    @usableFromInline @exclusivity(unchecked) var saveOrder: SaveOrder<Entity.ID>?
 
     @inlinable init() { super.init(descriptor: Entity._relataStoreDescriptor) }
 
@@ -93,7 +95,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
         if let entity = found.entities.first(where: { $0.0 == id })?.1 { entities[id] = entity }
-        if let time = found.times[id] { updatedAt[id] = time }
+        if let time = found.times[id] { setSavedAt(time, for: id) }
         loadedIDs.insert(id)
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, [id], found.rows) } }
     }
@@ -108,7 +110,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard !missing.isEmpty, let found = faulter.read(missing) else { return }
         // Only ids of `missing` are found: none is held.
         for (id, entity) in found.entities { entities[id] = entity }
-        for (id, time) in found.times { updatedAt[id] = time }
+        for (id, time) in found.times { setSavedAt(time, for: id) }
         loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
         for id in missing { loadedIDs.insert(id) }
         if faulter.placesRowLinks || placingRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
@@ -131,6 +133,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// holds the answer for `id` from then on.
     @inlinable
     func setEntity(_ entity: Entity?, for id: Entity.ID) {
+        // An erasure takes the entity's time out of the order first (its slot goes with it).
+        if entity == nil, saveOrder != nil { setSavedAt(nil, for: id) }
         if faulter != nil {
             loadedIDs.insert(id)
             wroteEntities = true
@@ -138,6 +142,39 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         }
         if faulter == nil { updateIndexes(old: entities[id], new: entity) }
         entities[id] = entity
+    }
+
+    /// Stores `entity` as the entity `id`, saved at `time` (a save: its entity and its time
+    /// found with one hash lookup), as ``setEntity(_:for:)`` does.
+    @inlinable
+    func setEntity(_ entity: Entity, for id: Entity.ID, savedAt time: Date) {
+        if faulter != nil {
+            loadedIDs.insert(id)
+            wroteEntities = true
+            updateWrittenIndexes(old: entities[id], new: entity)
+        }
+        if faulter == nil { updateIndexes(old: entities[id], new: entity) }
+        let old = entities.store(entity, for: id, savedAt: time)
+        if saveOrder != nil, old != time { moveSaveTime(id, from: old, to: time) }
+    }
+
+    /// When the entity `id` was last saved (here, or as read from storage with it), if the
+    /// table holds it and its time (see ``Metadata``).
+    @inlinable
+    func savedAt(_ id: Entity.ID) -> Date? { entities.time(of: id) }
+
+    /// Sets the save time of the entity `id`, which the table holds (nothing otherwise), keeping
+    /// ``saveOrder``.
+    @inlinable
+    func setSavedAt(_ time: Date?, for id: Entity.ID) {
+        let old = entities.setTime(time, for: id)
+        if saveOrder != nil, old != time { moveSaveTime(id, from: old, to: time) }
+    }
+
+    /// Keeps ``saveOrder`` as the time of `id` changes from `old` to `new`.
+    @usableFromInline
+    func moveSaveTime(_ id: Entity.ID, from old: Date?, to new: Date?) {
+        saveOrder!.move(id, from: old, to: new, live: entities.count) { entities.time(of: $0) }
     }
 
     /// Keeps the indexes in memory as `old` becomes `new` (made first, from every entity, when
@@ -189,10 +226,12 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func rebuildIndexes() {
         guard faulter == nil else {
             memoryIndexes = []
-            updatedAt.dropOrder()
+            saveOrder = nil
             return
         }
-        updatedAt.keepOrder()
+        if saveOrder == nil {
+            saveOrder = SaveOrder(sorting: zip(entities.ids, entities.times).compactMap { id, time in time.map { (id, $0) } })
+        }
         let made = Entity._relataIndexes.compactMap { $0.memoryIndex?() }
         for index in made { index.build(from: entities.values) }
         memoryIndexes = made
@@ -282,11 +321,11 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The ids of the entities last saved within `range`, in the table's order, from the save
-    /// times kept in order (see ``SaveTimes``); `nil` when the table reads storage or keeps no
+    /// times kept in order (see ``SaveOrder``); `nil` when the table reads storage or keeps no
     /// such order yet.
     func savedIDs(within range: ClosedRange<Date>) -> [Entity.ID]? {
-        guard faulter == nil, let ids = updatedAt.ids(within: range) else { return nil }
-        return tableOrdered(ids)
+        guard faulter == nil, let saveOrder else { return nil }
+        return tableOrdered(saveOrder.ids(within: range) { entities.time(of: $0) })
     }
 
     /// How many entities of the type there are: in a context over storage that wrote none of
@@ -384,7 +423,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func place(_ found: EntityReads<Entity>.Found, _ faulter: EntityFaulter<Entity>) -> [Entity.ID] {
         for (id, entity) in found.entities where !loadedIDs.contains(id) {
             entities[id] = entity
-            if let time = found.times[id] { updatedAt[id] = time }
+            if let time = found.times[id] { setSavedAt(time, for: id) }
             loadedIDs.insert(id)
         }
         let ids = found.entities.map { $0.0 }
@@ -421,7 +460,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for (id, entity) in found.untested.entities {
             if !loadedIDs.contains(id) {
                 entities[id] = entity
-                if let time = found.untested.times[id] { updatedAt[id] = time }
+                if let time = found.untested.times[id] { setSavedAt(time, for: id) }
                 loadedIDs.insert(id)
             }
             untested.append(entities[id] ?? entity)
@@ -519,7 +558,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         guard let faulter, !holdsAll, let all = faulter.readAll() else { return }
         for (id, entity) in all.entities where !loadedIDs.contains(id) {
             entities[id] = entity
-            if let time = all.times[id] { updatedAt[id] = time }
+            if let time = all.times[id] { setSavedAt(time, for: id) }
             loadedIDs.insert(id)
         }
         holdsAll = true
@@ -565,7 +604,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         copy.holdsAll = holdsAll
         copy.memoryIndexes = memoryIndexes?.map { $0.copy() }
         copy.writtenIndexes = writtenIndexes?.map { $0.copy() }
-        copy.updatedAt = updatedAt
+        copy.saveOrder = saveOrder
         copy.links = ContiguousArray(links.map { $0?.clone() })
         copy.backlinks = backlinks.mapValues { $0.cloneBacklinks() }
         return copy
@@ -635,7 +674,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     override func checkInvariants(in context: Context) throws {
-        if let mismatch = updatedAt.mismatch() {
+        if let mismatch = saveOrder?.mismatch(with: entities.timesByID) {
             throw RelataError(code: .invalidIndex, entityType: String(describing: Entity.self), message: mismatch)
         }
         for index in memoryIndexes ?? [] {

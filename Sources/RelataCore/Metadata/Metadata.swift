@@ -85,7 +85,7 @@ extension Context {
         guard let table = table(Entity.self) else { return nil }
         return exclusively {
             table.ensure(id)
-            return table.updatedAt[id]
+            return table.savedAt(id)
         }
     }
 }

@@ -105,7 +105,6 @@ extension Context {
         guard let table = table(Deleted<Entity>.self), !Entity._relataIsTombstone, table.entity(id) != nil else { return }
         let tombstones = mutableTable(Deleted<Entity>.self)
         tombstones.setEntity(nil, for: id)
-        tombstones.updatedAt[id] = nil
         tombstones.touch(id)
     }
 }

@@ -45,7 +45,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// (see ``MemoryIndex``).
     @usableFromInline var lookups: [IndexLookup<Entity>] = []
     /// The range of save times of the first `filter(.updated(within:))`, which the save times a
-    /// context keeps in order answer (see ``SaveTimes``).
+    /// context keeps in order answer (see ``SaveOrder``).
     @usableFromInline var savedWithin: ClosedRange<Date>?
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil

@@ -17,10 +17,13 @@ enum EntityLoader<Entity: EntityModelProtocol> {
             table.entities.reserveCapacity(table.entities.count + entities.count)
             table.memoryIndexes = nil
             // Made again in one pass once every entity is in (`remakeIndexes()`).
-            table.updatedAt.dropOrder()
+            table.saveOrder = nil
             for (entity, time) in entities {
-                table.entities[entity.id] = entity
-                if let time { table.updatedAt[entity.id] = time }
+                if let time {
+                    _ = table.entities.store(entity, for: entity.id, savedAt: time)
+                } else {
+                    table.entities[entity.id] = entity
+                }
             }
         }
     }

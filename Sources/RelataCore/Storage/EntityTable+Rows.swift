@@ -48,7 +48,7 @@ extension EntityTable {
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
-        let writers = reader.writers, times = updatedAt
+        let writers = reader.writers, stored = entities
         changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { () }) { _, row in
             try PayloadCoding.record(
                 of: row.entity, type: type, id: try IDText.encode(row.id, of: type),
@@ -57,7 +57,7 @@ extension EntityTable {
                     for write in writers { _ = try write(row.id, &links) }
                     return links
                 }(),
-                updatedAt: row.entity == nil ? nil : times[row.id]
+                updatedAt: row.entity == nil ? nil : stored.time(of: row.id)
             )
         }
     }
