@@ -172,7 +172,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// Keeps ``saveOrder`` as the time of `id` changes from `old` to `new`.
-    @usableFromInline
+    @inlinable
     func moveSaveTime(_ id: Entity.ID, from old: Date?, to new: Date?) {
         saveOrder!.move(id, from: old, to: new, live: entities.count) { entities.time(of: $0) }
     }

@@ -13,13 +13,13 @@ import Foundation
 /// (`time`). A value: tables copy it as they copy their entities (copy-on-write arrays).
 @usableFromInline
 struct SaveOrder<ID: Hashable & Sendable>: Sendable {
-    var times: [Date] = []
-    var ids: [ID] = []
+    @usableFromInline var times: [Date] = []
+    @usableFromInline var ids: [ID] = []
     /// Entries earlier than the last sorted one, in no order.
-    var recentTimes: [Date] = []
-    var recentIDs: [ID] = []
+    @usableFromInline var recentTimes: [Date] = []
+    @usableFromInline var recentIDs: [ID] = []
     /// How many entries (sorted or recent) are no longer live.
-    var dead = 0
+    @usableFromInline var dead = 0
 
     /// The order of `entries` (an id and its time each, every id once).
     init(sorting entries: some Sequence<(ID, Date)>) {
@@ -28,28 +28,34 @@ struct SaveOrder<ID: Hashable & Sendable>: Sendable {
         ids = sorted.map { $0.0 }
     }
 
-    /// Keeps the order as `id`'s time changes from `old` to `new` (`live`: how many ids have a
-    /// time now; `time`: the time each id has now).
-    @usableFromInline
+    /// Keeps the order as `id`'s time changes from `old` to `new` (`live`: about how many ids
+    /// have a time now; `time`: the time each id has now). Inlinable: a save's usual step, a
+    /// time later than every other appended, runs specialized where the table's type is.
+    @inlinable
     mutating func move(_ id: ID, from old: Date?, to new: Date?, live: Int, time: (ID) -> Date?) {
         if old != nil { dead += 1 }
-        if let new { insert(new, id, time: time) }
+        if let new {
+            if recentIDs.isEmpty, times.last.map({ $0 <= new }) ?? true {
+                times.append(new)
+                ids.append(id)
+            } else {
+                insertRecent(new, id, time: time)
+            }
+        }
         if dead > max(64, live) { compact(time: time) }
     }
 
-    private mutating func insert(_ time: Date, _ id: ID, time timeOf: (ID) -> Date?) {
-        if recentIDs.isEmpty, times.last.map({ $0 <= time }) ?? true {
-            times.append(time)
-            ids.append(id)
-            return
-        }
+    /// Adds an entry earlier than the last sorted one to the recent run.
+    @usableFromInline
+    mutating func insertRecent(_ time: Date, _ id: ID, time timeOf: (ID) -> Date?) {
         recentTimes.append(time)
         recentIDs.append(id)
         if recentIDs.count > max(64, Int(Double(times.count).squareRoot())) { compact(time: timeOf) }
     }
 
     /// Merges the recent run into the sorted entries and drops the dead ones.
-    private mutating func compact(time timeOf: (ID) -> Date?) {
+    @usableFromInline
+    mutating func compact(time timeOf: (ID) -> Date?) {
         func isLive(_ time: Date, _ id: ID) -> Bool { timeOf(id) == time }
         let recent = recentIDs.indices.filter { isLive(recentTimes[$0], recentIDs[$0]) }
             .sorted { recentTimes[$0] < recentTimes[$1] }
