@@ -56,15 +56,7 @@ struct EntityStorage<ID: Hashable, Entity> {
     /// a time (one hash lookup either way).
     @inlinable
     mutating func store(_ entity: Entity, for id: ID) {
-        let end = values.count
-        let position = Self.value(of: &positions[id, default: end])
-        if position == end {
-            ids.append(id)
-            values.append(entity)
-            times.append(nil)
-        } else {
-            values[position] = entity
-        }
+        _ = place(entity, for: id, timeIfNew: nil)
     }
 
     /// Stores `entity` as the entity `id`, saved at `time`, with one hash lookup.
@@ -72,17 +64,25 @@ struct EntityStorage<ID: Hashable, Entity> {
     /// - Returns: The time it had, if any.
     @inlinable
     mutating func store(_ entity: Entity, for id: ID, savedAt time: Date) -> Date? {
+        guard let position = place(entity, for: id, timeIfNew: time) else { return nil }
+        defer { times[position] = time }
+        return times[position]
+    }
+
+    /// Puts `entity` in the slot of `id` (one hash lookup): returns that slot, or appends a new
+    /// one with `timeIfNew` and returns `nil`.
+    @inlinable
+    mutating func place(_ entity: Entity, for id: ID, timeIfNew: Date?) -> Int? {
         let end = values.count
         let position = Self.value(of: &positions[id, default: end])
-        if position == end {
+        guard position != end else {
             ids.append(id)
             values.append(entity)
-            times.append(time)
+            times.append(timeIfNew)
             return nil
         }
         values[position] = entity
-        defer { times[position] = time }
-        return times[position]
+        return position
     }
 
     /// The time the entity `id` was last saved, if it is stored and its time is known.

@@ -60,8 +60,8 @@ struct SaveOrder<ID: Hashable & Sendable>: Sendable {
         let recent = recentIDs.indices.filter { isLive(recentTimes[$0], recentIDs[$0]) }
             .sorted { recentTimes[$0] < recentTimes[$1] }
         var merged = SaveOrder(sorting: [])
-        merged.times.reserveCapacity(times.count + recent.count - dead)
-        merged.ids.reserveCapacity(times.count + recent.count - dead)
+        merged.times.reserveCapacity(times.count + recent.count)
+        merged.ids.reserveCapacity(times.count + recent.count)
         var next = 0
         for (time, id) in zip(times, ids) where isLive(time, id) {
             while next < recent.count, recentTimes[recent[next]] < time {

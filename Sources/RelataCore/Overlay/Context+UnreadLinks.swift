@@ -75,7 +75,7 @@ extension Context {
     mutating func plannedUnreadLinks<S: EntityModelProtocol, T: EntityModelProtocol>(_ d: RelationDescriptor<S, T>) -> PlannedReads {
         let entities = mutableTable(S.self)
         guard let faulter = entities.faulter else { return PlannedReads() }
-        return faulter.plannedRows(Array(entities.linkTable(d.key, T.ID.self).write?.unreadPrevious.keys ?? [:].keys))
+        return faulter.plannedRows(entities.linkTable(d.key, T.ID.self).write.map { Array($0.unreadPrevious.keys) } ?? [])
     }
 
     @inlinable

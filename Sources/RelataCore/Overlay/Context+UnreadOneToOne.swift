@@ -46,7 +46,7 @@ extension Context {
         guard let inverse = d.inverse else { return }
         let table = mutableTable(S.self).linkTable(d.key, T.ID.self)
         let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
-        let sources = Array(table.write?.unreadOne.keys ?? [:].keys), targets = Array(other.write?.unreadOne.keys ?? [:].keys)
+        let sources = table.write.map { Array($0.unreadOne.keys) } ?? [], targets = other.write.map { Array($0.unreadOne.keys) } ?? []
         table.write?.unreadOne = [:]
         other.write?.unreadOne = [:]
         // What storage held, read without placing it (the entries set here are the current ones).
