@@ -232,9 +232,18 @@ extension Context {
     /// context keeps in memory (see ``EntityTable/indexedIDs(_:)``); `nil` when none answers.
     @inlinable
     func indexedIDs<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
+        indexAnswer(of: type, lookups, inTableOrder: inTableOrder)?.ids
+    }
+
+    /// The ids ``indexedIDs(of:_:inTableOrder:)`` gives, and whether they are exactly the
+    /// entities passing every one of `lookups` (see ``EntityTable/indexAnswer(_:inTableOrder:)``).
+    @inlinable
+    func indexAnswer<Entity: EntityModelProtocol>(
+        of type: Entity.Type, _ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true
+    ) -> (ids: [Entity.ID], exact: Bool)? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
-            return table(Entity.self)?.indexedIDs(lookups, inTableOrder: inTableOrder)
+            return table(Entity.self)?.indexAnswer(lookups, inTableOrder: inTableOrder)
         }
     }
 

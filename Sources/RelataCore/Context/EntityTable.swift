@@ -289,16 +289,26 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// order); `nil` when the table reads storage, or no declared index answers any.
     @inlinable
     func indexedIDs(_ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> [Entity.ID]? {
+        indexAnswer(lookups, inTableOrder: inTableOrder)?.ids
+    }
+
+    /// The ids ``indexedIDs(_:inTableOrder:)`` gives, and whether they are exactly the entities
+    /// passing every one of `lookups` (the index that gave them answers each exactly: see
+    /// ``MemoryIndex/answersExactly(_:)``).
+    @inlinable
+    func indexAnswer(_ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> (ids: [Entity.ID], exact: Bool)? {
         // Never made here: a read does not write tables its context's copies share.
         guard faulter == nil, let memoryIndexes, !memoryIndexes.isEmpty else { return nil }
-        var best: [Entity.ID]?
+        var best: (ids: [Entity.ID], index: MemoryIndex<Entity>)?
         for index in memoryIndexes {
-            if let ids = index.ids(lookups), ids.count < best?.count ?? .max { best = ids }
+            if let ids = index.ids(lookups), ids.count < best?.ids.count ?? .max { best = (ids, index) }
             // No index gives fewer than one (a unique value's holder).
-            if let best, best.count <= 1 { return best }
+            if let best, best.ids.count <= 1 { break }
         }
-        guard let best, inTableOrder, best.count > 1 else { return best }
-        return tableOrdered(best)
+        guard let best else { return nil }
+        let exact = best.index.answersExactly(lookups)
+        guard inTableOrder, best.ids.count > 1 else { return (best.ids, exact) }
+        return (tableOrdered(best.ids), exact)
     }
 
     /// `ids` (of entities the table holds) in the table's order: each position looked up once.

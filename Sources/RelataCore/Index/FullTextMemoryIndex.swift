@@ -144,7 +144,7 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
         for (id, number) in numbers where holders.indices.contains(Int(number)) == false || holders[Int(number)] != id {
             return "the full-text index of \(textKeyPaths) numbers \(id) \(number), held by another"
         }
-        guard holders.count { $0 != nil } == numbers.count, free.allSatisfy({ holders[Int($0)] == nil && lengths[Int($0)] == 0 }) else {
+        guard holders.count(where: { $0 != nil }) == numbers.count, free.allSatisfy({ holders[Int($0)] == nil && lengths[Int($0)] == 0 }) else {
             return "the full-text index of \(textKeyPaths) holds \(numbers.count) entities, its numbers disagree"
         }
         for list in postings.values where list.keys.contains(where: { holders.indices.contains(Int($0)) == false || holders[Int($0)] == nil }) {

@@ -17,6 +17,10 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The ids of the entities passing every one of `lookups` this index answers (those of its
     /// property, with a test it keeps), in no order; `nil` when it answers none.
     @usableFromInline func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? { fatalError("abstract") }
+    /// Whether the ids ``ids(_:)`` gives for `lookups` are exactly the entities passing every
+    /// one of them (each of this index's property, with a test it answers exactly): a filter
+    /// made of these lookups needs no test of the entities.
+    @usableFromInline func answersExactly(_ lookups: [IndexLookup<Entity>]) -> Bool { false }
     /// How many ids ``ids(_:)`` gives, counted without listing them where the index can.
     func count(_ lookups: [IndexLookup<Entity>]) -> Int? { ids(lookups)?.count }
     /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
@@ -85,6 +89,12 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
             if let ids = holding.ids(self, lookup.value) { return ids }
         }
         return nil
+    }
+
+    /// One equality of the property: the holders of its value (``ids(_:)`` answers the first
+    /// equality only).
+    override func answersExactly(_ lookups: [IndexLookup<Entity>]) -> Bool {
+        lookups.count == 1 && lookups[0].isExact && lookups[0].test == .equal && lookups[0].value is Value && lookups[0].keyPath == keyPath
     }
 
     override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {

@@ -115,6 +115,17 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         return found
     }
 
+    /// Comparisons of the property, each answered by the range of its values.
+    override func answersExactly(_ lookups: [IndexLookup<Entity>]) -> Bool {
+        lookups.allSatisfy { lookup in
+            guard lookup.isExact, lookup.value is Value, lookup.keyPath == keyPath else { return false }
+            switch lookup.test {
+            case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual: return true
+            default: return false
+            }
+        }
+    }
+
     override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {
         // With stale entries in the range, they must be told apart: the ids are listed.
         guard stale.isEmpty else { return ids(lookups)?.count }

@@ -21,32 +21,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The ids the query was made with; `nil` for every entity of the type, read when the query
     /// resolves (so that a filter can run in storage first).
     @usableFromInline var givenIDs: [Entity.ID]?
-    /// For a deferred query: the ids the context it resolves in gives (`related`, `or`).
-    @usableFromInline var deferredIDs: ((Context) -> [Entity.ID])?
-    /// For a deferred query: what needs the context to be added (a filter or sort by
-    /// ``Metadata``), in order, added when it is bound.
-    @usableFromInline var pending: [PendingStep] = []
-    /// Whether the list is the placeholder a nested `with` gives its closure: the relation's
-    /// targets. A closure that returns another list (`{ _ in Chat.query() }`) resolves that list.
-    @usableFromInline var isRelationTargets = false
-    /// For a list a nested `with`'s closure combined from its placeholder (`$0.filter(…).or(…)`):
-    /// its ids in a context, given the relation's targets of one entity.
-    @usableFromInline var targetIDs: ((Context, [Entity.ID]) -> [Entity.ID])?
     /// The ids of the entities, in order (every stored one of the type, for
     /// `query(in:)`); none for a deferred query until it is resolved.
     public var ids: [Entity.ID] { givenIDs ?? context?.ids(of: Entity.self) ?? [] }
-    /// The tests of the predicates given to `filter(_:)` that storage can run first (see
-    /// ``ColumnFilter``).
-    @usableFromInline var columnFilters: [ColumnFilter] = []
-    /// How many of ``filters`` storage tests with ``columnFilters`` (a predicate's one, a
-    /// metadata range's two).
-    @usableFromInline var filtersInStorage = 0
     /// The tests of the predicates given to `filter(_:)` that an index kept in memory can answer
     /// (see ``MemoryIndex``).
     @usableFromInline var lookups: [IndexLookup<Entity>] = []
-    /// The range of save times of the first `filter(.updated(within:))`, which the save times a
-    /// context keeps in order answer (see ``SaveOrder``).
-    @usableFromInline var savedWithin: ClosedRange<Date>?
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var steps: [QueryStep<Entity>]
@@ -60,23 +40,11 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var keyedOrder: (([Entity]) -> [Entity])?
     /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
     @usableFromInline var window: (count: Int, offset: Int)?
-    /// The first full-text search among the filters: it ranks the results (see
-    /// ``FullTextIndex``).
-    @usableFromInline var textSearch: FullTextSearch<Entity>?
-    /// The bound of ``limit(_:after:)`` on the sort's key, if storage or an index can narrow by it.
-    @usableFromInline var keyset: KeysetBound?
-    /// Whether ``limit(_:after:)`` added its filter (one that storage does not run).
-    @usableFromInline var hasKeysetFilter = false
-    /// Whether the sort's ties go by id (``limit(_:after:)``).
-    @usableFromInline var ordersTiesByID = false
-    /// Makes the bound of ``limit(_:after:)`` when the list is sorted by one key path storage orders by.
-    @usableFromInline var sortKeysetBound: ((Entity) -> KeysetBound?)?
-    /// Whether two entities tie on the sort's keys (a sort by key paths).
-    @usableFromInline var sortKeysTie: ((Entity, Entity) -> Bool)?
     /// Whether a filter is a closure (which may read the relations `with` resolved).
     @usableFromInline var hasClosureFilter = false
-    /// Whether a filter reads the context (``Metadata``), not only the entity.
-    @usableFromInline var filtersReadContext = false
+    /// What only some lists need (see ``Extras``), out of the common path: `nil` until a step
+    /// sets part of it.
+    @usableFromInline var extrasBox: ExtrasBox?
 
     /// A query for the entities with these ids in `context`.
     @inlinable
@@ -162,17 +130,19 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The ids to resolve, as ``idsToResolve(in:)``; with `window`, `isWindow` says when they are
     /// the results themselves, in order: storage tested every filter exactly, ordered by every
     /// key and skipped the offset (see ``EntityTable/window(matching:orderedBy:offset:count:)``).
+    /// `passed` says when every one of them passes every filter (an index answered each exactly,
+    /// or they were tested), so that only the order and the window remain to apply.
     @inlinable
-    func idsToResolve(in context: Context, window allowsWindow: Bool) -> (ids: [Entity.ID], isWindow: Bool) {
+    func idsToResolve(in context: Context, window allowsWindow: Bool) -> (ids: [Entity.ID], isWindow: Bool, passed: Bool) {
         if let textSearch {
             // Ranked, the search's matches are the results when nothing else filters or orders
             // them: only the window's are needed.
             let first = givenIDs == nil && order == nil && filters.count == 1 ? window.map { $0.offset + $0.count } : nil
             let ranked = context.rankedIDs(of: Entity.self, textSearch, first: first)
-            if let first { return (Array(ranked.prefix(first)), false) }
-            return (givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked, false)
+            if let first { return (Array(ranked.prefix(first)), false, false) }
+            return (givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked, false, false)
         }
-        if let givenIDs { return (givenIDs, false) }
+        if let givenIDs { return (givenIDs, false, false) }
         // In a context holding every entity, a sorted index of the one sort key gives the first
         // results in order (the filters test the entities as they come: without `with`, a filter
         // sees what it would see after resolving), and an index answers a predicate.
@@ -197,19 +167,21 @@ public struct QueryList<Entity: EntityModelProtocol> {
         {
             // They passed every filter and came in the key's order (ties in the index's order,
             // which a stable sort by the key keeps): without ties to order by id, the window
-            // is the results.
+            // is the results. Each passed the filters (tested as it came, or answered by the index).
             if allowsWindow, !ordersTiesByID, ties == 0 {
-                return (Array(ids.dropFirst(window.offset).prefix(window.count)), true)
+                return (Array(ids.dropFirst(window.offset).prefix(window.count)), true, true)
             }
-            return (ids, false)
+            return (ids, false, true)
         }
         // An index of a property, or the save times in order, answer the filters' lookups (the
         // one that keeps fewer ids, when both can).
-        let indexed = indexLookups.isEmpty ? nil : context.indexedIDs(of: Entity.self, indexLookups)
-        if let savedWithin, let saved = context.savedIDs(of: Entity.self, within: savedWithin), saved.count < indexed?.count ?? .max {
-            return (saved, false)
+        let indexed = indexLookups.isEmpty ? nil : context.indexAnswer(of: Entity.self, indexLookups)
+        if let savedWithin, let saved = context.savedIDs(of: Entity.self, within: savedWithin), saved.count < indexed?.ids.count ?? .max {
+            return (saved, false, false)
         }
-        if let indexed { return (indexed, false) }
+        // Each predicate adds at most one lookup: as many as the filters, they are the filters
+        // (tested again after `with`, in case a property the index keeps reads a relation).
+        if let indexed { return (indexed.ids, false, indexed.exact && filters.count == lookups.count && !hasKeysetFilter && steps.isEmpty) }
         // Storage may stop after the first rows when it runs every filter and orders by every
         // key: a closure filter or key could keep rows storage would have left out.
         if let window, let columnOrder, filters.count == filtersInStorage + (hasKeysetFilter ? 1 : 0),
@@ -220,14 +192,14 @@ public struct QueryList<Entity: EntityModelProtocol> {
             if allowsWindow, !hasKeysetFilter, ties == 0,
                 let found = context.window(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, offset: window.offset, count: window.count)
             {
-                return found
+                return (found.ids, found.isWindow, found.isWindow)
             }
             if let ids = context.ids(of: Entity.self, matching: storedFilters, orderedBy: columnOrder, first: window.offset + window.count + ties) {
-                return (ids, false)
+                return (ids, false, false)
             }
         }
-        if !storedFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: storedFilters) { return (ids, false) }
-        return (context.ids(of: Entity.self), false)
+        if !storedFilters.isEmpty, let ids = context.ids(of: Entity.self, matching: storedFilters) { return (ids, false, false) }
+        return (context.ids(of: Entity.self), false, false)
     }
 
     /// The stored entities, shaped, filtered and sorted; ids not stored are skipped. A deferred
@@ -240,7 +212,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
         // place of reading which exist (see `RegionWatch`).
         let watches = region != nil && isWatchable
         // Unobserved, storage may answer the window whole: the results need no selection.
-        let (ids, isWindow) = idsToResolve(in: watches ? context.notRecording : context, window: !watches)
+        let (ids, isWindow, passed) = idsToResolve(in: watches ? context.notRecording : context, window: !watches)
         if !watches {
             for id in ids { region?.insert(.entity(ObjectIdentifier(Entity.self), AnyHashable(id))) }
         }
@@ -263,10 +235,10 @@ public struct QueryList<Entity: EntityModelProtocol> {
         }
         // The caller's closures run after the reads, without the context's lock.
         guard watches, let region else {
-            if isWindow || keepsAll { return result }
-            return select(result)
+            if isWindow || keepsAll || passed && order == nil && window == nil { return result }
+            return select(result, passed: passed)
         }
-        return select(result) { kept in
+        return select(result, passed: passed) { kept in
             region.watch(RegionWatch(Entity.self, filters: filters, kept: Set(kept.lazy.map { $0.id })))
         }
     }
@@ -301,11 +273,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
     var keepsAll: Bool { filters.isEmpty && order == nil && window == nil }
 
     /// What the filters, the order and the window keep of `entities`, in order; `kept` is given
-    /// the entities that passed the filters, in order, up to the window's end.
+    /// the entities that passed the filters, in order, up to the window's end. With `passed`,
+    /// every one of `entities` passes the filters (they are not tested again).
     @inlinable
-    func select(_ entities: [Entity], kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
+    func select(_ entities: [Entity], passed: Bool = false, kept: (ArraySlice<Entity>) -> Void = { _ in }) -> [Entity] {
         var result = entities
-        if let passesFilters { result.removeAll { !passesFilters($0) } }
+        if !passed, let passesFilters { result.removeAll { !passesFilters($0) } }
         if let keyedOrder {
             result = keyedOrder(result)
         } else if let order {

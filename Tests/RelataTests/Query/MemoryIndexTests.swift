@@ -40,6 +40,13 @@ struct MemoryIndexTests {
         #expect(ids(Reading.query(in: context).filter(\.level >= level)) == expected { $0.level >= level })
         #expect(ids(Reading.query(in: context).filter(\.level > level).and(\.station == station)) == expected { $0.level > level && $0.station == station })
         #expect(ids(Reading.query(in: context).filter(\.station == station)) == expected { $0.station == station })
+        // Answered by an index exactly (the entities are not tested again) or not: the same.
+        let other = ["a", "b", "c", "d"].randomElement(using: &random)!
+        #expect(ids(Reading.query(in: context).filter(\.station == station).and(\.station == other)) == expected { $0.station == station && station == other })
+        #expect(ids(Reading.query(in: context).filter(\.station == station).and(\.level == level)) == expected { $0.station == station && $0.level == level })
+        #expect(ids(Reading.query(in: context).filter(\.level >= level - 5).and(\.level <= level)) == expected { (level - 5...level).contains($0.level) })
+        #expect(Reading.query(in: context).filter(\.serial == level * 7).resolve().map(\.id) == expected { $0.serial == level * 7 })
+        #expect(Reading.query(in: context).filter(\.station == station).resolve().map(\.id) == all.filter { $0.station == station }.map(\.id), "in the table's order")
         #expect(Reading.query(in: context).filter(\.level < level).resolveCount() == expected { $0.level < level }.count)
         #expect(Reading.query(in: context).filter(\.station == station).resolveCount() == expected { $0.station == station }.count)
         let newest = Reading.query(in: context).filter(\.level <= level).sorted(by: \.level.desc).limit(7, offset: 2).resolve().map(\.level)
