@@ -21,12 +21,32 @@ public struct QueryList<Entity: EntityModelProtocol> {
     /// The ids the query was made with; `nil` for every entity of the type, read when the query
     /// resolves (so that a filter can run in storage first).
     @usableFromInline var givenIDs: [Entity.ID]?
+    /// For a deferred query: the ids the context it resolves in gives (`related`, `or`).
+    @usableFromInline var deferredIDs: ((Context) -> [Entity.ID])?
+    /// For a deferred query: what needs the context to be added (a filter or sort by
+    /// ``Metadata``), in order, added when it is bound.
+    @usableFromInline var pending: [PendingStep] = []
+    /// Whether the list is the placeholder a nested `with` gives its closure: the relation's
+    /// targets. A closure that returns another list (`{ _ in Chat.query() }`) resolves that list.
+    @usableFromInline var isRelationTargets = false
+    /// For a list a nested `with`'s closure combined from its placeholder (`$0.filter(…).or(…)`):
+    /// its ids in a context, given the relation's targets of one entity.
+    @usableFromInline var targetIDs: ((Context, [Entity.ID]) -> [Entity.ID])?
     /// The ids of the entities, in order (every stored one of the type, for
     /// `query(in:)`); none for a deferred query until it is resolved.
     public var ids: [Entity.ID] { givenIDs ?? context?.ids(of: Entity.self) ?? [] }
+    /// The tests of the predicates given to `filter(_:)` that storage can run first (see
+    /// ``ColumnFilter``).
+    @usableFromInline var columnFilters: [ColumnFilter] = []
+    /// How many of ``filters`` storage tests with ``columnFilters`` (a predicate's one, a
+    /// metadata range's two).
+    @usableFromInline var filtersInStorage = 0
     /// The tests of the predicates given to `filter(_:)` that an index kept in memory can answer
     /// (see ``MemoryIndex``).
     @usableFromInline var lookups: [IndexLookup<Entity>] = []
+    /// The range of save times of the first `filter(.updated(within:))`, which the save times a
+    /// context keeps in order answer (see ``SaveOrder``).
+    @usableFromInline var savedWithin: ClosedRange<Date>?
     /// The sort's keys, when storage can order by every one of them (see ``ColumnOrder``).
     @usableFromInline var columnOrder: [ColumnOrder]? = nil
     @usableFromInline var steps: [QueryStep<Entity>]
@@ -40,11 +60,23 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var keyedOrder: (([Entity]) -> [Entity])?
     /// At most `count` results after skipping `offset` (`limit(_:offset:)`), applied last.
     @usableFromInline var window: (count: Int, offset: Int)?
+    /// The first full-text search among the filters: it ranks the results (see
+    /// ``FullTextIndex``).
+    @usableFromInline var textSearch: FullTextSearch<Entity>?
+    /// The bound of ``limit(_:after:)`` on the sort's key, if storage or an index can narrow by it.
+    @usableFromInline var keyset: KeysetBound?
+    /// Whether ``limit(_:after:)`` added its filter (one that storage does not run).
+    @usableFromInline var hasKeysetFilter = false
+    /// Whether the sort's ties go by id (``limit(_:after:)``).
+    @usableFromInline var ordersTiesByID = false
+    /// Makes the bound of ``limit(_:after:)`` when the list is sorted by one key path storage orders by.
+    @usableFromInline var sortKeysetBound: ((Entity) -> KeysetBound?)?
+    /// Whether two entities tie on the sort's keys (a sort by key paths).
+    @usableFromInline var sortKeysTie: ((Entity, Entity) -> Bool)?
     /// Whether a filter is a closure (which may read the relations `with` resolved).
     @usableFromInline var hasClosureFilter = false
-    /// What only some lists need (see ``Extras``), out of the common path: `nil` until a step
-    /// sets part of it.
-    @usableFromInline var extrasBox: ExtrasBox?
+    /// Whether a filter reads the context (``Metadata``), not only the entity.
+    @usableFromInline var filtersReadContext = false
 
     /// A query for the entities with these ids in `context`.
     @inlinable
