@@ -102,6 +102,26 @@ struct BoundStatement {
         guard code == SQLITE_DONE else { throw error(code) }
     }
 
+    /// Runs the statement, which gives at most one row, and reads the integer at each of
+    /// `columns` of that row (`nil` for NULL, or when there is no row); then resets it.
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message.
+    func integers(_ columns: Int32...) throws -> [Int64?] {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW:
+            return columns.map { sqlite3_column_type(handle, $0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, $0) }
+        case SQLITE_DONE:
+            return columns.map { _ in nil }
+        case let code:
+            throw error(code)
+        }
+    }
+
     private func error(_ code: Int32) -> DatabaseError {
         let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)

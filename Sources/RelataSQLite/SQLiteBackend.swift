@@ -253,17 +253,22 @@ public final class SQLiteBackend: StorageBackend {
         do {
             // A deferred transaction: one state for every read in it. (GRDB's `read` also sets
             // `query_only` before and after: two statements more per read, for a guard the
-            // reader protocol already gives — it has no method that writes.)
+            // reader protocol already gives — it has no method that writes.) Its BEGIN and
+            // COMMIT are prepared once per connection (GRDB's `inTransaction` prepares both at
+            // each call: a fifth of a point read).
             return try readers.withConnection(make: { try DatabaseQueue(path: path, configuration: readerConfiguration) }) { connection in
                 try connection.inDatabase { db in
-                    var result: T?
-                    try db.inTransaction(.deferred) {
+                    try BoundStatement(db, sql: "BEGIN DEFERRED TRANSACTION").step()
+                    do {
                         let transaction = transaction(db)
                         defer { keep(transaction.tables.known) }
-                        result = try body(transaction)
-                        return .commit
+                        let result = try body(transaction)
+                        try BoundStatement(db, sql: "COMMIT TRANSACTION").step()
+                        return result
+                    } catch {
+                        if db.isInsideTransaction { try? BoundStatement(db, sql: "ROLLBACK TRANSACTION").step() }
+                        throw error
                     }
-                    return result!
                 }
             }
         } catch let error as RelataError {
@@ -352,7 +357,7 @@ public final class SQLiteBackend: StorageBackend {
     /// — this store's writer included — commits.
     public func commitToken() throws -> Int64? {
         do {
-            return try watch.inDatabase { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }
+            return try watch.inDatabase { db in try BoundStatement(db, sql: "PRAGMA data_version").integers(0)[0] ?? 0 }
         } catch {
             throw Self.map(error, path: path, doing: "read")
         }

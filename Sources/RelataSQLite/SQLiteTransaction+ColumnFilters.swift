@@ -6,13 +6,21 @@ extension SQLiteTransaction: ColumnFilteringReader {
     /// A page of `type`'s rows whose property columns pass `filters`, found with SQL. A row
     /// whose column is NULL passes (its value may be in the payload, or the row not upgraded
     /// yet): the query tests each entity in Swift after.
+    ///
+    /// When a filter's column leads one of the type's indexes, the page is two `SELECT`s in one
+    /// statement, merged in id order: the rows passing that filter's test, then the rows whose
+    /// column is NULL — each an index search (an index of a table without rowid holds the id
+    /// after its columns, so an equality's rows come in id order), where one `WHERE … OR … IS
+    /// NULL` makes SQLite collect both searches' rows in a temporary table and sort them.
     func fetchEntities(of type: String, matching filters: [ColumnFilter], after id: String?, limit: Int) throws -> [EntityRecord] {
         guard let table = try tables.entityTable(of: type) else { return [] }
         if filters.contains(where: { tables.catalog.column(of: type, for: $0) == nil }), !tables.isCurrent {
             try tables.refresh()
         }
-        var conditions = ["(?1 IS NULL OR id > ?1)"]
+        var conditions = id == nil ? [] : ["id > ?1"]
         var arguments: [(any DatabaseValueConvertible)?] = [id]
+        let indexed = indexLeadColumns(of: type)
+        var driver: (test: String, column: String)?
         for filter in filters {
             if filter.test == .isNull {
                 tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
@@ -22,15 +30,30 @@ extension SQLiteTransaction: ColumnFilteringReader {
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
             // Numbered, so a test that names its value twice binds it once.
             arguments.append(Self.argument(filter.value))
-            conditions.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
+            let parameter = "?\(arguments.count)"
+            if driver == nil, filter.searchesIndex, indexed.contains(column) {
+                driver = (filter.test(on: column, parameter: parameter, .sqlite), column)
+            } else {
+                conditions.append(filter.condition(on: column, parameter: parameter, .sqlite))
+            }
         }
         arguments.append(max(0, limit))
+        let limit = "ORDER BY id LIMIT ?\(arguments.count)"
+        func select(_ tests: [String]) -> String {
+            "SELECT * FROM \(table)" + (tests.isEmpty ? "" : " WHERE " + tests.joined(separator: " AND "))
+        }
+        let sql = driver.map { "\(select([$0.test] + conditions)) UNION ALL \(select(["\($0.column) IS NULL"] + conditions)) \(limit)" }
+            ?? "\(select(conditions)) \(limit)"
         var records: [EntityRecord] = []
-        try entityRows(
-            "SELECT * FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?\(arguments.count)",
-            arguments: StatementArguments(arguments), type: type, table: table
-        ) { records.append($0) }
+        try entityRows(sql, arguments: StatementArguments(arguments), type: type, table: table) { records.append($0) }
         return records
+    }
+
+    /// The columns that lead one of the SQL indexes made for `type`'s declarations (see
+    /// ``SQLiteIndexes``): what a test of one of them can search.
+    func indexLeadColumns(of type: String) -> Set<String> {
+        guard let declared = backend.indexes.withLock({ $0[type]?.declared }) else { return [] }
+        return Set(declared.lazy.filter { $0.kind != .fullText }.compactMap { tables.catalog.columns(of: type, for: $0)?.first })
     }
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows

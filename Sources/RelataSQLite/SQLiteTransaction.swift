@@ -170,10 +170,9 @@ struct SQLiteTransaction: StorageTransaction {
         // oldest record kept tells what was pruned.
         // One subquery per end: SQLite reads either from the index's end only when a query asks
         // for one of them alone (both in one SELECT scan the whole log).
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT max(seq) FROM relata_log), (SELECT min(seq) FROM relata_log)"))
-        let last = (try? row?.decode(Int64?.self, atIndex: 0)) ?? nil
-        let oldest = (try? row?.decode(Int64?.self, atIndex: 1)) ?? nil
-        let bounds = try ChangeLogBounds(newest: last, oldest: oldest, place: backend.path)
+        // Read through the C API: every read asks, and GRDB's row costs more than the statement.
+        let ends = try BoundStatement(db, sql: "SELECT (SELECT max(seq) FROM relata_log), (SELECT min(seq) FROM relata_log)").integers(0, 1)
+        let bounds = try ChangeLogBounds(newest: ends[0], oldest: ends[1], place: backend.path)
         tables.seenSequence = bounds.last
         return bounds
     }

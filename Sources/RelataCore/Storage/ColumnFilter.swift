@@ -104,6 +104,15 @@ extension ColumnFilter {
         }
     }
 
+    /// Whether an index whose first column is the filter's can find the rows passing it (a
+    /// comparison, not a text test).
+    package var searchesIndex: Bool {
+        switch test {
+        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual: true
+        default: false
+        }
+    }
+
     /// The SQL condition this filter puts on `column`, its value bound as `parameter` (used once
     /// or twice); a NULL column passes (its value may be in the row's payload) — except the time
     /// an entity was saved: a row without one is never within a range (``MetadataPredicate``), so
