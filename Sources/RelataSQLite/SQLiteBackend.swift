@@ -25,8 +25,12 @@ import Synchronization
 public final class SQLiteBackend: StorageBackend {
     /// The file's path.
     public let path: String
-    /// The writer connection (and the follower's `data_version` check).
-    private let queue: DatabaseQueue
+    /// The writer connection (and the follower's `data_version` check), opened by the first
+    /// write (or at open, when the file needs its format made or upgraded): a process that only
+    /// reads a store opens no writer — one connection fewer to open, each of which parses the
+    /// file's whole schema.
+    private let writer: Mutex<WriterConnection>
+    private let writerConfiguration: Configuration
     /// The connections reads run on, at most ``maxReaders`` at once: a read never waits for a
     /// write in progress (WAL). Each is a read-write connection used only for reads (it sets
     /// `query_only`), so that the last connection to close, whichever it is, may checkpoint and
@@ -46,8 +50,10 @@ public final class SQLiteBackend: StorageBackend {
     public let busyTimeout: Duration
     /// Which change log records the writers keep (older ones are removed).
     public let logRetention: LogRetention
-    /// The last `PRAGMA data_version` seen by ``hasNewCommits()``.
-    private let dataVersion = Mutex(0)
+    /// The last `PRAGMA data_version` seen by ``hasNewCommits()``, and whether the writer's
+    /// connection answered it (before the first write, `watch` does: its numbers are not the
+    /// writer's).
+    private let dataVersion = Mutex((version: 0, fromWriter: false))
     private let statements: StatementTally
     /// The typed tables as last read from the file or made by a committed write, and the commit
     /// they are known current as of (see ``KnownCatalog``).
@@ -131,8 +137,8 @@ public final class SQLiteBackend: StorageBackend {
         // `pwrite` calls while building W3's 100,000 indexed messages.
         var writing = configuration
         writing.prepareDatabase { db in try db.execute(sql: Self.writerTempStore) }
+        writerConfiguration = writing
         do {
-            queue = try DatabaseQueue(path: path, configuration: writing)
             var reading = configuration
             reading.journalMode = .default
             reading.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1; PRAGMA cache_size = -16384") }
@@ -140,7 +146,11 @@ public final class SQLiteBackend: StorageBackend {
             readers = ConnectionPool(
                 limit: maxReaders, dispose: { try? $0.close() },
                 closedError: { RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed") })
-            if !current {
+            if current {
+                writer = Mutex(.unopened)
+            } else {
+                let queue = try DatabaseQueue(path: path, configuration: writing)
+                writer = Mutex(.open(queue))
                 try queue.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try SQLiteSchema.migrate(db, path: path); return .commit } }
                 try SQLiteSchema.upgradeToPropertyColumns(queue, path: path)
             }
@@ -149,6 +159,32 @@ public final class SQLiteBackend: StorageBackend {
             try? checked?.close()
             throw Self.map(error, path: path, doing: "open")
         }
+    }
+
+    /// The state of the writer's connection (see ``writer``).
+    private enum WriterConnection {
+        case unopened
+        case open(DatabaseQueue)
+        case closed
+    }
+
+    /// The writer's connection, opened now if no write has opened it yet.
+    private func writerQueue() throws -> DatabaseQueue {
+        try writer.withLock { state in
+            switch state {
+            case .open(let queue): return queue
+            case .closed: throw RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed")
+            case .unopened:
+                let queue = try DatabaseQueue(path: path, configuration: writerConfiguration)
+                state = .open(queue)
+                return queue
+            }
+        }
+    }
+
+    /// The writer's connection if a write opened it.
+    private func openWriter() -> DatabaseQueue? {
+        writer.withLock { state -> DatabaseQueue? in if case .open(let queue) = state { queue } else { nil } }
     }
 
     /// Where the writer keeps its temporary data (statement journals): in memory (see `init`).
@@ -293,7 +329,7 @@ public final class SQLiteBackend: StorageBackend {
 
     private func writeTransaction<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         do {
-            return try queue.writeWithoutTransaction { db in
+            return try writerQueue().writeWithoutTransaction { db in
                 var result: T?
                 // IMMEDIATE: the write lock is taken (or waited for, up to the busy timeout) before
                 // anything is read, so the catch-up and the closure see the newest state.
@@ -342,11 +378,14 @@ public final class SQLiteBackend: StorageBackend {
     public func hasNewCommits() throws -> Bool {
         do {
             // Changes when another connection (this process or another) commits; this
-            // connection's own commits leave it as it is.
-            let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+            // connection's own commits leave it as it is. Before the first write, the watching
+            // connection answers (no write of this store has been made to leave out); the first
+            // answer after the writer opens says yes, its numbers being another connection's.
+            let writer = openWriter()
+            let version = try (writer ?? watch).inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
             return dataVersion.withLock { last in
-                defer { last = version }
-                return last != version
+                defer { last = (version, writer != nil) }
+                return last != (version, writer != nil)
             }
         } catch {
             throw Self.map(error, path: path, doing: "read")
@@ -369,7 +408,11 @@ public final class SQLiteBackend: StorageBackend {
             // The readers first: the writer, closing last, checkpoints and removes -wal and -shm.
             readers.close()
             try watch.close()
-            try queue.close()
+            let queue = writer.withLock { state -> DatabaseQueue? in
+                defer { state = .closed }
+                if case .open(let queue) = state { return queue } else { return nil }
+            }
+            try queue?.close()
         } catch {
             throw Self.map(error, path: path, doing: "close")
         }
