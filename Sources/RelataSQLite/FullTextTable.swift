@@ -32,9 +32,17 @@ extension FullTextTableName {
     }
 
     private static func names(of entityTable: String, statistics: String, _ db: Database) throws -> [String] {
-        try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?", arguments: [entityTable + "_fts_*" + statistics]
-        ).map { String($0.dropLast(statistics.count)) }.filter { FullTextTable(name: $0, entityTable: entityTable) != nil }
+        names(
+            of: entityTable, statistics: statistics,
+            among: try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?", arguments: [entityTable + "_fts_*" + statistics])
+        )
+    }
+
+    /// The full-text tables of `entityTable` among the names of `tables`, found by their
+    /// statistics tables (`_stats`; `_stat` in the earlier layout).
+    static func names(of entityTable: String, statistics: String, among tables: some Sequence<String>) -> [String] {
+        tables.filter { $0.hasPrefix(entityTable + "_fts_") && $0.hasSuffix(statistics) }
+            .map { String($0.dropLast(statistics.count)) }.filter { FullTextTable(name: $0, entityTable: entityTable) != nil }
     }
 
     /// Drops the table `name` and those beside it (of either layout).

@@ -85,10 +85,19 @@ struct SQLiteIndexes {
     /// layout): nothing to make or drop, found without a write; `nil` otherwise.
     func held(_ indexes: [String: [StoredIndex]]) throws -> [String: Synced]? {
         try tables.refresh()
+        // Every index and full-text table of the file in one statement (at each open).
+        var madeIndexes: [String: Set<String>] = [:], textTables: [String] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT type, tbl_name, name FROM sqlite_master WHERE (type = 'index' AND name GLOB '*_x_*') OR (type = 'table' AND name GLOB '*_fts_*')"
+        )
+        while let row = try rows.next() {
+            let name: String = row[2]
+            if row[0] as String == "index" { madeIndexes[row[1], default: []].insert(name) } else { textTables.append(name) }
+        }
         var held: [String: Synced] = [:]
         for (type, declared) in indexes {
             guard let table = try tables.entityTable(of: type) else { continue }
-            guard try FullTextTable.earlierNames(of: table, db).isEmpty else { return nil }
+            guard FullTextTable.names(of: table, statistics: "_stat", among: textTables).isEmpty else { return nil }
             var wanted = Set<String>(), wantedText = Set<String>(), fullText: [FullTextTable] = []
             for index in declared {
                 // A property without a column yet: the write that makes it makes the index.
@@ -101,10 +110,8 @@ struct SQLiteIndexes {
                     wanted.insert("\(table)_x_" + columns.joined(separator: "_"))
                 }
             }
-            let made = try String.fetchSet(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name GLOB ?", arguments: [table, table + "_x_*"]
-            )
-            guard made == wanted, try Set(FullTextTable.names(of: table, db)) == wantedText else { return nil }
+            let made = (madeIndexes[table] ?? []).filter { $0.hasPrefix(table + "_x_") }
+            guard made == wanted, Set(FullTextTable.names(of: table, statistics: "_stats", among: textTables)) == wantedText else { return nil }
             held[type] = Synced(declared: declared, fullText: fullText, complete: true)
         }
         return held

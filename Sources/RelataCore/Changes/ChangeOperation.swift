@@ -33,7 +33,7 @@ struct EntityUpsert<Entity: EntityModelProtocol>: ChangeOperation {
         self.strategy = strategy
     }
 
-    @usableFromInline var entityTypeName: String { String(describing: Entity.self) }
+    @usableFromInline var entityTypeName: String { _typeName(Entity.self, qualified: false) }
 
     @usableFromInline func replay(into context: inout Context) {
         let options: MergeStrategy<Entity> =
@@ -64,7 +64,7 @@ struct EntityErasure<Entity: EntityModelProtocol>: ChangeOperation {
         self.id = id
     }
 
-    @usableFromInline var entityTypeName: String { String(describing: Entity.self) }
+    @usableFromInline var entityTypeName: String { _typeName(Entity.self, qualified: false) }
 
     @usableFromInline func replay(into context: inout Context) {
         // The replica keeps its own tombstone (change sets carry none; see `Deleted`).
@@ -121,7 +121,7 @@ struct LinkChange<Source: EntityModelProtocol, Target: EntityModelProtocol>: Cha
         self.inverseKey = inverseKey
     }
 
-    @usableFromInline var entityTypeName: String { String(describing: Source.self) }
+    @usableFromInline var entityTypeName: String { _typeName(Source.self, qualified: false) }
 
     @usableFromInline func replay(into context: inout Context) {
         switch kind {

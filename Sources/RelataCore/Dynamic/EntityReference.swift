@@ -36,7 +36,7 @@ public struct EntityReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The name of the entity type (the name a store and a ``ChangeSet`` use).
-    public var typeName: String { String(describing: entityType) }
+    public var typeName: String { _typeName(entityType, qualified: false) }
 
     /// `Type "id"`.
     public var description: String { "\(typeName) \"\(id)\"" }

@@ -66,8 +66,11 @@ extension StoredSide {
     static func ofMutual(_ source: Any.Type, _ key: _AnyRelationKey, _ target: Any.Type, _ inverse: _AnyRelationKey) -> StoredSide {
         let cacheKey = MutualKey(source: ObjectIdentifier(source), ordinal: key.ordinal)
         if let known = mutualSides.withLock({ $0[cacheKey] }) { return known }
-        let this = (String(describing: source), key.nameString)
-        let other = (String(describing: target), inverse.nameString)
+        // `_typeName` is what `String(describing:)` prints for a type, without first asking
+        // the runtime whether the metatype conforms to three protocols (each a scan of every
+        // conformance of the process, paid per type at a store's open).
+        let this = (_typeName(source, qualified: false), key.nameString)
+        let other = (_typeName(target, qualified: false), inverse.nameString)
         // Its own inverse: one row per link, each side.
         let side: StoredSide = this == other ? .own : this < other ? .pair : .derived
         mutualSides.withLock { $0[cacheKey] = side }
