@@ -70,24 +70,46 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // column NULL): the payload is not read to tell, unless no column is involved.
         var exact = (plan.involved.isEmpty ? ["length(payload) > 0"] : []) + plan.ordered(.sqlite), loose = ["length(payload) > 0"]
         var arguments: [(any DatabaseValueConvertible)?] = []
+        // A filter's column that leads an index (and is involved, so its NULL rows are loose):
+        // the loose rows are then two index searches — those whose column is NULL, and those
+        // passing its tests that SQL cannot order otherwise — where one `WHERE` with the `OR` of
+        // every reason reads every row of the type.
+        let indexed = indexLeadColumns(of: type)
+        let driver = plan.filters.first {
+            $0.filter.searchesIndex && $0.filter.column != ColumnFilter.updatedAt && indexed.contains($0.column)
+        }?.column
+        var driverTests: [String] = [], otherConditions: [String] = []
         for (filter, column) in plan.filters {
             arguments.append(Self.argument(filter.value))
-            exact.append(filter.test(on: column, parameter: "?\(arguments.count)", .sqlite))
-            loose.append(filter.condition(on: column, parameter: "?\(arguments.count)", .sqlite))
+            let parameter = "?\(arguments.count)"
+            exact.append(filter.test(on: column, parameter: parameter, .sqlite))
+            let condition = filter.condition(on: column, parameter: parameter, .sqlite)
+            loose.append(condition)
+            if column == driver { driverTests.append(filter.test(on: column, parameter: parameter, .sqlite)) } else { otherConditions.append(condition) }
         }
         arguments.append(max(0, count))
         arguments.append(max(0, skipping))
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
         // them, for Swift to test and order (none for the first rows by id), marked by the last
         // column (ignored as a property: its name is no column's).
-        loose.append(plan.unordered(.sqlite))
+        let looseSelects: [String]
+        if let driver {
+            func select(_ tests: [String]) -> String { "SELECT *, 1 FROM \(table) WHERE " + tests.joined(separator: " AND ") }
+            // With the driver's column NULL, its own filters pass and the row is loose; with it
+            // not NULL, the row holds an entity and is loose for another reason, if any.
+            var other = plan
+            other.involved.removeAll { $0 == driver }
+            let reasons = other.unordered(.sqlite)
+            looseSelects = [select(["\(driver) IS NULL", "length(payload) > 0"] + otherConditions)]
+                + (reasons == "FALSE" ? [] : [select(driverTests + otherConditions + [reasons])])
+        } else {
+            looseSelects = ["SELECT *, 1 FROM \(table) WHERE " + (loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
+        }
         let ordered = "SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
         var records: [EntityRecord] = [], looseRows = 0
         try entityRows(
-            """
-            SELECT *, 0 AS relata_loose FROM (\(ordered) LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count))
-            UNION ALL SELECT *, 1 FROM \(table) WHERE \(loose.joined(separator: " AND "))
-            """,
+            "SELECT *, 0 AS relata_loose FROM (\(ordered) LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count))"
+                + looseSelects.map { " UNION ALL " + $0 }.joined(),
             arguments: StatementArguments(arguments), type: type, table: table
         ) { record, row in
             records.append(record)
