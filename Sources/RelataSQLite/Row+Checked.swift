@@ -63,14 +63,14 @@ struct CheckedRow {
 
     /// The value of property column `index` (named `column`) holding values of `kind`, or
     /// `nil` for NULL.
-    func property(_ index: Int, _ column: String, _ kind: PropertyColumnKind) throws -> PropertyValue? {
+    func property(_ index: Int, _ column: @autoclosure () -> String, _ kind: PropertyColumnKind) throws -> PropertyValue? {
         if row.hasNull(atIndex: index) { return nil }
         do {
             switch kind {
             case .bool: return .bool(try row.decode(Int64.self, atIndex: index) != 0)
             case .integer: return .int(try row.decode(Int64.self, atIndex: index))
             case .unsigned:
-                guard let value = UInt64(try row.decode(String.self, atIndex: index)) else { throw damaged(column) }
+                guard let value = UInt64(try row.decode(String.self, atIndex: index)) else { throw damaged(column()) }
                 return .uint(value)
             case .real: return .double(try row.decode(Double.self, atIndex: index))
             case .text: return .text(try row.decode(String.self, atIndex: index))
@@ -78,7 +78,7 @@ struct CheckedRow {
             case .json: return .json(try row.decode(String.self, atIndex: index))
             }
         } catch {
-            throw damaged(column)
+            throw damaged(column())
         }
     }
 

@@ -26,28 +26,30 @@ struct ColumnCodingKey: CodingKey {
 
 extension _ColumnReader {
     // The generated code names each property by its key path, so the overload that fits the
-    // property's type is chosen from the argument (scalar, raw-value enum, or stored whole).
+    // property's type is chosen from the argument (scalar, raw-value enum, or stored whole). The
+    // key path is never made (an autoclosure never called): making one per property per row
+    // looked its generic metadata up each time, a third of decoding a row.
 
     @inlinable
-    public mutating func read<Root, Value: _StoredScalar>(_ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value {
+    public mutating func read<Root, Value: _StoredScalar>(_ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value {
         guard let value = try scalar(Value.self, column, ordinal) else { throw Self.missing(Value.self, column) }
         return value
     }
 
     @inlinable
     public mutating func read<Root, Value: _StoredScalar>(
-        _ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
+        _ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
     ) throws -> Value {
         try scalar(Value.self, column, ordinal) ?? `default`()
     }
 
     @inlinable
-    public mutating func readOptional<Root, Value: _StoredScalar>(_ property: KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int) throws -> Value? {
+    public mutating func readOptional<Root, Value: _StoredScalar>(_ property: @autoclosure () -> KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int) throws -> Value? {
         try scalar(Value.self, column, ordinal)
     }
 
     @inlinable
-    public mutating func read<Root, Value: RawRepresentable & Decodable>(_ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value
+    public mutating func read<Root, Value: RawRepresentable & Decodable>(_ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value
     where Value.RawValue: _StoredScalar {
         guard let value = try raw(Value.self, column, ordinal) else { throw Self.missing(Value.self, column) }
         return value
@@ -55,33 +57,33 @@ extension _ColumnReader {
 
     @inlinable
     public mutating func read<Root, Value: RawRepresentable & Decodable>(
-        _ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
+        _ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
     ) throws -> Value where Value.RawValue: _StoredScalar {
         try raw(Value.self, column, ordinal) ?? `default`()
     }
 
     @inlinable
     public mutating func readOptional<Root, Value: RawRepresentable & Decodable>(
-        _ property: KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int
+        _ property: @autoclosure () -> KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int
     ) throws -> Value? where Value.RawValue: _StoredScalar {
         try raw(Value.self, column, ordinal)
     }
 
     @inlinable
-    public mutating func read<Root, Value: Decodable>(_ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value {
+    public mutating func read<Root, Value: Decodable>(_ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int) throws -> Value {
         guard let value = try nested(Value.self, column, ordinal) else { throw Self.missing(Value.self, column) }
         return value
     }
 
     @inlinable
     public mutating func read<Root, Value: Decodable>(
-        _ property: KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
+        _ property: @autoclosure () -> KeyPath<Root, Value>, _ column: StaticString, _ ordinal: Int, default: @autoclosure () -> Value
     ) throws -> Value {
         try nested(Value.self, column, ordinal) ?? `default`()
     }
 
     @inlinable
-    public mutating func readOptional<Root, Value: Decodable>(_ property: KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int) throws -> Value? {
+    public mutating func readOptional<Root, Value: Decodable>(_ property: @autoclosure () -> KeyPath<Root, Value?>, _ column: StaticString, _ ordinal: Int) throws -> Value? {
         try nested(Value.self, column, ordinal)
     }
 
