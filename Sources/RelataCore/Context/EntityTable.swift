@@ -31,8 +31,10 @@ class AnyEntityTable: @unchecked Sendable {
     /// Makes the indexes in memory again if the entities were set without them (a load).
     func remakeIndexes() {}
     /// In a context over storage: reads every entity of the type, the links of each through
-    /// every relation and their dynamic relationships, as a whole load would hold them.
-    func holdEverything(in context: Context) {}
+    /// every relation and their dynamic relationships, as a whole load would hold them — and the
+    /// links of the sources with no entity that this table holds in part or `other` (the same
+    /// type's table in another context: what storage holds now) holds.
+    func holdEverything(in context: Context, alongside other: AnyEntityTable?) {}
 }
 
 /// The entities of one type, the links of each of its relations, and the backlinks of the
@@ -576,11 +578,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for fill in faulter.rowLinks { fill(self, nil, all.rows) }
     }
 
-    override func holdEverything(in context: Context) {
+    override func holdEverything(in context: Context, alongside other: AnyEntityTable?) {
         guard faulter != nil else { return }
         ensureAll()
         let ids = Array(entities.ids)
-        for table in links { table?.ensureAll(ids) }
+        let others = other.map { unsafeDowncast($0, to: EntityTable.self).links } ?? []
+        for (ordinal, table) in links.enumerated() {
+            table?.ensureAll(ids, alongside: ordinal < others.count ? others[ordinal] : nil)
+        }
         context.ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
     }
 

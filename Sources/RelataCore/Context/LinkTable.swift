@@ -12,8 +12,11 @@ class AnyLinkTable: @unchecked Sendable {
     /// Marks every link of this table and of `old` (a table of the same type) as changed.
     func markAllDirty(comparedTo old: AnyLinkTable?) { fatalError("abstract") }
     /// In a context over storage: reads the links of every one of `sources` (an array of the
-    /// table's source ids, passed whole: one cast, not one per id) not held yet.
-    func ensureAll(_ sources: Any) {}
+    /// table's source ids, passed whole: one cast, not one per id) not held yet, of every source
+    /// the table holds only in part (a list appended to without reading it), and of every source
+    /// `other` (a table of the same type: what storage holds now) has links for — sources with no
+    /// entity included.
+    func ensureAll(_ sources: Any, alongside other: AnyLinkTable?) {}
     /// An empty table of the same type.
     func emptyClone() -> AnyLinkTable { fatalError("abstract") }
     /// How many sources the table holds the links of (in a context over storage).
@@ -180,8 +183,16 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
 
     override func emptyClone() -> AnyLinkTable { LinkTable() }
 
-    override func ensureAll(_ sources: Any) {
-        if let sources = sources as? [SourceID] { ensure(sources) }
+    override func ensureAll(_ sources: Any, alongside other: AnyLinkTable?) {
+        guard faulter != nil else { return }
+        var all = sources as? [SourceID] ?? []
+        all += one.keys.filter { !loaded.contains($0) }
+        all += many.keys.filter { !loaded.contains($0) }
+        if let other = other.map({ unsafeDowncast($0, to: LinkTable.self) }) {
+            all += other.one.keys
+            all += other.many.keys
+        }
+        ensure(all)
     }
 
     override func markAllDirty(comparedTo old: AnyLinkTable?) {

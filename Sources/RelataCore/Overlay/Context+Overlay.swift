@@ -51,11 +51,15 @@ extension Context {
 
     /// Reads everything a context over storage does not hold yet — every entity, link and dynamic
     /// relationship — so that it can be compared in full (a write's closure that assigned a whole
-    /// context). O(store); nothing in a context that holds everything.
-    func holdEverything() {
+    /// context) with `other`, whose link sources it reads too (those with no entity). O(store);
+    /// nothing in a context that holds everything.
+    func holdEverything(alongside other: Context? = nil) {
         guard storage.base != nil else { return }
         exclusively {
-            for table in storage.tables { table.holdEverything(in: self) }
+            for (index, table) in storage.tables.enumerated() {
+                let same = other.flatMap { other in other.storage.index(of: storage.types[index]).map { other.storage.tables[$0] } }
+                table.holdEverything(in: self, alongside: same)
+            }
         }
     }
 

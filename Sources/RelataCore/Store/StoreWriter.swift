@@ -147,7 +147,10 @@ actor StoreWriter {
                 if !working.isTracked(by: tracker) {
                     // The closure assigned a whole context: both are compared in full.
                     let whole = try Self.load(schema, from: transaction).0.context
-                    working.holdEverything()
+                    // What it linked without reading is read as of its own snapshot first (a
+                    // context kept from an earlier write may hold that write's appended tails).
+                    working.resolveUnreadLinks()
+                    working.holdEverything(alongside: whole)
                     if let failure = working.storage.base?.failure { throw failure }
                     working.markAllChanged(since: whole, tracker: tracker)
                     before = whole
