@@ -21,6 +21,9 @@ struct SQLiteIndexes {
         /// Whether every declared index is made (one whose properties have no column yet is made
         /// by a write that makes the column).
         var complete: Bool
+        /// The columns leading the SQL indexes made (not full-text): what a test of one of them
+        /// can search.
+        var leadColumns: Set<String>
     }
 
     /// Makes and drops the indexes of the types `changes` stores whose declarations differ from
@@ -41,16 +44,15 @@ struct SQLiteIndexes {
                 try? db.execute(sql: "PRAGMA temp_store = FILE")
                 sortsOnDisk = true
             }
-            let (complete, fullText) = try sync(type, table: table, declared)
-            synced[type] = Synced(declared: declared, fullText: fullText, complete: complete)
+            synced[type] = try sync(type, table: table, declared)
         }
     }
 
-    /// Makes and drops `table`'s indexes for `declared`: whether every declared one is made (one
-    /// whose properties have no column yet is made by a later write), and the full-text tables.
-    private func sync(_ type: String, table: String, _ declared: [StoredIndex]) throws -> (Bool, [FullTextTable]) {
+    /// Makes and drops `table`'s indexes for `declared`; one whose properties have no column yet
+    /// is made by a later write.
+    private func sync(_ type: String, table: String, _ declared: [StoredIndex]) throws -> Synced {
         var complete = true
-        var fullText: [FullTextTable] = []
+        var fullText: [FullTextTable] = [], leadColumns = Set<String>()
         var wanted = Set<String>(), wantedText = Set<String>()
         // Tables of the earlier layout are made again (see `FullTextTable`).
         for name in try FullTextTable.earlierNames(of: table, db) { try FullTextTable.drop(name, db) }
@@ -67,6 +69,7 @@ struct SQLiteIndexes {
             } else {
                 let name = "\(table)_x_" + columns.joined(separator: "_")
                 wanted.insert(name)
+                columns.first.map { _ = leadColumns.insert($0) }
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(columns.joined(separator: ", ")))")
             }
         }
@@ -77,7 +80,7 @@ struct SQLiteIndexes {
         for name in try FullTextTable.names(of: table, db) where !wantedText.contains(name) {
             try FullTextTable.drop(name, db)
         }
-        return (complete, fullText)
+        return Synced(declared: declared, fullText: fullText, complete: complete, leadColumns: leadColumns)
     }
 
     /// What ``sync(_:synced:)`` would leave for `indexes` when the file holds every declared
@@ -98,7 +101,7 @@ struct SQLiteIndexes {
         for (type, declared) in indexes {
             guard let table = try tables.entityTable(of: type) else { continue }
             guard FullTextTable.names(of: table, statistics: "_stat", among: textTables).isEmpty else { return nil }
-            var wanted = Set<String>(), wantedText = Set<String>(), fullText: [FullTextTable] = []
+            var wanted = Set<String>(), wantedText = Set<String>(), fullText: [FullTextTable] = [], leadColumns = Set<String>()
             for index in declared {
                 // A property without a column yet: the write that makes it makes the index.
                 guard let columns = tables.catalog.columns(of: type, for: index) else { return nil }
@@ -108,11 +111,12 @@ struct SQLiteIndexes {
                     fullText.append(text)
                 } else {
                     wanted.insert("\(table)_x_" + columns.joined(separator: "_"))
+                    columns.first.map { _ = leadColumns.insert($0) }
                 }
             }
             let made = (madeIndexes[table] ?? []).filter { $0.hasPrefix(table + "_x_") }
             guard made == wanted, Set(FullTextTable.names(of: table, statistics: "_stats", among: textTables)) == wantedText else { return nil }
-            held[type] = Synced(declared: declared, fullText: fullText, complete: true)
+            held[type] = Synced(declared: declared, fullText: fullText, complete: true, leadColumns: leadColumns)
         }
         return held
     }

@@ -19,8 +19,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         }
         var conditions = id == nil ? [] : ["id > ?1"]
         var arguments: [(any DatabaseValueConvertible)?] = [id]
-        let indexed = indexLeadColumns(of: type)
-        var driver: (test: String, column: String)?
+        var tested: [(filter: ColumnFilter, column: String)] = []
         for filter in filters {
             if filter.test == .isNull {
                 tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
@@ -28,11 +27,16 @@ extension SQLiteTransaction: ColumnFilteringReader {
             }
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
+            tested.append((filter, column))
+        }
+        let driver = indexedColumn(of: type, among: tested)
+        var driverTests: [String] = []
+        for (filter, column) in tested {
             // Numbered, so a test that names its value twice binds it once.
             arguments.append(Self.argument(filter.value))
             let parameter = "?\(arguments.count)"
-            if driver == nil, filter.searchesIndex, indexed.contains(column) {
-                driver = (filter.test(on: column, parameter: parameter, .sqlite), column)
+            if column == driver {
+                driverTests.append(filter.test(on: column, parameter: parameter, .sqlite))
             } else {
                 conditions.append(filter.condition(on: column, parameter: parameter, .sqlite))
             }
@@ -42,18 +46,18 @@ extension SQLiteTransaction: ColumnFilteringReader {
         func select(_ tests: [String]) -> String {
             "SELECT * FROM \(table)" + (tests.isEmpty ? "" : " WHERE " + tests.joined(separator: " AND "))
         }
-        let sql = driver.map { "\(select([$0.test] + conditions)) UNION ALL \(select(["\($0.column) IS NULL"] + conditions)) \(limit)" }
+        let sql = driver.map { "\(select(driverTests + conditions)) UNION ALL \(select(["\($0) IS NULL"] + conditions)) \(limit)" }
             ?? "\(select(conditions)) \(limit)"
         var records: [EntityRecord] = []
         try entityRows(sql, arguments: StatementArguments(arguments), type: type, table: table) { records.append($0) }
         return records
     }
 
-    /// The columns that lead one of the SQL indexes made for `type`'s declarations (see
-    /// ``SQLiteIndexes``): what a test of one of them can search.
-    func indexLeadColumns(of type: String) -> Set<String> {
-        guard let declared = backend.indexes.withLock({ $0[type]?.declared }) else { return [] }
-        return Set(declared.lazy.filter { $0.kind != .fullText }.compactMap { tables.catalog.columns(of: type, for: $0)?.first })
+    /// The column of the first of `filters` whose test can search one of the SQL indexes made
+    /// for `type`'s declarations (see ``SQLiteIndexes``): one its column leads.
+    func indexedColumn(of type: String, among filters: [(filter: ColumnFilter, column: String)]) -> String? {
+        let indexed = backend.indexes.withLock { $0[type]?.leadColumns } ?? []
+        return filters.first { $0.filter.searchesIndex && indexed.contains($0.column) }?.column
     }
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
@@ -74,18 +78,16 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // the loose rows are then two index searches — those whose column is NULL, and those
         // passing its tests that SQL cannot order otherwise — where one `WHERE` with the `OR` of
         // every reason reads every row of the type.
-        let indexed = indexLeadColumns(of: type)
-        let driver = plan.filters.first {
-            $0.filter.searchesIndex && $0.filter.column != ColumnFilter.updatedAt && indexed.contains($0.column)
-        }?.column
+        let driver = indexedColumn(of: type, among: plan.filters)
         var driverTests: [String] = [], otherConditions: [String] = []
         for (filter, column) in plan.filters {
             arguments.append(Self.argument(filter.value))
             let parameter = "?\(arguments.count)"
-            exact.append(filter.test(on: column, parameter: parameter, .sqlite))
+            let test = filter.test(on: column, parameter: parameter, .sqlite)
             let condition = filter.condition(on: column, parameter: parameter, .sqlite)
+            exact.append(test)
             loose.append(condition)
-            if column == driver { driverTests.append(filter.test(on: column, parameter: parameter, .sqlite)) } else { otherConditions.append(condition) }
+            if column == driver { driverTests.append(test) } else { otherConditions.append(condition) }
         }
         arguments.append(max(0, count))
         arguments.append(max(0, skipping))
@@ -99,9 +101,8 @@ extension SQLiteTransaction: ColumnFilteringReader {
             // not NULL, the row holds an entity and is loose for another reason, if any.
             var other = plan
             other.involved.removeAll { $0 == driver }
-            let reasons = other.unordered(.sqlite)
             looseSelects = [select(["\(driver) IS NULL", "length(payload) > 0"] + otherConditions)]
-                + (reasons == "FALSE" ? [] : [select(driverTests + otherConditions + [reasons])])
+                + (other.leavesRowsToSwift ? [select(driverTests + otherConditions + [other.unordered(.sqlite)])] : [])
         } else {
             looseSelects = ["SELECT *, 1 FROM \(table) WHERE " + (loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
         }

@@ -289,8 +289,12 @@ package struct TableCatalog: Sendable, Equatable {
             involved.map { "\($0) IS NOT NULL" } + textKeys.map { ColumnOrder.isASCII($0, dialect) }
         }
 
+        /// Whether some rows may be left to Swift to test and order: something is involved (not
+        /// the first rows by id).
+        package var leavesRowsToSwift: Bool { !involved.isEmpty || !textKeys.isEmpty }
+
         /// The condition of the rows left to Swift to test and order (the negation of
-        /// ``ordered(_:)``): `FALSE` when nothing is involved (the first rows by id).
+        /// ``ordered(_:)``): `FALSE` when none is (``leavesRowsToSwift``).
         package func unordered(_ dialect: ColumnFilter.Dialect) -> String {
             let tests = involved.map { "\($0) IS NULL" } + textKeys.map { "NOT " + ColumnOrder.isASCII($0, dialect) }
             return tests.isEmpty ? "FALSE" : "(" + tests.joined(separator: " OR ") + ")"
