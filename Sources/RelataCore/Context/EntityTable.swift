@@ -301,14 +301,14 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func indexAnswer(_ lookups: [IndexLookup<Entity>], inTableOrder: Bool = true) -> (ids: [Entity.ID], exact: Bool)? {
         // Never made here: a read does not write tables its context's copies share.
         guard faulter == nil, let memoryIndexes, !memoryIndexes.isEmpty else { return nil }
-        var best: (ids: [Entity.ID], index: MemoryIndex<Entity>)?
+        var best: (ids: [Entity.ID], index: MemoryIndex<Entity>, exact: Bool?)?
         for index in memoryIndexes {
-            if let ids = index.ids(lookups), ids.count < best?.ids.count ?? .max { best = (ids, index) }
+            if let found = index.answer(lookups), found.ids.count < best?.ids.count ?? .max { best = (found.ids, index, found.exact) }
             // No index gives fewer than one (a unique value's holder).
             if let best, best.ids.count <= 1 { break }
         }
         guard let best else { return nil }
-        let exact = best.index.answersExactly(lookups)
+        let exact = best.exact ?? best.index.answersExactly(lookups)
         guard inTableOrder, best.ids.count > 1 else { return (best.ids, exact) }
         return (tableOrdered(best.ids), exact)
     }

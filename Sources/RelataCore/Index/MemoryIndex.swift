@@ -21,6 +21,11 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// one of them (each of this index's property, with a test it answers exactly): a filter
     /// made of these lookups needs no test of the entities.
     @usableFromInline func answersExactly(_ lookups: [IndexLookup<Entity>]) -> Bool { false }
+    /// The ids ``ids(_:)`` gives, and whether they are exact (``answersExactly(_:)``) when the
+    /// index tells it as cheaply as it finds them (`nil`: ask ``answersExactly(_:)``).
+    @usableFromInline func answer(_ lookups: [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)? {
+        ids(lookups).map { ($0, nil) }
+    }
     /// How many ids ``ids(_:)`` gives, counted without listing them where the index can.
     func count(_ lookups: [IndexLookup<Entity>]) -> Int? { ids(lookups)?.count }
     /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
@@ -49,23 +54,37 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
     struct Holding {
         @usableFromInline let ids: (HashMemoryIndex, Any) -> [Entity.ID]?
         @usableFromInline let count: (HashMemoryIndex, Any) -> Int?
+        /// ``HashMemoryIndex/answer(_:)``: the holders of the first equality of the property, and
+        /// whether it is the only lookup (then exact), each lookup read in place.
+        @usableFromInline let answer: (HashMemoryIndex, [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)?
 
-        @inlinable init(ids: @escaping (HashMemoryIndex, Any) -> [Entity.ID]?, count: @escaping (HashMemoryIndex, Any) -> Int?) {
+        @inlinable init(
+            ids: @escaping (HashMemoryIndex, Any) -> [Entity.ID]?, count: @escaping (HashMemoryIndex, Any) -> Int?,
+            answer: @escaping (HashMemoryIndex, [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)?
+        ) {
             self.ids = ids
             self.count = count
+            self.answer = answer
         }
     }
 
     @inlinable
     convenience init(_ keyPath: KeyPath<Entity, Value>) {
+        /// The holders of `value`: most often one (a unique value), listed without a copy of the set.
+        func holders(_ index: HashMemoryIndex, _ value: Value) -> [Entity.ID] {
+            guard let holding = index.holders[value] else { return [] }
+            return holding.count == 1 ? [holding.first!] : Array(holding)
+        }
         self.init(keyPath, holding: Holding(
-            ids: { index, value in
-                guard let value = value as? Value else { return nil }
-                // Most often one holder (a unique value): no copy of the set.
-                guard let holding = index.holders[value] else { return [] }
-                return holding.count == 1 ? [holding.first!] : Array(holding)
-            },
-            count: { index, value in (value as? Value).map { index.holders[$0]?.count ?? 0 } }
+            ids: { index, value in (value as? Value).map { holders(index, $0) } },
+            count: { index, value in (value as? Value).map { index.holders[$0]?.count ?? 0 } },
+            answer: { index, lookups in
+                for position in lookups.indices where lookups[position].test == .equal && lookups[position].keyPath == index.keyPath {
+                    guard let value = lookups[position].value as? Value else { continue }
+                    return (holders(index, value), lookups.count == 1 && lookups[position].isExact)
+                }
+                return nil
+            }
         ))
     }
 
@@ -89,6 +108,10 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
             if let ids = holding.ids(self, lookup.value) { return ids }
         }
         return nil
+    }
+
+    override func answer(_ lookups: [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)? {
+        holding.answer(self, lookups)
     }
 
     /// One equality of the property: the holders of its value (``ids(_:)`` answers the first
