@@ -21,16 +21,22 @@ final class ReaderQueues: Sendable {
         load = Mutex(Array(repeating: 0, count: max(1, width)))
     }
 
-    /// Runs `job` on the least busy queue.
-    func run(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the least busy queue, then gives `deliver` its result.
+    ///
+    /// The queue counts as free again before `deliver` runs: `deliver` resumes the caller, whose
+    /// next read would otherwise find this queue still busy and take another — one whose thread
+    /// has gone idle and must be woken (a back-to-back `await store.read` took 26 µs, 10 µs
+    /// on one queue).
+    func run<T: Sendable>(_ job: @escaping @Sendable () -> T, then deliver: @escaping @Sendable (T) -> Void) {
         let index = load.withLock { load in
             let index = load.indices.min { load[$0] < load[$1] }!
             load[index] += 1
             return index
         }
         queues[index].async {
-            job()
+            let result = job()
             self.load.withLock { $0[index] -= 1 }
+            deliver(result)
         }
     }
 }

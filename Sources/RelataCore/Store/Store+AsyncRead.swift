@@ -22,9 +22,7 @@ extension Store {
     public func read<T: Sendable>(_ body: @escaping @Sendable (Context) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { continuation in
-            readers.run {
-                continuation.resume(with: Result { try self.read(body) })
-            }
+            readers.run({ Result { try self.read(body) } }, then: { continuation.resume(with: $0) })
         }
     }
 
@@ -32,7 +30,7 @@ extension Store {
     /// returns (see ``read(_:)-s1ly``): for reads that do not throw.
     func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            readers.run { continuation.resume(returning: body()) }
+            readers.run(body, then: { continuation.resume(returning: $0) })
         }
     }
 }
