@@ -249,6 +249,7 @@ extension Context {
 
     /// How many entities of this type pass `lookups` (exact ones), counted by an index the
     /// context keeps in memory; `nil` when none answers.
+    @usableFromInline
     func indexedCount<Entity: EntityModelProtocol>(of type: Entity.Type, _ lookups: [IndexLookup<Entity>]) -> Int? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
@@ -287,6 +288,7 @@ extension Context {
     /// How many stored entities of this type pass `filters` exactly, counted by storage, and the
     /// entities it could not test (see ``EntityTable/storedCount(matching:)``); `nil` when
     /// storage cannot answer for this context.
+    @usableFromInline
     func storedCount<Entity: EntityModelProtocol>(of type: Entity.Type, matching filters: [ColumnFilter]) -> (count: Int, untested: [Entity])? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))

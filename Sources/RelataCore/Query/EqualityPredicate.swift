@@ -1,9 +1,9 @@
 /// An equality test of a property that is `Equatable` but not `Comparable` (`\.kind == .photo`
 /// for an enum without an order), as in SwiftletModel.
 public struct EqualityPredicate<Entity, Value: Equatable & Sendable> {
-    let keyPath: KeyPath<Entity, Value>
-    let isEqual: Bool
-    let value: Value
+    @usableFromInline let keyPath: KeyPath<Entity, Value>
+    @usableFromInline let isEqual: Bool
+    @usableFromInline let value: Value
 
     /// Whether `entity` satisfies the test.
     public func isIncluded(_ entity: Entity) -> Bool {
@@ -25,8 +25,17 @@ extension KeyPath where Value: Equatable & Sendable {
 
 extension EqualityPredicate where Entity: EntityModelProtocol {
     /// The test storage can run for this predicate, if it can (see ``ColumnFilter``).
+    @usableFromInline
     func columnFilter(of _: Entity.Type) -> ColumnFilter? {
         guard let column = Entity.columnName(of: keyPath), let stored = ColumnFilter.columnValue(value) else { return nil }
         return ColumnFilter(column: column, test: isEqual ? .equal : .notEqual, value: stored)
+    }
+}
+
+extension EqualityPredicate {
+    /// The lookup an index in memory answers for this test (`!=` has none).
+    @usableFromInline
+    var lookup: IndexLookup<Entity>? {
+        isEqual ? IndexLookup(keyPath: keyPath, test: .equal, value: value) : nil
     }
 }

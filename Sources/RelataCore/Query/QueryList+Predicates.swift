@@ -14,9 +14,10 @@ extension QueryList {
     }
 
     /// Keeps the entities that satisfy `predicate` (`\.kind == .photo`).
+    @inlinable
     public func filter<Value>(_ predicate: EqualityPredicate<Entity, Value>) -> QueryList {
         var copy = filter({ predicate.isIncluded($0) }, storage: predicate.columnFilter(of: Entity.self))
-        if predicate.isEqual { copy.lookups.append(IndexLookup(keyPath: predicate.keyPath, test: .equal, value: predicate.value)) }
+        if let lookup = predicate.lookup { copy.lookups.append(lookup) }
         return copy
     }
 

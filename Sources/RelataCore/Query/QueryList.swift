@@ -343,6 +343,7 @@ public struct QueryList<Entity: EntityModelProtocol> {
     ///   the type, storage counts the rows (through an index of the property when one is
     ///   declared). No entity is built in either case; otherwise the query resolves and its
     ///   results are counted.
+    @inlinable
     public func resolveCount() -> Int {
         guard let context else { return 0 }
         let total: Int
