@@ -52,17 +52,16 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
 
     @usableFromInline
     struct Holding {
-        @usableFromInline let ids: (HashMemoryIndex, Any) -> [Entity.ID]?
         @usableFromInline let count: (HashMemoryIndex, Any) -> Int?
         /// ``HashMemoryIndex/answer(_:)``: the holders of the first equality of the property, and
-        /// whether it is the only lookup (then exact), each lookup read in place.
+        /// whether it is the only lookup (then exact: one equality of the property is answered
+        /// exactly), each lookup read in place.
         @usableFromInline let answer: (HashMemoryIndex, [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)?
 
         @inlinable init(
-            ids: @escaping (HashMemoryIndex, Any) -> [Entity.ID]?, count: @escaping (HashMemoryIndex, Any) -> Int?,
+            count: @escaping (HashMemoryIndex, Any) -> Int?,
             answer: @escaping (HashMemoryIndex, [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)?
         ) {
-            self.ids = ids
             self.count = count
             self.answer = answer
         }
@@ -70,18 +69,15 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
 
     @inlinable
     convenience init(_ keyPath: KeyPath<Entity, Value>) {
-        /// The holders of `value`: most often one (a unique value), listed without a copy of the set.
-        func holders(_ index: HashMemoryIndex, _ value: Value) -> [Entity.ID] {
-            guard let holding = index.holders[value] else { return [] }
-            return holding.count == 1 ? [holding.first!] : Array(holding)
-        }
         self.init(keyPath, holding: Holding(
-            ids: { index, value in (value as? Value).map { holders(index, $0) } },
             count: { index, value in (value as? Value).map { index.holders[$0]?.count ?? 0 } },
             answer: { index, lookups in
                 for position in lookups.indices where lookups[position].test == .equal && lookups[position].keyPath == index.keyPath {
                     guard let value = lookups[position].value as? Value else { continue }
-                    return (holders(index, value), lookups.count == 1 && lookups[position].isExact)
+                    // Most often one holder (a unique value): listed without a copy of the set.
+                    let holding = index.holders[value] ?? []
+                    let ids = holding.count == 1 ? [holding.first!] : Array(holding)
+                    return (ids, lookups.count == 1 && lookups[position].isExact)
                 }
                 return nil
             }
@@ -103,21 +99,15 @@ final class HashMemoryIndex<Entity: EntityModelProtocol, Value: Hashable>: Memor
         if holders[value]?.isEmpty == true { holders[value] = nil }
     }
 
+    /// The holders of the first equality of the property.
     override func ids(_ lookups: [IndexLookup<Entity>]) -> [Entity.ID]? {
-        for lookup in lookups where lookup.test == .equal && lookup.keyPath == keyPath {
-            if let ids = holding.ids(self, lookup.value) { return ids }
-        }
-        return nil
+        holding.answer(self, lookups)?.ids
     }
 
+    /// The holders of the first equality of the property, exact when it is the only lookup
+    /// (``answersExactly(_:)`` is never asked of this index).
     override func answer(_ lookups: [IndexLookup<Entity>]) -> (ids: [Entity.ID], exact: Bool?)? {
         holding.answer(self, lookups)
-    }
-
-    /// One equality of the property: the holders of its value (``ids(_:)`` answers the first
-    /// equality only).
-    override func answersExactly(_ lookups: [IndexLookup<Entity>]) -> Bool {
-        lookups.count == 1 && lookups[0].isExact && lookups[0].test == .equal && lookups[0].value is Value && lookups[0].keyPath == keyPath
     }
 
     override func count(_ lookups: [IndexLookup<Entity>]) -> Int? {
