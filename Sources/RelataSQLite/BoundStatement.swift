@@ -102,6 +102,27 @@ struct BoundStatement {
         guard code == SQLITE_DONE else { throw error(code) }
     }
 
+    /// Binds `texts` to the parameters in order, runs the statement to its last row, resets it,
+    /// and returns the sum of the integers in the first column of its rows (a `RETURNING` clause's).
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message.
+    func sum(_ texts: String...) throws -> Int64 {
+        for (offset, text) in texts.enumerated() { try bind(Int32(offset + 1), text) }
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        var sum: Int64 = 0
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: sum &+= sqlite3_column_int64(handle, 0)
+            case SQLITE_DONE: return sum
+            case let code: throw error(code)
+            }
+        }
+    }
+
     /// Runs the statement, which gives at most one row, and reads the integer at each of
     /// `columns` of that row (`nil` for NULL, or when there is no row); then resets it.
     ///

@@ -20,17 +20,23 @@ struct SQLiteRowWriter {
         // commit).
         if !tables.isCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
+        // How many entities each table gains or loses (see `keepCounts`).
+        var counts = EntityCountChanges()
         // Deletions: one statement per table, whatever the number of rows (a cascade erases
-        // thousands), the keys in one JSON array.
+        // thousands), the keys in one JSON array; each deleted row says whether it held an entity.
         for (type, ids) in Self.grouped(changes.deletedEntities, by: { ($0.type, $0.id) }) {
             guard let table = try tables.entityTable(of: type) else { continue }
+            let erased: Int64
             if ids.count == 1 {
-                try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id = ?").run(ids[0])
+                erased = try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id = ? RETURNING length(payload) > 0").sum(ids[0])
             } else {
-                try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id IN (SELECT value FROM json_each(?))").run(JSONArrayText.encode(ids))
+                erased = try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id IN (SELECT value FROM json_each(?)) RETURNING length(payload) > 0")
+                    .sum(JSONArrayText.encode(ids))
             }
+            counts.add(-erased, to: type)
         }
-        let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities)
+        let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities, counting: &counts)
+        try keepCounts(counts)
         if let backend {
             let keeper = SQLiteIndexes(db: db, tables: tables)
             var synced = backend.indexes.withLock { $0 }
@@ -105,8 +111,9 @@ struct SQLiteRowWriter {
     /// and every to-one column; a property or relation the row has no value for is set to NULL).
     /// An upsert, never a replace, so the count triggers see an insert or an update.
     /// Returns each record with its row as split.
-    private func upsert(_ records: [EntityRecord]) throws -> [(EntityRecord, TableSession.SplitRow)] {
+    private func upsert(_ records: [EntityRecord], counting counts: inout EntityCountChanges) throws -> [(EntityRecord, TableSession.SplitRow)] {
         let rows = try tables.split(records)
+        try countEntities(replacedBy: records, rows: rows, into: &counts)
         var statements: [String: (BoundStatement, [TableCatalog.Column], [Int64: Int32])] = [:]
         for (record, row) in zip(records, rows) {
             let statement: BoundStatement, columns: [TableCatalog.Column], properties: [Int64: Int32]
@@ -150,5 +157,42 @@ struct SQLiteRowWriter {
             try statement.step()
         }
         return Array(zip(records, rows))
+    }
+    /// Adds to `counts` how many entities the upsert of `records` adds to each table: the ids
+    /// whose last row holds an entity (a non-empty payload), less those that held one before
+    /// (one statement per table, the ids in one JSON array).
+    private func countEntities(replacedBy records: [EntityRecord], rows: [TableSession.SplitRow], into counts: inout EntityCountChanges) throws {
+        var holds: [String: [String: Bool]] = [:]
+        for (record, row) in zip(records, rows) { holds[record.type, default: [:]][record.id] = !row.rest.isEmpty }
+        for (type, ids) in holds {
+            guard let table = try tables.entityTable(of: type) else { continue }
+            let after = Int64(ids.values.count { $0 })
+            let before: Int64?
+            if ids.count == 1 {
+                let statement = try BoundStatement(db, sql: "SELECT count(*) FROM \(table) WHERE id = ? AND length(payload) > 0")
+                try statement.bind(1, ids.keys.first!)
+                before = try statement.integers(0)[0]
+            } else {
+                let statement = try BoundStatement(
+                    db, sql: "SELECT count(*) FROM \(table) WHERE id IN (SELECT value FROM json_each(?)) AND length(payload) > 0"
+                )
+                try statement.bind(1, JSONArrayText.encode(Array(ids.keys)))
+                before = try statement.integers(0)[0]
+            }
+            counts.add(after - (before ?? 0), to: type)
+        }
+    }
+
+    /// Applies the changes of `counts` to `relata_count`: one statement per table whose count
+    /// changed. (Formats before 11 kept the counts with triggers on the entity tables, a trigger
+    /// program per row; the write knows the change for the rows it writes.)
+    private func keepCounts(_ counts: EntityCountChanges) throws {
+        for (type, change) in counts.changes where change != 0 {
+            guard let number = tables.catalog.entityNumber(of: type) else { continue }
+            let statement = try BoundStatement(db, sql: "UPDATE relata_count SET count = count + ? WHERE number = ?")
+            try statement.bind(1, change)
+            try statement.bind(2, number)
+            try statement.step()
+        }
     }
 }

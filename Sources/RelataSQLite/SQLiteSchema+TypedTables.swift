@@ -40,19 +40,13 @@ extension SQLiteSchema {
         switch entry.kind {
         case .entity:
             let table = TableCatalog.entityTable(n)
-            // The count of entities (rows with a payload) is kept by triggers, so every write of
-            // the table keeps it exact; a row that only holds links is not an entity.
+            // The count of entities (rows with a payload; a row that only holds links is not an
+            // entity) is kept by the writer, which changes it once per write (`SQLiteRowWriter`).
             try db.execute(
                 sql: """
                     CREATE TABLE \(table) (id TEXT PRIMARY KEY NOT NULL, payload BLOB NOT NULL, \(TableCatalog.updatedAtColumn) REAL) WITHOUT ROWID;
                     CREATE INDEX \(table)_updated ON \(table) (\(TableCatalog.updatedAtColumn));
                     INSERT INTO relata_count (number, count) VALUES (\(n), 0);
-                    CREATE TRIGGER \(table)_insert AFTER INSERT ON \(table) WHEN length(NEW.payload) > 0
-                    BEGIN UPDATE relata_count SET count = count + 1 WHERE number = \(n); END;
-                    CREATE TRIGGER \(table)_update AFTER UPDATE OF payload ON \(table) WHEN (length(OLD.payload) > 0) <> (length(NEW.payload) > 0)
-                    BEGIN UPDATE relata_count SET count = count + (CASE WHEN length(NEW.payload) > 0 THEN 1 ELSE -1 END) WHERE number = \(n); END;
-                    CREATE TRIGGER \(table)_delete AFTER DELETE ON \(table) WHEN length(OLD.payload) > 0
-                    BEGIN UPDATE relata_count SET count = count - 1 WHERE number = \(n); END;
                     """
             )
         case .toOne:
@@ -110,6 +104,16 @@ extension SQLiteSchema {
                 CREATE INDEX \(table)_updated ON \(table) (\(TableCatalog.updatedAtColumn));
                 """
         )
+    }
+
+    /// Version 11: the entity tables' count triggers of older files dropped — the writer keeps
+    /// `relata_count` from what it writes; the counts the triggers kept are exact and stay.
+    static func dropCountTriggers(_ db: Database, path: String) throws {
+        for (_, table) in try catalog(db, path: path).entityTypes {
+            try db.execute(
+                sql: "DROP TRIGGER IF EXISTS \(table)_insert; DROP TRIGGER IF EXISTS \(table)_update; DROP TRIGGER IF EXISTS \(table)_delete"
+            )
+        }
     }
 
     /// Makes (again) the view named after `type` that shows its entities with a column per

@@ -17,12 +17,13 @@ import GRDB
 /// tables of the types' declared ``FullTextIndex``es (`e<n>_fts_…`), which every write of their
 /// type keeps (upgrading changes nothing else); 10 keeps when each entity was last saved in its
 /// row (`updated_at`, indexed; NULL in the rows of older files until their entity is saved
-/// again). A library older
+/// again); 11 keeps `relata_count` from each write's rows instead of by triggers on the entity
+/// tables (a trigger program ran per row written; the upgrade drops them). A library older
 /// than a file's version refuses the file instead of misreading it (or writing it without its
 /// log).
 package enum SQLiteSchema {
     static let format = "relata"
-    static let version = 10
+    static let version = 11
 
     /// The index of the change log by commit time: pruning finds the records older than the
     /// retention's `maxAge` without reading the log (its records are most of its pages).
@@ -89,6 +90,7 @@ package enum SQLiteSchema {
         if found >= 7, found < 10 {
             for (_, table) in try catalog(db, path: path).entityTypes { try addUpdatedAt(to: table, db) }
         }
+        if found >= 7, found < 11 { try dropCountTriggers(db, path: path) }
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
     }
 }
