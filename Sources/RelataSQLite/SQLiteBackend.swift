@@ -330,21 +330,28 @@ public final class SQLiteBackend: StorageBackend {
     private func writeTransaction<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
         do {
             return try writerQueue().writeWithoutTransaction { db in
-                var result: T?
                 // IMMEDIATE: the write lock is taken (or waited for, up to the busy timeout) before
-                // anything is read, so the catch-up and the closure see the newest state.
+                // anything is read, so the catch-up and the closure see the newest state. BEGIN
+                // and COMMIT are prepared once per connection, as a read's are (GRDB's
+                // `inTransaction` prepares both at each call: a twentieth of a point write).
+                try BoundStatement(db, sql: "BEGIN IMMEDIATE TRANSACTION").step()
                 let transaction = transaction(db)
-                try db.inTransaction(.immediate) {
+                let result: T
+                do {
                     do {
                         result = try body(transaction)
                     } catch {
                         throw Thrown(error: error)
                     }
-                    return .commit
+                    try BoundStatement(db, sql: "COMMIT TRANSACTION").step()
+                } catch {
+                    // (SQLite may have rolled back already, on an I/O error or a full disk.)
+                    if db.isInsideTransaction { try? BoundStatement(db, sql: "ROLLBACK TRANSACTION").step() }
+                    throw error
                 }
                 // Tables a write made are known once it committed (a rolled-back one made none).
                 keep(transaction.tables.known)
-                return result!
+                return result
             }
         } catch let thrown as Thrown {
             // What the store's closure threw reaches its caller as it is; the database's own
