@@ -20,8 +20,8 @@ struct SQLiteRowWriter {
         // commit).
         if !tables.isCurrent { try tables.refresh() }
         try tables.prepare(for: changes)
-        // How many entities each table gains or loses (see `keepCounts`).
-        var counts = EntityCountChanges()
+        // How many entities each type's table gains or loses (see `keepCounts`).
+        var counts: [String: Int64] = [:]
         // Deletions: one statement per table, whatever the number of rows (a cascade erases
         // thousands), the keys in one JSON array; each deleted row says whether it held an entity.
         for (type, ids) in Self.grouped(changes.deletedEntities, by: { ($0.type, $0.id) }) {
@@ -33,7 +33,7 @@ struct SQLiteRowWriter {
                 erased = try BoundStatement(db, sql: "DELETE FROM \(table) WHERE id IN (SELECT value FROM json_each(?)) RETURNING length(payload) > 0")
                     .sum(JSONArrayText.encode(ids))
             }
-            counts.add(-erased, to: type)
+            counts[type, default: 0] -= erased
         }
         let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities, counting: &counts)
         try keepCounts(counts)
@@ -109,9 +109,9 @@ struct SQLiteRowWriter {
 
     /// Stores entity rows: each row whole (the payload's rest, every property column of its type
     /// and every to-one column; a property or relation the row has no value for is set to NULL).
-    /// An upsert, never a replace, so the count triggers see an insert or an update.
-    /// Returns each record with its row as split.
-    private func upsert(_ records: [EntityRecord], counting counts: inout EntityCountChanges) throws -> [(EntityRecord, TableSession.SplitRow)] {
+    /// An upsert (`INSERT … ON CONFLICT (id) DO UPDATE`). Adds to `counts` the entities it adds
+    /// to each type. Returns each record with its row as split.
+    private func upsert(_ records: [EntityRecord], counting counts: inout [String: Int64]) throws -> [(EntityRecord, TableSession.SplitRow)] {
         let rows = try tables.split(records)
         try countEntities(replacedBy: records, rows: rows, into: &counts)
         var statements: [String: (BoundStatement, [TableCatalog.Column], [Int64: Int32])] = [:]
@@ -158,36 +158,31 @@ struct SQLiteRowWriter {
         }
         return Array(zip(records, rows))
     }
+
     /// Adds to `counts` how many entities the upsert of `records` adds to each table: the ids
     /// whose last row holds an entity (a non-empty payload), less those that held one before
     /// (one statement per table, the ids in one JSON array).
-    private func countEntities(replacedBy records: [EntityRecord], rows: [TableSession.SplitRow], into counts: inout EntityCountChanges) throws {
+    private func countEntities(replacedBy records: [EntityRecord], rows: [TableSession.SplitRow], into counts: inout [String: Int64]) throws {
         var holds: [String: [String: Bool]] = [:]
         for (record, row) in zip(records, rows) { holds[record.type, default: [:]][record.id] = !row.rest.isEmpty }
         for (type, ids) in holds {
             guard let table = try tables.entityTable(of: type) else { continue }
             let after = Int64(ids.values.count { $0 })
-            let before: Int64?
-            if ids.count == 1 {
-                let statement = try BoundStatement(db, sql: "SELECT count(*) FROM \(table) WHERE id = ? AND length(payload) > 0")
-                try statement.bind(1, ids.keys.first!)
-                before = try statement.integers(0)[0]
-            } else {
-                let statement = try BoundStatement(
-                    db, sql: "SELECT count(*) FROM \(table) WHERE id IN (SELECT value FROM json_each(?)) AND length(payload) > 0"
-                )
-                try statement.bind(1, JSONArrayText.encode(Array(ids.keys)))
-                before = try statement.integers(0)[0]
-            }
-            counts.add(after - (before ?? 0), to: type)
+            // One id by the primary key (a point write), more as one JSON array.
+            let (keys, argument) = ids.count == 1
+                ? ("id = ?", ids.keys.first!) : ("id IN (SELECT value FROM json_each(?))", JSONArrayText.encode(Array(ids.keys)))
+            let statement = try BoundStatement(db, sql: "SELECT count(*) FROM \(table) WHERE \(keys) AND length(payload) > 0")
+            try statement.bind(1, argument)
+            let before = try statement.integers(0)[0] ?? 0
+            counts[type, default: 0] += after - before
         }
     }
 
     /// Applies the changes of `counts` to `relata_count`: one statement per table whose count
     /// changed. (Formats before 11 kept the counts with triggers on the entity tables, a trigger
     /// program per row; the write knows the change for the rows it writes.)
-    private func keepCounts(_ counts: EntityCountChanges) throws {
-        for (type, change) in counts.changes where change != 0 {
+    private func keepCounts(_ counts: [String: Int64]) throws {
+        for (type, change) in counts where change != 0 {
             guard let number = tables.catalog.entityNumber(of: type) else { continue }
             let statement = try BoundStatement(db, sql: "UPDATE relata_count SET count = count + ? WHERE number = ?")
             try statement.bind(1, change)
