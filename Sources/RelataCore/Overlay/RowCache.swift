@@ -25,6 +25,16 @@ package final class RowCache: Sendable {
         var dynamic: [EntityKey: (rows: [DynamicLinkRecord], bytes: Int)] = [:]
         var order = Deque<Key>()
         var bytes = 0
+
+        /// An empty state with room for a first read's rows (a program's first resolve fills
+        /// the cache from empty: growing it a key at a time rehashed every key a dozen times).
+        init(appliedThrough: Int64) {
+            self.appliedThrough = appliedThrough
+            entities.reserveCapacity(1_024)
+            links.reserveCapacity(256)
+            sources.reserveCapacity(256)
+            order.reserveCapacity(2_048)
+        }
     }
 
     /// An entity row (`nil`: the entity is absent), its estimated bytes, and the entity decoded
