@@ -527,6 +527,10 @@ final class PostgresTransaction: StorageTransaction {
         return try execute(query).map(Self.dynamicLinkRecord)
     }
 
+    func holdsDynamicLinks() throws -> Bool {
+        try execute(PostgresQuery(unsafeSQL: "SELECT EXISTS (SELECT 1 FROM \(schema.dynamicLink))")).first?.decode(Bool.self) ?? true
+    }
+
     /// The rows of `query`, a `SELECT *` of `type`'s entity table, as records: their to-one links
     /// found by ``EntityRowLayout`` (every column the table has now, so one another process added
     /// is never missed).

@@ -465,6 +465,10 @@ struct SQLiteTransaction: StorageTransaction {
         return records
     }
 
+    func holdsDynamicLinks() throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM relata_dynamic_link)")) ?? true
+    }
+
     func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool {
         let synced = try SQLiteIndexes(db: db, tables: tables).held(indexes)
         guard let synced else { return false }

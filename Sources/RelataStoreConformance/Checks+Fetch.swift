@@ -160,6 +160,7 @@ extension StoreConformance {
                 let allDynamic = try reader.fetchDynamicLinks(of: Array(ends) + [absentEntity])
                 try expect(Set(allDynamic) == Set(dynamicLinks) && allDynamic.count == dynamicLinks.count, "fetchDynamicLinks of every end returns each link once")
                 try expect(try reader.fetchDynamicLinks(of: []).isEmpty, "an empty batch of ends fetches nothing")
+                try expect(try reader.holdsDynamicLinks(), "holdsDynamicLinks is true where dynamic relationships are stored")
                 let fetchedDynamic = try reader.fetchDynamicLinks(dynamicLinks + [absentDynamic])
                 try expect(Set(fetchedDynamic) == Set(dynamicLinks) && fetchedDynamic.count == dynamicLinks.count, "fetchDynamicLinks returns the stored ones only")
                 try expect(try reader.fetchEntities([]).isEmpty && reader.fetchLinks(of: []).isEmpty && reader.fetchDynamicLinks([]).isEmpty, "empty batches fetch nothing")

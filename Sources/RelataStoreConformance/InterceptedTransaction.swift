@@ -58,6 +58,11 @@ public struct InterceptedTransaction: StorageTransaction {
         try wrapped.fetchDynamicLinks(of: ends)
     }
 
+    /// Asks the wrapped transaction.
+    public func holdsDynamicLinks() throws -> Bool {
+        try wrapped.holdsDynamicLinks()
+    }
+
     /// Fetches through the wrapped transaction.
     public func fetchEntities(of type: String, after id: String?, limit: Int) throws -> [EntityRecord] {
         try wrapped.fetchEntities(of: type, after: id, limit: limit)

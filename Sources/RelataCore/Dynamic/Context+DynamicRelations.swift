@@ -125,7 +125,7 @@ extension Context {
     /// Removes the dynamic links of the erased entity `id`, cascading when `cascade` (see below).
     @usableFromInline
     mutating func eraseDynamicLinks<Entity: EntityModelProtocol>(of _: Entity.Type, id: Entity.ID, cascade: Bool) throws {
-        guard storage.dynamic != nil || storage.base != nil else { return }
+        guard storage.dynamic != nil || readsDynamicLinks else { return }
         try eraseDynamicLinks(of: EntityReference(Entity.self, id: id), cascade: cascade)
     }
 

@@ -167,6 +167,8 @@ struct CachingReader: ColumnFilteringReader {
         return result
     }
 
+    func holdsDynamicLinks() throws -> Bool { try source().holdsDynamicLinks() }
+
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
         let hits = cache.dynamicLinks(ends, at: sequence) ?? [:]
         let missing = Array(Set(ends.filter { hits[$0] == nil }))

@@ -67,15 +67,21 @@ extension Context {
     /// time, in a context over storage; nothing otherwise.
     @usableFromInline
     func ensureDynamicLinks(of subject: EntityReference) {
-        guard storage.base != nil, !storage.dynamicLoaded.contains(subject) else { return }
+        guard readsDynamicLinks, !storage.dynamicLoaded.contains(subject) else { return }
         ensureDynamicLinks(of: [subject])
     }
+
+    /// Whether storage may hold dynamic relationships this context would have to read: over
+    /// storage, unless storage held none as of the context's snapshot (then what the context
+    /// holds is every one there is, and an erasure reads none).
+    @usableFromInline
+    var readsDynamicLinks: Bool { storage.base?.mayHoldDynamicLinks() ?? false }
 
     /// Makes sure the dynamic relationships of each of `subjects` are held, reading those not held
     /// in one batch (their other ends in one batch per type).
     @usableFromInline
     func ensureDynamicLinks(of subjects: [EntityReference]) {
-        guard let base = storage.base else { return }
+        guard readsDynamicLinks, let base = storage.base else { return }
         let missing = Array(Set(subjects.filter { !storage.dynamicLoaded.contains($0) }))
         guard !missing.isEmpty else { return }
         let keys = missing.map { EntityKey(type: EntitySchema.storageName(of: $0.entityType), id: (try? $0.idText()) ?? "") }

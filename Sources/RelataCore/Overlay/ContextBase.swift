@@ -39,6 +39,9 @@ package final class ContextBase: Sendable {
     }
 
     private let firstFailure = Mutex<(any Error)?>(nil)
+    /// Whether storage held any dynamic relationship as of the snapshot, once a read learned it
+    /// (see ``mayHoldDynamicLinks()``).
+    private let dynamicLinksHeld = Mutex<Bool?>(nil)
 
     /// The lock of the tables the contexts over this base share (see ``TableLock``).
     @usableFromInline package let tableLock = TableLock()
@@ -223,6 +226,20 @@ package final class ContextBase: Sendable {
 
     /// The first read that failed, if any.
     package var failure: (any Error)? { firstFailure.withLock { $0 } }
+
+    /// Whether storage may hold a dynamic relationship as of this base's snapshot: `false` once
+    /// a read of it found none, so that a context need not ask for the dynamic relationships of
+    /// each entity it erases (those it makes itself it holds). Learned once per snapshot, in a
+    /// transaction held open (a write's, or a resolve's) — never by opening one, nor by a read
+    /// the cache alone answers; a base reading the newest commit at each read asks each time.
+    @usableFromInline
+    func mayHoldDynamicLinks() -> Bool {
+        if let known = dynamicLinksHeld.withLock({ $0 }) { return known }
+        guard Self.scope.current?.base === self, let held = read(cached: false, { try $0.holdsDynamicLinks() }) else { return true }
+        // Bound by that read (or before it): the answer is as of the snapshot for good.
+        if sequence != nil { dynamicLinksHeld.withLock { $0 = held } }
+        return held
+    }
 
     /// How this task reads through bases now: one task-local, read once per read.
     private struct Scope: Sendable {

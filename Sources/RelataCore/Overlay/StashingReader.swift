@@ -82,6 +82,7 @@ struct StashingReader: ColumnFilteringReader {
     func fetchEntityCount(of type: String) throws -> Int { try reader.fetchEntityCount(of: type) }
     func fetchDynamicLinks(_ links: [DynamicLinkRecord]) throws -> [DynamicLinkRecord] { try reader.fetchDynamicLinks(links) }
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] { try reader.fetchDynamicLinks(of: ends) }
+    func holdsDynamicLinks() throws -> Bool { try reader.holdsDynamicLinks() }
     func inventory() throws -> StorageInventory { try reader.inventory() }
     func fetchLinkCount(of relation: StorageInventory.Relation) throws -> Int { try reader.fetchLinkCount(of: relation) }
     func logBounds() throws -> ChangeLogBounds { try reader.logBounds() }

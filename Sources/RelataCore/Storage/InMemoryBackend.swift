@@ -217,6 +217,8 @@ public final class InMemoryBackend: StorageBackend {
             return found
         }
 
+        func holdsDynamicLinks() throws -> Bool { !rows.dynamicLinks.isEmpty }
+
         func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord] {
             let ends = Set(ends)
             return rows.dynamicLinks.filter {

@@ -99,6 +99,12 @@ public protocol StorageReader {
     /// statement for the whole batch, read by index.
     func fetchDynamicLinks(of ends: [EntityKey]) throws -> [DynamicLinkRecord]
 
+    /// Whether any dynamic relationship is stored: `false` tells a context that every
+    /// ``fetchDynamicLinks(of:)`` would answer nothing, so an erasure of many entities skips
+    /// reading theirs. One statement, read by index. The default answers `true`, which is
+    /// always right (it only costs those reads).
+    func holdsDynamicLinks() throws -> Bool
+
     /// What the storage holds, by kind (see ``StorageInventory``): read from a catalog where the
     /// backend has one, never row by row there; the default implementation reads every row.
     func inventory() throws -> StorageInventory
@@ -156,6 +162,9 @@ extension StorageReader {
         let unique = Array(Set(keys))
         return unique.isEmpty ? [] : try fetchEntities(unique)
     }
+
+    /// `true`: storage may hold dynamic relationships (see ``StorageReader/holdsDynamicLinks()``).
+    public func holdsDynamicLinks() throws -> Bool { true }
 
     public func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         try Set(sources).flatMap { try fetchLinks(of: $0, page: .last(1)) }

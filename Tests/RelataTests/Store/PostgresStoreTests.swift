@@ -45,6 +45,22 @@ struct PostgresStoreTests {
         for result in results { #expect(result.passed, "\(result)") }
     }
 
+    @Test("Two stores on one database: one that found no dynamic relationship stored still cascades one the other made since")
+    func storedDynamicLinks() async throws {
+        guard let url = Self.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: Self.schema())
+        let backend = try await PostgresBackend.connect(url: url, configuration: configuration)
+        let a = try await Store(backend: backend, schema: StoredDynamicLinksTests.schema)
+        let b = try await Store(backend: await PostgresBackend.connect(url: url, configuration: configuration), schema: StoredDynamicLinksTests.schema)
+        #expect(try backend.read { try $0.holdsDynamicLinks() } == false)
+        try await StoredDynamicLinksTests.cascadeAfterAnotherStoreRelated(a, b)
+        #expect(try backend.read { try $0.holdsDynamicLinks() } == false, "the one relationship went with its owner")
+        try await b.write { try Drawer(id: "b").relate(.free, Sheet(id: 2), in: &$0) }
+        #expect(try backend.read { try $0.holdsDynamicLinks() } == true)
+        try await a.close()
+        try await b.close()
+    }
+
     @Test("Two stores on one database: a write catches up first, a cascade reaches the other's messages, and each follows the other")
     func twoStores() async throws {
         guard let url = Self.serverURL() else { return }
