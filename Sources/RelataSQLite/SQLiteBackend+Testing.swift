@@ -18,6 +18,10 @@ extension SQLiteBackend {
     /// How many times this backend's transactions have read records of the change log: a
     /// diagnostic for tests (a store's catch-up reads them once).
     package var logReadCount: Int { logReads.count }
+
+    /// How many WAL checkpoints have run beside this backend's writes (see `WALCheckpointer`): a
+    /// diagnostic for tests.
+    package var backgroundCheckpointCount: Int { checkpointer.completed.count }
 }
 
 extension SQLiteSchema {

@@ -31,6 +31,8 @@ public final class SQLiteBackend: StorageBackend {
     /// file's whole schema.
     private let writer: Mutex<WriterConnection>
     private let writerConfiguration: Configuration
+    /// Runs the checkpoints the writer's commits call for, so that no write waits for one.
+    let checkpointer: WALCheckpointer
     /// The connections reads run on, at most ``maxReaders`` at once: a read never waits for a
     /// write in progress (WAL). Each is a read-write connection used only for reads (it sets
     /// `query_only`), so that the last connection to close, whichever it is, may checkpoint and
@@ -136,7 +138,12 @@ public final class SQLiteBackend: StorageBackend {
         // SQLite's default spills that journal to a temporary file past 64 KiB — about a million
         // `pwrite` calls while building W3's 100,000 indexed messages.
         var writing = configuration
-        writing.prepareDatabase { db in try db.execute(sql: Self.writerTempStore) }
+        let checkpointer = WALCheckpointer(path: path, busyTimeout: busyTimeout)
+        self.checkpointer = checkpointer
+        writing.prepareDatabase { db in
+            try db.execute(sql: Self.writerTempStore)
+            checkpointer.install(on: db)
+        }
         writerConfiguration = writing
         do {
             var reading = configuration
@@ -412,7 +419,9 @@ public final class SQLiteBackend: StorageBackend {
     /// Releases the storage; later calls fail.
     public func close() throws {
         do {
-            // The readers first: the writer, closing last, checkpoints and removes -wal and -shm.
+            // The checkpointer and the readers first: the writer, closing last, checkpoints and
+            // removes -wal and -shm.
+            try checkpointer.close()
             readers.close()
             try watch.close()
             let queue = writer.withLock { state -> DatabaseQueue? in
