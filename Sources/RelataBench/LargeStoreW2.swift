@@ -289,6 +289,16 @@ enum LargeStoreW2 {
             _ = try! await store.read { $0.entity(Chat.self, id: "c0") != nil }
             measureReads(backend, before: before, start: start, first: first, second: second) { chats in try! store.read { RelataW1.resolve($0, chats: chats) } }
             try await store.close()
+        case "w2-warm-loop":
+            // Profiling aid: the Store's warm resolve (a new context each, rows from the cache),
+            // RELATA_BENCH_LOOPS times after one cold resolve.
+            let (_, store) = try await openStore(path)
+            _ = try await store.read { RelataW1.resolve($0, chats: first) }
+            let loops = ProcessInfo.processInfo.environment["RELATA_BENCH_LOOPS"].flatMap { Int($0) } ?? 200
+            let start = ContinuousClock.now
+            for _ in 0..<loops { _ = try await store.read { RelataW1.resolve($0, chats: first) } }
+            say("warm-each", (ContinuousClock.now - start) / loops)
+            try await store.close()
         case "w2-user-read", "w2-grdb-user-read":
             // A user's program: open, then one `try await … read` resolves the chats (no read
             // before it, nothing timed in between).
