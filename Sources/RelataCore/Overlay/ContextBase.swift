@@ -272,6 +272,22 @@ package final class ContextBase: Sendable {
 
     @TaskLocal private static var scope = Scope()
 
+    /// The base whose plan is resolving on this task, once its prefetch read every level (see
+    /// ``resolvingPlanned(_:)``).
+    @TaskLocal private static var planned: ObjectIdentifier?
+
+    /// Runs `resolve`, the resolve of a plan whose prefetch read what every level below it reads:
+    /// the nested plans it makes over this base resolve at once, without probing again whether
+    /// everything is held (they are; what is not, their resolve reads as it faults).
+    @usableFromInline
+    func resolvingPlanned<T>(_ resolve: () -> T) -> T {
+        Self.$planned.withValue(ObjectIdentifier(self)) { resolve() }
+    }
+
+    /// Whether this task is resolving a plan of this base (see ``resolvingPlanned(_:)``).
+    @usableFromInline
+    var isResolvingPlanned: Bool { Self.planned == ObjectIdentifier(self) }
+
     /// Runs `body` in a read transaction (the one ``reading(_:)`` holds, if any); a failure is
     /// kept in ``failure`` and gives `nil`. `cached`: the row cache may answer `body` alone
     /// (its reads are of entities by id and of lists); `false` for reads only storage answers
@@ -349,15 +365,20 @@ package final class ContextBase: Sendable {
         return result ?? body()
     }
 
-    /// Whether `reads` finds everything it asks for held already: it runs with every read from
-    /// this base answered "not read" (nothing is fetched, nothing is noted as held), so a
-    /// resolve whose data is all here opens no transaction.
+    /// What `body` gives when everything it reads is held already, or `nil`: it runs with every
+    /// read from this base answered "not read" (nothing is fetched, nothing is noted as held), so
+    /// a resolve whose data is all here opens no transaction and walks its levels once.
     @usableFromInline
-    func holdsEverything(_ reads: () -> Void) -> Bool {
+    func ifHoldingEverything<T>(_ body: () -> T) -> T? {
         let probe = ProbeBox(base: self)
-        Self.$scope.withValue(Self.scope.probing(probe)) { reads() }
-        return !probe.missing
+        let result = Self.$scope.withValue(Self.scope.probing(probe)) { body() }
+        return probe.missing ? nil : result
     }
+
+    /// Whether this task runs ``ifHoldingEverything(_:)`` for this base: its reads are answered
+    /// "not read", so a nested plan reads nothing either (it resolves with what is held).
+    @usableFromInline
+    var isProbing: Bool { Self.scope.probe?.base === self }
 
 
     private final class ProbeBox: @unchecked Sendable {

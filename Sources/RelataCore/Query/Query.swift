@@ -161,17 +161,20 @@ extension Context {
         _ ids: [Entity.ID], _ modifiers: [Modifier<Entity>], _ resolve: () -> Result
     ) -> Result {
         guard let base = storage.base else { return resolve() }
+        // A level of an enclosing plan, whose prefetch read this level too, or of a resolve run
+        // to see whether everything is held: no probe again.
+        if base.isResolvingPlanned || base.isProbing { return resolve() }
         // Nothing to shape and every entity held (a query's own read placed them): no probe.
         if modifiers.isEmpty, table(Entity.self)?.holds(ids) ?? true { return resolve() }
+        // Everything held (a warm resolve): resolved once, no transaction at all.
+        if let held = base.ifHoldingEverything(resolve) { return held }
         let prefetch = {
             table(Entity.self)?.ensure(ids)
             for modifier in modifiers { modifier.prefetch(ids) }
         }
-        // Everything held (a warm resolve): no transaction at all.
-        if base.holdsEverything(prefetch) { return resolve() }
         return base.reading {
             prefetch()
-            return resolve()
+            return base.resolvingPlanned(resolve)
         }
     }
 }

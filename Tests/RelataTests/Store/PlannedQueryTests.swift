@@ -68,4 +68,26 @@ struct PlannedQueryTests {
         }
         #expect(counts[0] == counts[1], "the count does not grow with the entities: \(counts)")
     }
+
+    @Test("A resolve that finds its chats and their messages held reads the authors in one transaction, no more")
+    func partlyHeld() async throws {
+        let harness = try StoreHarness(.sqlite)
+        defer { harness.remove() }
+        try await Self.store(chats: 20, in: harness)
+        let backend = try SQLiteBackend(path: harness.path)
+        defer { try? backend.close() }
+        let overlay = Context(over: ContextBase(backend: backend, schema: Self.schema))
+        let ids = (0..<20).map { "c\($0)" }
+        _ = Chat.query(ids, in: overlay).with(\.$messages).resolve()
+        let empty = backend.statementCount
+        try backend.read { _ in }
+        let transaction = backend.statementCount - empty
+        let before = backend.statementCount
+        let resolved = Chat.query(ids, in: overlay).with(\.$messages) { $0.with(\.$author) }.resolve()
+        let used = backend.statementCount - before
+        #expect(resolved.allSatisfy { $0.messages?.count == 5 && $0.messages?.allSatisfy { $0.author != nil } == true })
+        // One query node left to read (the authors) in one transaction: a nested level that
+        // opened a transaction of its own while the resolve was probing would add one.
+        #expect(used <= transaction + 2, "\(used) statements, a transaction being \(transaction)")
+    }
 }
