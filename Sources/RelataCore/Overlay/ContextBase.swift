@@ -243,7 +243,7 @@ package final class ContextBase: Sendable {
 
     /// How this task reads through bases now: one task-local, read once per read.
     private struct Scope: Sendable {
-        /// Set while ``holdsEverything(_:)`` runs.
+        /// Set while ``ifHoldingEverything(_:)`` runs.
         var probe: ProbeBox?
         /// Set while ``reading(probingCache:_:)`` tries the cache alone.
         var cacheProbe: ProbeBox?
