@@ -164,10 +164,12 @@ extension Context {
         // A level of an enclosing plan, whose prefetch read this level too, or of a resolve run
         // to see whether everything is held: no probe again.
         if base.isResolvingPlanned || base.isProbing { return resolve() }
+        let holdsLevel = table(Entity.self)?.holds(ids) ?? true
         // Nothing to shape and every entity held (a query's own read placed them): no probe.
-        if modifiers.isEmpty, table(Entity.self)?.holds(ids) ?? true { return resolve() }
-        // Everything held (a warm resolve): resolved once, no transaction at all.
-        if let held = base.ifHoldingEverything(resolve) { return held }
+        if modifiers.isEmpty, holdsLevel { return resolve() }
+        // Everything held (a warm resolve): resolved once, no transaction at all. A level not
+        // held is read whatever the probe finds below it: no probe then.
+        if holdsLevel, let held = base.ifHoldingEverything(resolve) { return held }
         let prefetch = {
             table(Entity.self)?.ensure(ids)
             for modifier in modifiers { modifier.prefetch(ids) }
