@@ -19,7 +19,7 @@ extension Context {
         try entity.willDelete(from: &self)
         // Over storage, its dynamic relationships are read while it exists (a relationship read
         // after, to an entity that is gone, would not be kept: the erasure would miss it).
-        if readsDynamicLinks { ensureDynamicLinks(of: EntityReference(Entity.self, id: entity.id)) }
+        if readsDynamicLinks { readDynamicLinks(of: EntityReference(Entity.self, id: entity.id)) }
         do {
             // Scoped: a table reference held across `_eraseLinks` would make it copy the table.
             let table = mutableTable(Entity.self)
@@ -191,7 +191,7 @@ extension Context {
         guard storage.base != nil, ids.count > 1, depth > 0, let table = table(Entity.self) else { return }
         // The rows' to-one links are placed as they are read: the links below ask for them.
         table.ensure(ids, placingRowLinks: true)
-        if readsDynamicLinks { ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) }) }
+        ensureDynamicLinks(of: Entity.self, ids: ids)
         var next = CascadePrefetcher<Entity>(context: self, ids: ids, depth: depth - 1)
         try? Entity._relataVisitRelations(&next)
     }

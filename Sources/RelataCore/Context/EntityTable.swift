@@ -586,7 +586,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         for (ordinal, table) in links.enumerated() {
             table?.ensureAll(ids, alongside: ordinal < others.count ? others[ordinal] : nil)
         }
-        if context.readsDynamicLinks { context.ensureDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) }) }
+        context.ensureDynamicLinks(of: Entity.self, ids: ids)
     }
 
     /// Marks `id` as changed, when tracking.

@@ -67,8 +67,16 @@ extension Context {
     /// time, in a context over storage; nothing otherwise.
     @usableFromInline
     func ensureDynamicLinks(of subject: EntityReference) {
-        guard readsDynamicLinks, !storage.dynamicLoaded.contains(subject) else { return }
-        ensureDynamicLinks(of: [subject])
+        guard readsDynamicLinks else { return }
+        readDynamicLinks(of: subject)
+    }
+
+    /// `ensureDynamicLinks(of:)` for the entities `ids` of `Entity`, their
+    /// references made only when storage may hold some.
+    @inlinable
+    func ensureDynamicLinks<Entity: EntityModelProtocol>(of _: Entity.Type, ids: [Entity.ID]) {
+        guard readsDynamicLinks else { return }
+        readDynamicLinks(of: ids.map { EntityReference(Entity.self, id: $0) })
     }
 
     /// Whether storage may hold dynamic relationships this context would have to read: over
@@ -81,7 +89,23 @@ extension Context {
     /// in one batch (their other ends in one batch per type).
     @usableFromInline
     func ensureDynamicLinks(of subjects: [EntityReference]) {
-        guard readsDynamicLinks, let base = storage.base else { return }
+        guard readsDynamicLinks else { return }
+        readDynamicLinks(of: subjects)
+    }
+
+    /// Reads the dynamic relationships of `subject` if this context has not: for a caller that
+    /// asked ``readsDynamicLinks`` already.
+    @usableFromInline
+    func readDynamicLinks(of subject: EntityReference) {
+        guard !storage.dynamicLoaded.contains(subject) else { return }
+        readDynamicLinks(of: [subject])
+    }
+
+    /// Reads the dynamic relationships of those of `subjects` this context has not read, in one
+    /// batch: for a caller that asked ``readsDynamicLinks`` already.
+    @usableFromInline
+    func readDynamicLinks(of subjects: [EntityReference]) {
+        guard let base = storage.base else { return }
         let missing = Array(Set(subjects.filter { !storage.dynamicLoaded.contains($0) }))
         guard !missing.isEmpty else { return }
         let keys = missing.map { EntityKey(type: EntitySchema.storageName(of: $0.entityType), id: (try? $0.idText()) ?? "") }
