@@ -171,6 +171,18 @@ struct RelataBench: AsyncParsableCommand {
                 print("delete: \(format(ContinuousClock.now - start))")
                 return
             }
+            if probe == "delete-loop" {
+                // Profiling aid: W1's save then delete of 100 chats, --runs times.
+                var total = Duration.zero
+                for _ in 0..<runs {
+                    var context = try RelataW1.save(data)
+                    let start = ContinuousClock.now
+                    try RelataW1.delete(&context, chats: min(100, data.chatCount))
+                    total += ContinuousClock.now - start
+                }
+                print("delete-loop: \(format(total))")
+                return
+            }
             if probe == "dynamic-ownership" {
                 let result = try OwnershipBench.run(dynamic: true)
                 print("build \(format(result.build)), erase \(format(result.erase))")

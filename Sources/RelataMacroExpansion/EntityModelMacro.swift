@@ -150,7 +150,9 @@ public struct EntityModelMacro: MemberMacro, ExtensionMacro {
         members.append(
             function(
                 "\(access)static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws",
-                relations.map { "try visitor.visit(Self.\($0.descriptorName), \\\(type).\($0.projected))" }
+                relations.map {
+                    "try visitor.visit(Self.\($0.descriptorName), \\\(type).\($0.projected), storage: \\\(type).\($0.storage))"
+                }
             )
         )
         let lookups: [CodeBlockItemSyntax] = relations.map {

@@ -150,9 +150,9 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
-                    try visitor.visit(Self.__relata_author, \Message.$author)
-                    try visitor.visit(Self.__relata_chat, \Message.$chat)
-                    try visitor.visit(Self.__relata_attachments, \Message.$attachments)
+                    try visitor.visit(Self.__relata_author, \Message.$author, storage: \Message._author)
+                    try visitor.visit(Self.__relata_chat, \Message.$chat, storage: \Message._chat)
+                    try visitor.visit(Self.__relata_attachments, \Message.$attachments, storage: \Message._attachments)
                 }
 
                 static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
@@ -668,7 +668,7 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
-                    try visitor.visit(Self.__relata_owner, \Self.$owner)
+                    try visitor.visit(Self.__relata_owner, \Self.$owner, storage: \Self._owner)
                 }
 
                 static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {
@@ -846,7 +846,7 @@ struct EntityModelMacroTests {
                 }
 
                 static func _relataVisitRelations<V: Relata._RelationVisitor>(_ visitor: inout V) throws {
-                    try visitor.visit(Self.__relata_user, \Bare.$user)
+                    try visitor.visit(Self.__relata_user, \Bare.$user, storage: \Bare._user)
                 }
 
                 static func _relataRelationKey(_ keyPath: Swift.AnyKeyPath) -> Relata._AnyRelationKey? {

@@ -22,6 +22,7 @@ struct SaveOrder<ID: Hashable & Sendable>: Sendable {
     @usableFromInline var dead = 0
 
     /// The order of `entries` (an id and its time each, every id once).
+    @inlinable
     init(sorting entries: some Sequence<(ID, Date)>) {
         let sorted = entries.sorted { $0.1 < $1.1 }
         times = sorted.map { $0.1 }
@@ -53,8 +54,10 @@ struct SaveOrder<ID: Hashable & Sendable>: Sendable {
         if recentIDs.count > max(64, Int(Double(times.count).squareRoot())) { compact(time: timeOf) }
     }
 
-    /// Merges the recent run into the sorted entries and drops the dead ones.
-    @usableFromInline
+    /// Merges the recent run into the sorted entries and drops the dead ones. (Inlinable: an
+    /// erasure of many entities compacts several times, and unspecialized, the merge looked the
+    /// generic metadata of its iterators up at every step.)
+    @inlinable
     mutating func compact(time timeOf: (ID) -> Date?) {
         func isLive(_ time: Date, _ id: ID) -> Bool { timeOf(id) == time }
         let recent = recentIDs.indices.filter { isLive(recentTimes[$0], recentIDs[$0]) }

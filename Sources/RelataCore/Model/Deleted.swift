@@ -123,16 +123,42 @@ struct RelationIDsFiller<Entity: EntityModelProtocol>: _RelationVisitor {
         self.entity = entity
     }
 
+    /// A relation of a type that conforms by hand: written through its projected value.
     @inlinable
     mutating func visit<Source, Target, Directionality, Cardinality, Constraints>(
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, Directionality, Cardinality, Constraints>>
     ) throws {
-        // `Entity._relataVisitRelations` visits `Entity`'s relations: `Source` is `Entity`, and the
-        // cast changes nothing but the static type (a dynamic key path cast per relation and
-        // entity erased cost more than the rest of the tombstone).
         guard Source.self == Entity.self else { return }
         let keyPath = unsafeDowncast(keyPath, to: WritableKeyPath<Entity, Relation<Target, Directionality, Cardinality, Constraints>>.self)
+        entity[keyPath: keyPath] = relation(descriptor, keyPath)
+    }
+
+    /// A relation `@EntityModel` declared: written through the wrapper's storage.
+    @inlinable
+    mutating func visit<Source, Wrapped: _RelationTarget, Directionality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Wrapped._RelatedEntity>,
+        _ keyPath: WritableKeyPath<Source, Relation<Wrapped._RelatedEntity, Directionality, Wrapped._Cardinality, Constraints>>,
+        storage: WritableKeyPath<Source, Relationship<Wrapped, Directionality, Constraints>>
+    ) throws {
+        guard Source.self == Entity.self else { return }
+        let keyPath = unsafeDowncast(
+            keyPath, to: WritableKeyPath<Entity, Relation<Wrapped._RelatedEntity, Directionality, Wrapped._Cardinality, Constraints>>.self
+        )
+        let storage = unsafeDowncast(storage, to: WritableKeyPath<Entity, Relationship<Wrapped, Directionality, Constraints>>.self)
+        entity[keyPath: storage].projectedValue = relation(descriptor, keyPath)
+    }
+
+    /// The ids the relation `keyPath` of the entity holds, as a relation value.
+    ///
+    /// `Entity._relataVisitRelations` visits `Entity`'s relations: the callers' casts of `Source`
+    /// to `Entity` change nothing but the static type (a dynamic key path cast per relation and
+    /// entity erased cost more than the rest of the tombstone).
+    @inlinable
+    func relation<Source, Target, Directionality, Cardinality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Target>,
+        _ keyPath: WritableKeyPath<Entity, Relation<Target, Directionality, Cardinality, Constraints>>
+    ) -> Relation<Target, Directionality, Cardinality, Constraints> {
         let toMany = descriptor.key.toMany
         let ids: [Target.ID]
         if context.storage.base == nil {
@@ -142,11 +168,8 @@ struct RelationIDsFiller<Entity: EntityModelProtocol>: _RelationVisitor {
         } else {
             ids = context.ids(of: entity.id, keyPath)
         }
-        if toMany {
-            entity[keyPath: keyPath] = Relation(state: .ids(ids, appending: false))
-        } else {
-            entity[keyPath: keyPath] = ids.first.map { Relation(state: .id($0)) } ?? .none
-        }
+        if toMany { return Relation(state: .ids(ids, appending: false)) }
+        return ids.first.map { Relation(state: .id($0)) } ?? .none
     }
 }
 

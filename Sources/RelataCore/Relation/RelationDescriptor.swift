@@ -103,6 +103,28 @@ public protocol _RelationVisitor {
         _ descriptor: RelationDescriptor<Source, Target>,
         _ keyPath: WritableKeyPath<Source, Relation<Target, Directionality, Cardinality, Constraints>>
     ) throws
+
+    /// The same relation, with the key path of the `@Relationship` wrapper's storage as well
+    /// (what `@EntityModel` passes): a visitor that writes relations writes through `storage`, a
+    /// stored property, where a write through `keyPath` calls the projected value's accessors
+    /// (a copy of the entity and generic metadata looked up per write). The default visits
+    /// `descriptor` and `keyPath` alone.
+    mutating func visit<Source, Wrapped: _RelationTarget, Directionality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Wrapped._RelatedEntity>,
+        _ keyPath: WritableKeyPath<Source, Relation<Wrapped._RelatedEntity, Directionality, Wrapped._Cardinality, Constraints>>,
+        storage: WritableKeyPath<Source, Relationship<Wrapped, Directionality, Constraints>>
+    ) throws
+}
+
+extension _RelationVisitor {
+    @inlinable
+    public mutating func visit<Source, Wrapped: _RelationTarget, Directionality, Constraints>(
+        _ descriptor: RelationDescriptor<Source, Wrapped._RelatedEntity>,
+        _ keyPath: WritableKeyPath<Source, Relation<Wrapped._RelatedEntity, Directionality, Wrapped._Cardinality, Constraints>>,
+        storage: WritableKeyPath<Source, Relationship<Wrapped, Directionality, Constraints>>
+    ) throws {
+        try visit(descriptor, keyPath)
+    }
 }
 
 /// Compile-time witness that a mutual relation's inverse is mutual back to the same type.
