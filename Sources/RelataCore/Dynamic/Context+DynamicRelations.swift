@@ -134,8 +134,9 @@ extension Context {
     mutating func eraseDynamicLinks(of ref: EntityReference, cascade: Bool) throws {
         ensureDynamicLinks(of: ref)
         guard let links = storage.dynamic?.links(of: ref), !links.isEmpty else { return }
-        // The other ends first: a link removed here must not come back when they are read.
-        for link in links { ensureDynamicLinks(of: link.source == ref ? link.target : link.source) }
+        // The other ends first, in one batch: a link removed here must not come back when they
+        // are read.
+        ensureDynamicLinks(of: links.map { $0.source == ref ? $0.target : $0.source })
         var orphans: [EntityReference] = []
         for link in links {
             mutableDynamicLinks().remove(link)
