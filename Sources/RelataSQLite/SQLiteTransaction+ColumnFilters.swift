@@ -106,10 +106,17 @@ extension SQLiteTransaction: ColumnFilteringReader {
         } else {
             looseSelects = ["SELECT *, 1 FROM \(table) WHERE " + (loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
         }
-        let ordered = "SELECT * FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
+        // The ordered rows' ids are sorted and paged first, then their rows read by id: sorting
+        // whole rows (the payload with them) took half as long again (W3's Q4: 251 µs against
+        // 169 µs). The ids come from a co-routine in their order, and `CROSS JOIN` keeps it the
+        // outer loop: the rows come in that order.
+        let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
+        func rows(_ page: String, _ extra: String = "") -> String {
+            "SELECT t.*\(extra) FROM (\(ordered) \(page)) AS p CROSS JOIN \(table) AS t ON t.id = p.id"
+        }
         var records: [EntityRecord] = [], looseRows = 0
         try entityRows(
-            "SELECT *, 0 AS relata_loose FROM (\(ordered) LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count))"
+            rows("LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count)", ", 0 AS relata_loose")
                 + looseSelects.map { " UNION ALL " + $0 }.joined(),
             arguments: StatementArguments(arguments), type: type, table: table
         ) { record, row in
@@ -121,7 +128,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         var skipped: [EntityRecord] = []
         arguments.removeLast(2)
         arguments.append(skipping)
-        try entityRows("\(ordered) LIMIT ?\(arguments.count)", arguments: StatementArguments(arguments), type: type, table: table) { skipped.append($0) }
+        try entityRows(rows("LIMIT ?\(arguments.count)"), arguments: StatementArguments(arguments), type: type, table: table) { skipped.append($0) }
         return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
     }
 
