@@ -38,9 +38,9 @@ enum ColumnCodingDecls {
         }
         return [
             EntityModelMacro.function(
-                "\(access)static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws", writes
+                "\(access)static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws", writes
             ),
-            EntityModelMacro.function("\(access)init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws", reads),
+            EntityModelMacro.function("\(access)init(_relataColumns reader: inout Relata._SplitColumnReader) throws", reads),
             EntityModelMacro.function(
                 "\(access)static func _relataColumnName(_ keyPath: PartialKeyPath<Self>) -> String?", names + ["return nil"]
             ),

@@ -62,12 +62,12 @@ struct EntityModelMacroTests {
                     self._attachments = Relata.Relationship(relation: attachments)
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                     try writer.writeOptional(entity.text, "text", 1)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self.text = try reader.readOptional(\Self.text, "text", 1)
                     self._author = Relata.Relationship(relation: .none)
@@ -252,14 +252,14 @@ struct EntityModelMacroTests {
                     self.email = email
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                     try writer.write(entity.firstName, "firstName", 1)
                     try writer.write(entity.lastName, "lastName", 2)
                     try writer.write(entity.email, "email", 3)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self.firstName = try reader.read(\Self.firstName, "firstName", 1)
                     self.lastName = try reader.read(\Self.lastName, "lastName", 2)
@@ -390,7 +390,7 @@ struct EntityModelMacroTests {
                     self.bio = bio
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                     try writer.write(entity.firstName, "firstName", 1)
                     try writer.write(entity.lastName, "lastName", 2)
@@ -398,7 +398,7 @@ struct EntityModelMacroTests {
                     try writer.write(entity.bio, "bio", 4)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self.firstName = try reader.read(\Self.firstName, "firstName", 1)
                     self.lastName = try reader.read(\Self.lastName, "lastName", 2)
@@ -509,11 +509,11 @@ struct EntityModelMacroTests {
                 public let id: Int
                 public init(id: Int) { self.id = id }
 
-                public static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                public static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                 }
 
-                public init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                public init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                 }
 
@@ -612,12 +612,12 @@ struct EntityModelMacroTests {
                     self._owner = Relata.Relationship(relation: owner)
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.kind, "kind", 0)
                     try writer.write(entity.value, "value", 1)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.kind = try reader.read(\Self.kind, "kind", 0)
                     self.value = try reader.read(\Self.value, "value", 1)
                     self._owner = Relata.Relationship(relation: .none)
@@ -795,11 +795,11 @@ struct EntityModelMacroTests {
                     self._user = Relata.Relationship(relation: user)
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self._user = Relata.Relationship(relation: .none)
                 }
@@ -950,13 +950,13 @@ struct EntityModelMacroTests {
                     self.tags = tags
                 }
 
-                static func _relataWriteColumns<W: Relata._ColumnWriter>(_ entity: Self, to writer: inout W) throws {
+                static func _relataWriteColumns(_ entity: Self, to writer: inout Relata._SplitColumnWriter) throws {
                     try writer.write(entity.id, "id", 0)
                     try writer.write(entity.seen, "seen", 1)
                     try writer.write(entity.tags, "tags", 2)
                 }
 
-                init<R: Relata._ColumnReader>(_relataColumns reader: inout R) throws {
+                init(_relataColumns reader: inout Relata._SplitColumnReader) throws {
                     self.id = try reader.read(\Self.id, "id", 0)
                     self.seen = try reader.read(\Self.seen, "seen", 1, default: false)
                     self.tags = try reader.read(\Self.tags, "tags", 2, default: ["new"])

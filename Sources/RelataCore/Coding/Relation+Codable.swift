@@ -254,10 +254,10 @@ enum PayloadCoding {
     }
 
     /// Writes `entity` as a row of typed columns stores it: its columns apart, the rest a
-    /// payload (``SplitColumnWriter``) — what splitting the payload `Codable` writes gives, without
+    /// payload (``_SplitColumnWriter``) — what splitting the payload `Codable` writes gives, without
     /// the payload.
     static func splitEntity<Entity: EntityModelProtocol>(_ entity: Entity) throws -> SplitPayload {
-        var writer = SplitColumnWriter()
+        var writer = _SplitColumnWriter()
         try Entity._relataWriteColumns(entity, to: &writer)
         return try writer.split()
     }
@@ -277,18 +277,19 @@ enum PayloadCoding {
     static func decodeEntity<Entity: EntityModelProtocol>(_ type: Entity.Type, from payload: Data, with decoders: Decoders) throws -> Entity {
         guard PayloadFormat.isBinary(payload) else { return try decoders.json.decode(type, from: payload) }
         return try payload.withUnsafeBytes { bytes in
-            var reader = try PayloadColumnReader(bytes)
+            // A payload alone: a row whose every property is in the payload.
+            var reader = try _SplitColumnReader(columns: [], rest: payload, bytes: bytes)
             return try Entity(_relataColumns: &reader)
         }
     }
 
     /// Decodes a stored entity row: straight from its columns when storage kept them apart (see
-    /// ``SplitColumnReader``), otherwise from its payload (``decodeEntity(_:from:with:)``).
+    /// ``_SplitColumnReader``), otherwise from its payload (``decodeEntity(_:from:with:)``).
     @usableFromInline
     static func decodeEntity<Entity: EntityModelProtocol>(_ type: Entity.Type, from record: EntityRecord, with decoders: Decoders) throws -> Entity {
         guard !record.columns.isEmpty else { return try decodeEntity(type, from: record.rest, with: decoders) }
         return try record.rest.withUnsafeBytes { bytes in
-            var reader = try SplitColumnReader(columns: record.columns, rest: record.rest, bytes: bytes)
+            var reader = try _SplitColumnReader(columns: record.columns, rest: record.rest, bytes: bytes)
             return try Entity(_relataColumns: &reader)
         }
     }

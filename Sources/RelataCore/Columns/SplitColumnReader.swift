@@ -8,7 +8,13 @@ import Foundation
 /// Columns are asked for in the order the generated code wrote them and storage lists them in
 /// the order they were added, so each is usually found where the last one ended; one elsewhere
 /// is found by a scan.
-struct SplitColumnReader: _ColumnReader {
+///
+/// The one reader `init(_relataColumns:)` is handed (a payload without columns is read as a row
+/// whose every property is in the payload): a concrete type, so that the code `@EntityModel`
+/// generates in the model's module is specialized for it (generic over its reader, it looked the
+/// metadata of every property's type up at run time, for each row decoded).
+@_documentation(visibility: private)
+public struct _SplitColumnReader: _ColumnReader {
     private let columns: [PropertyEntry]
     private var cursor = 0
     private var rest: PayloadColumnReader
@@ -41,7 +47,7 @@ struct SplitColumnReader: _ColumnReader {
         }
     }
 
-    mutating func value(_ column: StaticString, _ ordinal: Int) throws -> StoredValue? {
+    public mutating func value(_ column: StaticString, _ ordinal: Int) throws -> StoredValue? {
         guard let value = find(column) else { return try rest.value(column, ordinal) }
         guard let scalar = value.scalar else {
             throw DecodingError.typeMismatch(
@@ -51,7 +57,7 @@ struct SplitColumnReader: _ColumnReader {
         return scalar
     }
 
-    mutating func nested<Value: Decodable>(_ type: Value.Type, _ column: StaticString, _ ordinal: Int) throws -> Value? {
+    public mutating func nested<Value: Decodable>(_ type: Value.Type, _ column: StaticString, _ ordinal: Int) throws -> Value? {
         guard let value = find(column) else { return try rest.nested(type, column, ordinal) }
         // A value decoded through `Decodable` (a nested value, or a scalar its type decodes
         // itself) reads from its payload form.
@@ -62,7 +68,7 @@ struct SplitColumnReader: _ColumnReader {
         }
     }
 
-    func whole<Value: Decodable>(_ type: Value.Type) throws -> Value {
+    public func whole<Value: Decodable>(_ type: Value.Type) throws -> Value {
         let payload = try SplitPayload.assemble(rest: restBytes, properties: columns)
         return try payload.withUnsafeBytes { bytes in
             try PayloadDecoding(reader: PayloadReader(bytes: bytes), offset: PayloadFormat.magic.count, codingPath: []).decodeValue(type, key: nil)

@@ -5,7 +5,11 @@ import Foundation
 /// text), and the rest — `NaN`, text holding a NUL character, nested values JSON cannot hold
 /// exactly — as entries of a keyed payload (``SplitPayload``'s split, made without a payload
 /// first). A `nil` optional is left out, as `Codable`'s `encodeIfPresent` leaves it out.
-struct SplitColumnWriter: _ColumnWriter {
+///
+/// The one writer `_relataWriteColumns(_:to:)` is handed: a concrete type, so that the code
+/// `@EntityModel` generates in the model's module is specialized for it.
+@_documentation(visibility: private)
+public struct _SplitColumnWriter: _ColumnWriter {
     /// The values columns hold, in declaration order.
     var columns: [PropertyEntry] = []
     /// The entries no column holds.
@@ -32,7 +36,7 @@ struct SplitColumnWriter: _ColumnWriter {
         rest.append(contentsOf: bytes)
     }
 
-    mutating func write(_ value: StoredValue, _ column: StaticString, _ ordinal: Int) {
+    public mutating func write(_ value: StoredValue, _ column: StaticString, _ ordinal: Int) {
         if let value = SplitPayload.columnValue(value) {
             columns.append(PropertyEntry(name: Self.name(column), value: value))
             return
@@ -42,9 +46,9 @@ struct SplitColumnWriter: _ColumnWriter {
         keep(scratch, column)
     }
 
-    mutating func writeNull(_ column: StaticString, _ ordinal: Int) {}
+    public mutating func writeNull(_ column: StaticString, _ ordinal: Int) {}
 
-    mutating func writeNested<Value: Encodable>(_ value: Value, _ column: StaticString, _ ordinal: Int) throws {
+    public mutating func writeNested<Value: Encodable>(_ value: Value, _ column: StaticString, _ ordinal: Int) throws {
         let node = PayloadNode()
         node.kind = .single
         let encoder = PayloadEncoding(node: node, codingPath: [ColumnCodingKey(column)])
@@ -60,7 +64,7 @@ struct SplitColumnWriter: _ColumnWriter {
         }
     }
 
-    mutating func writeWhole<Value: Encodable>(_ value: Value) throws {
+    public mutating func writeWhole<Value: Encodable>(_ value: Value) throws {
         whole = try PayloadCoding.encode(value, with: PayloadEncoder())
     }
 

@@ -17,7 +17,7 @@ package struct SplitPayload: Sendable, Equatable {
     /// The entries columns hold, in the payload's order.
     package var properties: [PropertyEntry]
 
-    /// The split of a row whose columns were written apart already (``SplitColumnWriter``).
+    /// The split of a row whose columns were written apart already (``_SplitColumnWriter``).
     package init(rest: Data, properties: [PropertyEntry]) {
         self.rest = rest
         self.properties = properties
