@@ -38,13 +38,12 @@ public final class SQLiteBackend: StorageBackend {
     /// `query_only`), so that the last connection to close, whichever it is, may checkpoint and
     /// remove the -wal and -shm files. (GRDB's `DatabasePool` bounds its readers the same way, but
     /// writes to the file when it opens — which a store refused at open must not do.)
-    private let readers: ConnectionPool<DatabaseQueue>
+    private let readers: ConnectionPool<ReaderConnection>
     /// The most connections reads use at once; more reads wait for one.
     public let maxReaders: Int
     private let readerConfiguration: Configuration
-    /// The connection ``commitToken()`` reads `PRAGMA data_version` on: one connection, so that
-    /// its numbers compare (each connection has numbers of its own); read-only, and not counted
-    /// in ``statementCount``.
+    /// The connection that checked the file at open, kept for ``hasNewCommits()`` before the
+    /// writer opens (`PRAGMA data_version`); read-only, and not counted in ``statementCount``.
     private let watch: DatabaseQueue
 
     /// How long a write waits for another connection's write lock before it throws
@@ -151,7 +150,7 @@ public final class SQLiteBackend: StorageBackend {
             reading.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1; PRAGMA cache_size = -16384") }
             readerConfiguration = reading
             readers = ConnectionPool(
-                limit: maxReaders, dispose: { try? $0.close() },
+                limit: maxReaders, dispose: { try? $0.queue.close() },
                 closedError: { RelataError(code: .storeClosed, entityType: "Store", message: "the store is closed") })
             if current {
                 writer = Mutex(.unopened)
@@ -299,11 +298,11 @@ public final class SQLiteBackend: StorageBackend {
             // reader protocol already gives — it has no method that writes.) Its BEGIN and
             // COMMIT are prepared once per connection (GRDB's `inTransaction` prepares both at
             // each call: a fifth of a point read).
-            return try readers.withConnection(make: { try DatabaseQueue(path: path, configuration: readerConfiguration) }) { connection in
-                try connection.inDatabase { db in
+            return try readers.withConnection(make: makeReader) { connection in
+                try connection.queue.inDatabase { db in
                     try BoundStatement(db, sql: "BEGIN DEFERRED TRANSACTION").step()
                     do {
-                        let transaction = transaction(db)
+                        let transaction = transaction(db, reader: connection)
                         defer { keep(transaction.tables.known) }
                         let result = try body(transaction)
                         try BoundStatement(db, sql: "COMMIT TRANSACTION").step()
@@ -373,8 +372,13 @@ public final class SQLiteBackend: StorageBackend {
     }
 
     /// A transaction on `db`, from the tables as last known.
-    private func transaction(_ db: Database) -> SQLiteTransaction {
-        SQLiteTransaction(db: db, backend: self, known: catalog.withLock { $0 })
+    private func transaction(_ db: Database, reader: ReaderConnection? = nil) -> SQLiteTransaction {
+        SQLiteTransaction(db: db, backend: self, known: catalog.withLock { $0 }, reader: reader)
+    }
+
+    /// A new connection for the readers' pool.
+    private func makeReader() throws -> ReaderConnection {
+        ReaderConnection(try DatabaseQueue(path: path, configuration: readerConfiguration))
     }
 
     /// Keeps the catalog a transaction read or grew (``KnownCatalog/keep(_:)``).
@@ -406,11 +410,18 @@ public final class SQLiteBackend: StorageBackend {
         }
     }
 
-    /// `PRAGMA data_version` of a connection kept for it: it changes whenever another connection
-    /// — this store's writer included — commits.
+    /// `PRAGMA data_version` of one of the readers' connections, with the connection's number
+    /// (see ``ReaderConnection``): it changes whenever another connection — this store's writer
+    /// included — commits. It equals the token of a read transaction on that connection
+    /// (``StorageReader/commitToken()``) while nothing was committed since; a token of another
+    /// connection never equals it.
     public func commitToken() throws -> Int64? {
         do {
-            return try watch.inDatabase { db in try BoundStatement(db, sql: "PRAGMA data_version").integers(0)[0] ?? 0 }
+            return try readers.withConnection(make: makeReader) { connection in
+                try connection.queue.inDatabase { db in try connection.commitToken(db) }
+            }
+        } catch let error as RelataError {
+            throw error
         } catch {
             throw Self.map(error, path: path, doing: "read")
         }

@@ -8,11 +8,20 @@ struct SQLiteTransaction: StorageTransaction {
     let db: Database
     let tables: TableSession
     let backend: SQLiteBackend
+    /// The readers' connection a read transaction runs on (`nil` in a write).
+    let reader: ReaderConnection?
 
-    init(db: Database, backend: SQLiteBackend, known: KnownCatalog) {
+    init(db: Database, backend: SQLiteBackend, known: KnownCatalog, reader: ReaderConnection? = nil) {
         self.db = db
         tables = SQLiteSchema.session(db, path: backend.path, known: known, reads: backend.catalogReads)
         self.backend = backend
+        self.reader = reader
+    }
+
+    /// The commit token as of this read transaction (its connection's `PRAGMA data_version`);
+    /// `nil` in a write.
+    func commitToken() throws -> Int64? {
+        try reader?.commitToken(db)
     }
 
     func load(

@@ -5,7 +5,8 @@ import RelataCore
 /// Counts the statements a connection runs into a ``StatementTally``, through SQLite's trace hook
 /// directly: GRDB's `Database.trace` makes a string of each statement's SQL, which would cost
 /// every statement of every store. Statements SQLite runs for another (FTS5's reads of its own
-/// tables, triggers) come with SQL starting `--`: they are not counted.
+/// tables, triggers) come with SQL starting `--`: they are not counted, nor the commit token's
+/// `PRAGMA data_version`, marked the same way (``ReaderConnection``).
 package enum StatementTrace {
     /// Counts `db`'s statements into `tally` from now on, for the life of the connection (which
     /// keeps `tally`).

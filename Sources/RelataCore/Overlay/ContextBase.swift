@@ -162,10 +162,10 @@ package final class ContextBase: Sendable {
     /// ``layered(_:)``); the cache learns the newest commit from it.
     private func transaction<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         // Only a context's first read learns the newest commit (its later reads are bound to
-        // one); the token is read before the transaction begins: a commit after it changes it.
+        // one), with the commit token as of the transaction (read in it, not in one of its own).
         let isFirstRead = snapshot.withLock { if case .unbound = $0 { true } else { false } }
-        let token = cache == nil || !isFirstRead ? nil : try? backend.commitToken()
         return try backend.read { reader in
+            let token = cache == nil || !isFirstRead ? nil : try? reader.commitToken()
             let (layered, newest) = try layered(reader)
             if let token, let cache, let newest { cache.noteNewest(newest, token: token) }
             return try body(layered)

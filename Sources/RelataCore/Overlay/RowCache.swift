@@ -68,8 +68,8 @@ package final class RowCache: Sendable {
     /// The sequence the entries are as of.
     package var sequence: Int64 { state.withLock { $0.appliedThrough } }
 
-    /// Storage's newest commit as last learned, with the backend's commit token read before
-    /// learning it (see ``StorageBackend/commitToken()``).
+    /// Storage's newest commit as last learned, with the commit token of the transaction that
+    /// learned it (see ``StorageReader/commitToken()``).
     private let newest = Mutex<(token: Int64, sequence: Int64)?>(nil)
 
     /// ``sequence`` when it is storage's newest commit: nothing was committed since the store
@@ -81,7 +81,7 @@ package final class RowCache: Sendable {
     }
 
     /// Notes that storage's newest commit was `sequence` while the commit token was `token`
-    /// (read before the transaction that saw `sequence` began).
+    /// (read in the transaction that saw `sequence`).
     func noteNewest(_ sequence: Int64, token: Int64) {
         newest.withLock { $0 = (token, sequence) }
     }

@@ -247,6 +247,11 @@ public final class InMemoryBackend: StorageBackend {
             links.filter(rows.dynamicLinks.contains)
         }
 
+        /// The sequence of the newest commit this transaction's rows hold (``InMemoryBackend/commitToken()``).
+        func commitToken() throws -> Int64? {
+            rows.sequence
+        }
+
         func logBounds() throws -> ChangeLogBounds {
             ChangeLogBounds(last: rows.sequence, pruned: (rows.log.first?.sequence ?? rows.sequence + 1) - 1)
         }

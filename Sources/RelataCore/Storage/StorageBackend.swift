@@ -39,11 +39,12 @@ public protocol StorageBackend: Sendable {
 
     /// A number that changes whenever a commit is made to the storage — by this process or
     /// another, through any connection — read without a transaction (SQLite: `PRAGMA
-    /// data_version` on a connection kept for it). A store reads it when a new context first
-    /// reads: while it is the number it was when the store last learned storage's newest commit,
-    /// nothing was committed since, and the context answers from the store's cache without a
-    /// transaction. `nil` when the backend has none (the default): each new context's first read
-    /// then opens a read transaction, which reads the newest commit.
+    /// data_version` on one of the readers' connections, with the connection's number). A store
+    /// reads it when a new context first reads: while it is the token a read transaction gave as
+    /// it learned storage's newest commit (``StorageReader/commitToken()``), nothing was
+    /// committed since, and the context answers from the store's cache without a transaction.
+    /// `nil` when the backend has none (the default): each new context's first read then opens a
+    /// read transaction, which reads the newest commit.
     ///
     /// It may change without a commit (then the first read opens a transaction), never the reverse.
     func commitToken() throws -> Int64?

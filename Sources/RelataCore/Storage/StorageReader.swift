@@ -121,6 +121,15 @@ public protocol StorageReader {
     /// cannot be read comes with `nil` there (the store then reloads every row).
     func logEntries(after sequence: Int64) throws -> [ChangeLogEntry]
 
+    /// The backend's commit token (``StorageBackend/commitToken()``) as of this transaction's
+    /// state: a later `commitToken()` equal to it says nothing was committed since, so a new
+    /// read may answer from the rows the store cached as of this transaction's newest commit
+    /// without opening one. Read in the transaction, it costs no transaction of its own (SQLite:
+    /// `PRAGMA data_version` on the transaction's connection). The default answers `nil` (the
+    /// store then never answers a new read from its cache alone); a backend answers it when its
+    /// `commitToken()` answers.
+    func commitToken() throws -> Int64?
+
     /// Tells the reader the reads that come next: a backend whose reads are round trips may send
     /// them now, together, and answer those calls from what came back (the PostgreSQL backend
     /// does, in a write). The calls that follow must answer exactly as without it; a failure
@@ -136,6 +145,8 @@ public protocol StorageReader {
 
 extension StorageReader {
     public func prefetch(_ reads: PlannedReads) {}
+
+    public func commitToken() throws -> Int64? { nil }
 
     public func holdsIndexes(_ indexes: [String: [StoredIndex]]) throws -> Bool { false }
 
