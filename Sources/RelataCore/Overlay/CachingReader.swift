@@ -42,11 +42,11 @@ struct CachingReader: ColumnFilteringReader {
             missed.entities = Self.missed(reads.entities, hits)
         }
         if !reads.lastSources.isEmpty {
-            let hits = cache.sources(reads.lastSources, at: sequence)
+            let hits = cache.lastSources(reads.lastSources, at: sequence)
             missed.lastSources = Self.missed(reads.lastSources, hits)
         }
         if !reads.lastLinks.isEmpty {
-            let hits = cache.links(reads.lastLinks, at: sequence)
+            let hits = cache.lastLinks(reads.lastLinks, at: sequence)
             missed.lastLinks = Self.missed(reads.lastLinks, hits)
         }
         if !missed.isEmpty { source.prefetch(missed) }
@@ -88,14 +88,17 @@ struct CachingReader: ColumnFilteringReader {
     }
 
     /// A list the cache holds is sliced; a page of another is read from storage and not kept
-    /// (the cache holds whole lists only).
+    /// (the cache holds whole lists only), but for its last link alone, a list's tail (kept: what
+    /// an append reads, see ``fetchLastLinks(of:)``).
     func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
         if let list = cache.links([source], at: sequence)?[0] { return Array(page.slice(list)) }
+        if page == .last(1) { return try fetchLastLinks(of: [source]) }
         return try self.source().fetchLinks(of: source, page: page)
     }
 
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         if let list = cache.sources([target], at: sequence)?[0] { return Array(page.slice(list)) }
+        if page == .last(1) { return try fetchLastSources(of: [target]) }
         return try source().fetchSources(of: target, page: page)
     }
 
@@ -222,17 +225,30 @@ struct CachingReader: ColumnFilteringReader {
 
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
 
-    /// The tails of lists the cache holds come from it; the others from storage, in one batch.
+    /// The tails the cache holds (a list's last row, or its tail alone) come from it; the others
+    /// from storage, in one batch, and are kept (a list without one as empty).
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        let hits = cache.links(sources, at: sequence)
+        let hits = cache.lastLinks(sources, at: sequence)
         let missing = Self.missed(sources, hits)
-        return Self.tails(sources, hits) + (missing.isEmpty ? [] : try source().fetchLastLinks(of: missing))
+        guard !missing.isEmpty else { return Self.tails(sources, hits) }
+        let read = try source().fetchLastLinks(of: missing)
+        var tails = ListTails()
+        for key in missing { tails.lastLinks[key] = .some(nil) }
+        for record in read { tails.lastLinks[LinkSourceKey(type: record.type, relation: record.relation, source: record.source)] = record }
+        cache.insert(tails: tails, at: sequence)
+        return Self.tails(sources, hits) + read
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-        let hits = cache.sources(targets, at: sequence)
+        let hits = cache.lastSources(targets, at: sequence)
         let missing = Self.missed(targets, hits)
-        return Self.tails(targets, hits) + (missing.isEmpty ? [] : try source().fetchLastSources(of: missing))
+        guard !missing.isEmpty else { return Self.tails(targets, hits) }
+        let read = try source().fetchLastSources(of: missing)
+        var tails = ListTails()
+        for key in missing { tails.lastSources[key] = .some(nil) }
+        for record in read { tails.lastSources[LinkTargetKey(type: record.type, relation: record.relation, target: record.target)] = record }
+        cache.insert(tails: tails, at: sequence)
+        return Self.tails(targets, hits) + read
     }
 
     /// The keys the cache missed (`hits` aligned with `keys`; `nil`: all of them), each once.
@@ -240,11 +256,11 @@ struct CachingReader: ColumnFilteringReader {
         Array(Set(keys.indices.filter { hits?[$0] == nil }.map { keys[$0] }))
     }
 
-    /// The last row of each cached list of `keys` (`hits` aligned with them), each key's once.
-    private static func tails<Key: Hashable>(_ keys: [Key], _ hits: [[LinkRecord]?]?) -> [LinkRecord] {
+    /// The cached last row of each list of `keys` (`hits` aligned with them), each key's once.
+    private static func tails<Key: Hashable>(_ keys: [Key], _ hits: [LinkRecord??]?) -> [LinkRecord] {
         guard let hits else { return [] }
         var seen = Set<Key>()
-        return keys.indices.compactMap { index in hits[index].flatMap { seen.insert(keys[index]).inserted ? $0.last : nil } }
+        return keys.indices.compactMap { index in hits[index].flatMap { seen.insert(keys[index]).inserted ? $0 : nil } }
     }
 
     func fetchEntityCount(of type: String) throws -> Int { try source().fetchEntityCount(of: type) }

@@ -2,7 +2,8 @@ import DequeModule
 import Synchronization
 
 /// Rows a store's contexts read from storage, shared by all of them and bounded in bytes: entity
-/// rows by key (an absent row too), link rows by source, links by target, dynamic links by end.
+/// rows by key (an absent row too), link rows by source, links by target, dynamic links by end,
+/// and the last link of lists whose other rows are not held (see `RowCache+Tails.swift`).
 ///
 /// **Invariant**: every entry is the row as of ``State/appliedThrough``, the sequence whose
 /// commits the cache has applied. A commit — the store's own, or one another store made, read
@@ -15,7 +16,7 @@ import Synchronization
 package final class RowCache: Sendable {
     /// The bytes of rows the cache keeps at most.
     package let limit: Int
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     struct State {
         var appliedThrough: Int64
@@ -23,6 +24,10 @@ package final class RowCache: Sendable {
         var links: [LinkSourceKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var sources: [LinkTargetKey: (rows: [LinkRecord], bytes: Int)] = [:]
         var dynamic: [EntityKey: (rows: [DynamicLinkRecord], bytes: Int)] = [:]
+        /// The last link of a source's list (`nil`: the list is empty), for lists not in `links`.
+        var lastLinks: [LinkSourceKey: (row: LinkRecord?, bytes: Int)] = [:]
+        /// The last link to a target (`nil`: none), for targets not in `sources`.
+        var lastSources: [LinkTargetKey: (row: LinkRecord?, bytes: Int)] = [:]
         var order = Deque<Key>()
         var bytes = 0
 
@@ -57,6 +62,7 @@ package final class RowCache: Sendable {
 
     enum Key: Hashable {
         case entity(EntityKey), links(LinkSourceKey), sources(LinkTargetKey), dynamic(EntityKey)
+        case lastLink(LinkSourceKey), lastSource(LinkTargetKey)
     }
 
     /// An empty cache of rows as of `sequence`, keeping at most `limit` bytes.
@@ -130,11 +136,14 @@ package final class RowCache: Sendable {
         state.withLock { Self.clear(&$0, at: sequence) }
     }
 
-    /// Applies the store's own commit `sequence`, made by a write that read as of `after`.
-    func applyCommit(_ record: ChangeLogRecord, after: Int64, sequence: Int64) {
+    /// Applies the store's own commit `sequence`, made by a write that read as of `after`, and
+    /// keeps `tails`, the last links of lists it appended to (``tails(after:at:)``).
+    func applyCommit(_ record: ChangeLogRecord, after: Int64, sequence: Int64, tails: ListTails = ListTails()) {
         state.withLock { state in
             Self.evict(record, from: &state)
-            if state.appliedThrough == after { state.appliedThrough = sequence }
+            guard state.appliedThrough == after else { return }
+            state.appliedThrough = sequence
+            if !tails.isEmpty { keep(tails, in: &state) }
         }
     }
 
@@ -146,8 +155,14 @@ package final class RowCache: Sendable {
         for key in record.entities {
             if let old = state.entities.removeValue(forKey: key) { state.bytes -= old.bytes }
         }
-        for key in record.linkSources { if let old = state.links.removeValue(forKey: key) { state.bytes -= old.bytes } }
-        for key in record.linkTargets { if let old = state.sources.removeValue(forKey: key) { state.bytes -= old.bytes } }
+        for key in record.linkSources {
+            if let old = state.links.removeValue(forKey: key) { state.bytes -= old.bytes }
+            if let old = state.lastLinks.removeValue(forKey: key) { state.bytes -= old.bytes }
+        }
+        for key in record.linkTargets {
+            if let old = state.sources.removeValue(forKey: key) { state.bytes -= old.bytes }
+            if let old = state.lastSources.removeValue(forKey: key) { state.bytes -= old.bytes }
+        }
         for link in record.dynamicLinks {
             for end in [EntityKey(type: link.sourceType, id: link.source), EntityKey(type: link.targetType, id: link.target)] {
                 if let old = state.dynamic.removeValue(forKey: end) { state.bytes -= old.bytes }
@@ -225,28 +240,39 @@ package final class RowCache: Sendable {
                 state.order.append(.dynamic(key))
                 state.bytes += bytes
             }
-            while state.bytes > limit, let oldest = state.order.popFirst() {
-                let removed: Int?
-                switch oldest {
-                case .entity(let key):
-                    removed = state.entities.removeValue(forKey: key)?.bytes
-                case .links(let key): removed = state.links.removeValue(forKey: key)?.bytes
-                case .sources(let key): removed = state.sources.removeValue(forKey: key)?.bytes
-                case .dynamic(let key): removed = state.dynamic.removeValue(forKey: key)?.bytes
+            trim(&state)
+        }
+    }
+
+    /// Drops the entries inserted first while the cache holds more than ``limit`` bytes, and now
+    /// and then the places in the order of keys commits evicted.
+    func trim(_ state: inout State) {
+        while state.bytes > limit, let oldest = state.order.popFirst() {
+            let removed: Int?
+            switch oldest {
+            case .entity(let key):
+                removed = state.entities.removeValue(forKey: key)?.bytes
+            case .links(let key): removed = state.links.removeValue(forKey: key)?.bytes
+            case .sources(let key): removed = state.sources.removeValue(forKey: key)?.bytes
+            case .dynamic(let key): removed = state.dynamic.removeValue(forKey: key)?.bytes
+            case .lastLink(let key): removed = state.lastLinks.removeValue(forKey: key)?.bytes
+            case .lastSource(let key): removed = state.lastSources.removeValue(forKey: key)?.bytes
+            }
+            state.bytes -= removed ?? 0
+        }
+        // Keys evicted by commits leave stale places in the order: drop them now and then.
+        let held = state.entities.count + state.links.count + state.sources.count + state.dynamic.count + state.lastLinks.count + state.lastSources.count
+        if state.order.count > 4 * held + 1_024 {
+            state.order = Deque(state.order.filter { key in
+                switch key {
+                case .entity(let key): state.entities[key] != nil
+                case .links(let key): state.links[key] != nil
+                case .sources(let key): state.sources[key] != nil
+                case .dynamic(let key): state.dynamic[key] != nil
+                case .lastLink(let key): state.lastLinks[key] != nil
+                case .lastSource(let key): state.lastSources[key] != nil
                 }
-                state.bytes -= removed ?? 0
-            }
-            // Keys evicted by commits leave stale places in the order: drop them now and then.
-            if state.order.count > 4 * (state.entities.count + state.links.count + state.sources.count + state.dynamic.count) + 1_024 {
-                state.order = Deque(state.order.filter { key in
-                    switch key {
-                    case .entity(let key): state.entities[key] != nil
-                    case .links(let key): state.links[key] != nil
-                    case .sources(let key): state.sources[key] != nil
-                    case .dynamic(let key): state.dynamic[key] != nil
-                    }
-                })
-            }
+            })
         }
     }
 
@@ -278,7 +304,7 @@ package final class RowCache: Sendable {
 
     /// Puts `value` under `key` unless `entries` holds the key already, which is then put back as
     /// it was (one lookup when it is not held); whether `value` was kept.
-    private static func keep<Key: Hashable, Value>(_ value: Value, at key: Key, in entries: inout [Key: Value]) -> Bool {
+    static func keep<Key: Hashable, Value>(_ value: Value, at key: Key, in entries: inout [Key: Value]) -> Bool {
         guard let held = entries.updateValue(value, forKey: key) else { return true }
         entries[key] = held
         return false
@@ -289,7 +315,7 @@ package final class RowCache: Sendable {
         return 96 + row.id.utf8.count + row.storedBytes + row.toOne.reduce(0) { $0 + 48 + $1.target.utf8.count + ($1.inversePosition?.utf8.count ?? 0) }
     }
 
-    private static func size(_ row: LinkRecord) -> Int {
+    static func size(_ row: LinkRecord) -> Int {
         96 + row.source.utf8.count + row.target.utf8.count + (row.position?.utf8.count ?? 0) + (row.inversePosition?.utf8.count ?? 0)
     }
 }

@@ -122,7 +122,7 @@ actor StoreWriter {
         defer { writingThread.store(0, ordering: .relaxed) }
         guard !isClosed else { throw RelataError.storeClosed }
         var made: (delta: StoreDelta, sequence: Int64)?
-        var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64)?
+        var committed: (record: ChangeLogRecord, after: Int64, sequence: Int64, tails: ListTails)?
         let result = try backend.write { transaction -> T in
             // Observers get other stores' commits before this one, in order.
             try advance(reading: transaction)
@@ -170,13 +170,15 @@ actor StoreWriter {
                 // Nothing after it throws: a backend may commit with the rows (see persistLast).
                 let sequence = try transaction.persistLast(rows, record: record, origin: origin)
                 made = (delta, sequence)
-                committed = (record, readAt, sequence)
+                // The lists it appended to end where it put their new links: the next write to
+                // them reads no tail.
+                committed = (record, readAt, sequence, cache?.tails(after: rows, at: readAt) ?? ListTails())
                 return result
             }
         }
         followFailure.withLock { $0 = nil }
         // Committed: the rows it changed leave the cache.
-        if let committed { cache?.applyCommit(committed.record, after: committed.after, sequence: committed.sequence) }
+        if let committed { cache?.applyCommit(committed.record, after: committed.after, sequence: committed.sequence, tails: committed.tails) }
         if let made {
             sequence = made.sequence
             publish(StoreCommit(sequence: made.sequence, kind: .local, delta: made.delta))
