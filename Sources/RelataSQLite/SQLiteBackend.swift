@@ -197,7 +197,7 @@ public final class SQLiteBackend: StorageBackend {
     static let writerTempStore = "PRAGMA temp_store = MEMORY"
 
     /// The configuration of the connection that checks a file and then reads `PRAGMA
-    /// data_version` (``commitToken()``): never writing (`query_only`; `readonly` opens it
+    /// data_version` (``hasNewCommits()`` before the writer opens): never writing (`query_only`; `readonly` opens it
     /// read-only), waiting `busyTimeout` for another process's checkpoint or close.
     static func watching(busyTimeout: Duration, readonly: Bool) -> Configuration {
         var watching = Configuration()
@@ -232,7 +232,7 @@ public final class SQLiteBackend: StorageBackend {
     ///
     /// - Returns: The store's format version and whether it is in WAL mode, or `nil` for an
     ///   empty database; and the connection that checked, open, when it was opened read-write
-    ///   (no -wal or -shm beside the file): the store keeps it for ``commitToken()``.
+    ///   (no -wal or -shm beside the file): the store keeps it for ``hasNewCommits()``.
     static func validate(
         path: String, busyTimeout: Duration = .seconds(10)
     ) throws -> (found: (version: Int, wal: Bool, upgrading: Bool)?, connection: DatabaseQueue?) {

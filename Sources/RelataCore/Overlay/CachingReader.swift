@@ -226,16 +226,17 @@ struct CachingReader: ColumnFilteringReader {
     func fetchLinkCounts(of sources: [LinkSourceKey]) throws -> [LinkSourceKey: Int] { try source().fetchLinkCounts(of: sources) }
 
     /// The tails the cache holds (a list's last row, or its tail alone) come from it; the others
-    /// from storage, in one batch, and are kept (a list without one as empty).
+    /// from storage, in one batch, and are kept when they are few (see `ListTails`) — never
+    /// those of empty lists: a write reads the empty lists of every entity it makes, and appends
+    /// to few of them again.
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         let hits = cache.lastLinks(sources, at: sequence)
         let missing = Self.missed(sources, hits)
         guard !missing.isEmpty else { return Self.tails(sources, hits) }
         let read = try source().fetchLastLinks(of: missing)
         var tails = ListTails()
-        for key in missing { tails.lastLinks[key] = .some(nil) }
         for record in read { tails.lastLinks[LinkSourceKey(type: record.type, relation: record.relation, source: record.source)] = record }
-        cache.insert(tails: tails, at: sequence)
+        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails, at: sequence) }
         return Self.tails(sources, hits) + read
     }
 
@@ -245,9 +246,8 @@ struct CachingReader: ColumnFilteringReader {
         guard !missing.isEmpty else { return Self.tails(targets, hits) }
         let read = try source().fetchLastSources(of: missing)
         var tails = ListTails()
-        for key in missing { tails.lastSources[key] = .some(nil) }
         for record in read { tails.lastSources[LinkTargetKey(type: record.type, relation: record.relation, target: record.target)] = record }
-        cache.insert(tails: tails, at: sequence)
+        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails, at: sequence) }
         return Self.tails(targets, hits) + read
     }
 

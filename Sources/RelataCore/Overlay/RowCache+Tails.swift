@@ -5,6 +5,11 @@
 /// cache keeps what those reads found, and after each of the store's own commits the new last link
 /// of the lists the commit appended to, so that a store's next write to the same list reads none.
 ///
+/// Only for small writes — an app appending a message — which append to the same lists again: a
+/// bulk write touches many lists once each, and keeping their tails cost W1's bulk save through
+/// SQLite 7% for no read saved (measured). Tails are kept when at most ``keptTailsPerWrite`` are
+/// read at once, and after commits of at most as many rows.
+///
 /// Exact by construction: a commit evicts the tails of every list its log record names (another
 /// store's commits too); the tail kept after the store's own commit is the greatest of the links
 /// it wrote to the list only when each of them comes after the list's tail before it — then no
@@ -19,6 +24,10 @@ struct ListTails: Sendable {
 }
 
 extension RowCache {
+    /// The most tails one read keeps, and rows one commit may write for the store to keep the
+    /// tails it appended to.
+    static let keptTailsPerWrite = 16
+
     /// The last link of each of `keys`' lists as of `sequence`, in the order of `keys`:
     /// `.some(nil)` for a list known empty, `nil` for a list whose tail is not cached; `nil` for
     /// all when the cache is not as of `sequence`. A list held whole gives its last row.
@@ -72,52 +81,69 @@ extension RowCache {
 
     /// The last links of the lists `changes` appends to, once committed, for the lists whose tail
     /// the cache knows as of `sequence` (the state the write read): for each, the greatest of the
-    /// links written to it, when every one of them comes after the tail before. Lists it only
-    /// removed from, or wrote to elsewhere than after their tail, are left out (their tails are
-    /// read again).
+    /// links written to it, when every one of them comes after the tail before and no two tie.
+    /// Lists it only removed from, or wrote to elsewhere than after their tail, are left out
+    /// (their tails are read again). One pass, one lookup per link written.
     func tails(after changes: StoreChanges, at sequence: Int64) -> ListTails {
-        var bySource: [LinkSourceKey: [LinkRecord]] = [:], byTarget: [LinkTargetKey: [LinkRecord]] = [:]
-        for link in changes.upsertedLinks {
-            bySource[LinkSourceKey(type: link.type, relation: link.relation, source: link.source), default: []].append(link)
-            byTarget[LinkTargetKey(type: link.type, relation: link.relation, target: link.target), default: []].append(link)
-        }
-        for row in changes.upsertedEntities {
-            for link in row.toOne {
-                let record = LinkRecord(type: row.type, relation: link.relation, source: row.id, target: link.target, position: nil, inversePosition: link.inversePosition)
-                byTarget[LinkTargetKey(type: row.type, relation: link.relation, target: link.target), default: []].append(record)
+        state.withLock { state in
+            guard state.appliedThrough == sequence, !(state.links.isEmpty && state.lastLinks.isEmpty && state.sources.isEmpty && state.lastSources.isEmpty)
+            else { return ListTails() }
+            var lastLinks = Appended<LinkSourceKey>(order: LinkRecord.positionOrder)
+            var lastSources = Appended<LinkTargetKey>(order: LinkRecord.inverseOrder)
+            for link in changes.upsertedLinks {
+                let source = LinkSourceKey(type: link.type, relation: link.relation, source: link.source)
+                if let old = Self.knownTail(state.links[source]?.rows, state.lastLinks[source]?.row) { lastLinks.add(link, to: source, after: old) }
+                let target = LinkTargetKey(type: link.type, relation: link.relation, target: link.target)
+                if let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]?.row) { lastSources.add(link, to: target, after: old) }
             }
-        }
-        guard !bySource.isEmpty || !byTarget.isEmpty else { return ListTails() }
-        let sourceKeys = Array(bySource.keys), targetKeys = Array(byTarget.keys)
-        var tails = ListTails()
-        if let known = lastLinks(sourceKeys, at: sequence) {
-            for (key, old) in zip(sourceKeys, known) {
-                guard let old, let new = Self.last(of: bySource[key]!, after: old, by: LinkRecord.positionOrder) else { continue }
-                tails.lastLinks[key] = new
+            for row in changes.upsertedEntities {
+                for link in row.toOne {
+                    let target = LinkTargetKey(type: row.type, relation: link.relation, target: link.target)
+                    guard let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]?.row) else { continue }
+                    let record = LinkRecord(type: row.type, relation: link.relation, source: row.id, target: link.target, position: nil, inversePosition: link.inversePosition)
+                    lastSources.add(record, to: target, after: old)
+                }
             }
+            return ListTails(lastLinks: lastLinks.tails, lastSources: lastSources.tails)
         }
-        if let known = lastSources(targetKeys, at: sequence) {
-            for (key, old) in zip(targetKeys, known) {
-                guard let old, let new = Self.last(of: byTarget[key]!, after: old, by: LinkRecord.inverseOrder) else { continue }
-                tails.lastSources[key] = new
-            }
-        }
-        return tails
     }
 
-    /// The greatest of `written` by `order` when each comes after `old` (a list's last link before
-    /// them; `nil`: the list was empty), and no two of them tie; `nil` otherwise.
-    private static func last(of written: [LinkRecord], after old: LinkRecord?, by order: (LinkRecord, LinkRecord) -> Bool) -> LinkRecord? {
-        var last: LinkRecord?
-        for record in written {
-            if let old, !order(old, record) { return nil }
-            if let current = last {
-                guard order(current, record) || order(record, current) else { return nil }
-                if order(current, record) { last = record }
-            } else {
-                last = record
+    /// The tail a list held whole (`list`) or its tail alone (`tail`) give: `.some(nil)` for an
+    /// empty list, `nil` when neither is held.
+    private static func knownTail(_ list: [LinkRecord]?, _ tail: LinkRecord??) -> LinkRecord?? {
+        if let list { return .some(list.last) }
+        return tail
+    }
+
+    /// The new tails of the lists a commit wrote to, as its links are added one by one.
+    private struct Appended<Key: Hashable> {
+        let order: (LinkRecord, LinkRecord) -> Bool
+        private(set) var tails: [Key: LinkRecord?] = [:]
+        private var refused: Set<Key> = []
+
+        init(order: @escaping (LinkRecord, LinkRecord) -> Bool) {
+            self.order = order
+        }
+
+        /// Takes `record`, written to `key`'s list whose tail was `old` (`nil`: empty): the list's
+        /// tail becomes unknown when `record` does not come after `old` or ties with another.
+        mutating func add(_ record: LinkRecord, to key: Key, after old: LinkRecord?) {
+            guard !refused.contains(key) else { return }
+            if let old, !order(old, record) { return refuse(key) }
+            guard let current = tails[key] ?? nil else {
+                tails[key] = record
+                return
+            }
+            if order(current, record) {
+                tails[key] = record
+            } else if !order(record, current) {
+                refuse(key)
             }
         }
-        return last
+
+        private mutating func refuse(_ key: Key) {
+            refused.insert(key)
+            tails[key] = nil
+        }
     }
 }

@@ -260,19 +260,27 @@ package final class RowCache: Sendable {
             }
             state.bytes -= removed ?? 0
         }
-        // Keys evicted by commits leave stale places in the order: drop them now and then.
+        // Keys evicted by commits leave stale places in the order (a key kept again has two):
+        // drop them now and then, each key keeping its last place, so that the order holds at
+        // most one place per key after and the work stays O(1) per insertion on average.
         let held = state.entities.count + state.links.count + state.sources.count + state.dynamic.count + state.lastLinks.count + state.lastSources.count
         if state.order.count > 4 * held + 1_024 {
-            state.order = Deque(state.order.filter { key in
+            var seen = Set<Key>(minimumCapacity: held)
+            var kept: [Key] = []
+            kept.reserveCapacity(held)
+            for key in state.order.reversed() where seen.insert(key).inserted {
+                let isHeld: Bool
                 switch key {
-                case .entity(let key): state.entities[key] != nil
-                case .links(let key): state.links[key] != nil
-                case .sources(let key): state.sources[key] != nil
-                case .dynamic(let key): state.dynamic[key] != nil
-                case .lastLink(let key): state.lastLinks[key] != nil
-                case .lastSource(let key): state.lastSources[key] != nil
+                case .entity(let key): isHeld = state.entities[key] != nil
+                case .links(let key): isHeld = state.links[key] != nil
+                case .sources(let key): isHeld = state.sources[key] != nil
+                case .dynamic(let key): isHeld = state.dynamic[key] != nil
+                case .lastLink(let key): isHeld = state.lastLinks[key] != nil
+                case .lastSource(let key): isHeld = state.lastSources[key] != nil
                 }
-            })
+                if isHeld { kept.append(key) }
+            }
+            state.order = Deque(kept.reversed())
         }
     }
 

@@ -170,9 +170,10 @@ actor StoreWriter {
                 // Nothing after it throws: a backend may commit with the rows (see persistLast).
                 let sequence = try transaction.persistLast(rows, record: record, origin: origin)
                 made = (delta, sequence)
-                // The lists it appended to end where it put their new links: the next write to
-                // them reads no tail.
-                committed = (record, readAt, sequence, cache?.tails(after: rows, at: readAt) ?? ListTails())
+                // The lists a small write appended to end where it put their new links: the next
+                // write to them reads no tail (see `ListTails`).
+                let small = rows.upsertedEntities.count + rows.upsertedLinks.count <= RowCache.keptTailsPerWrite
+                committed = (record, readAt, sequence, small ? cache?.tails(after: rows, at: readAt) ?? ListTails() : ListTails())
                 return result
             }
         }
