@@ -230,25 +230,27 @@ struct CachingReader: ColumnFilteringReader {
     /// those of empty lists: a write reads the empty lists of every entity it makes, and appends
     /// to few of them again.
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
-        let hits = cache.lastLinks(sources, at: sequence)
-        let missing = Self.missed(sources, hits)
-        guard !missing.isEmpty else { return Self.tails(sources, hits) }
-        let read = try source().fetchLastLinks(of: missing)
-        var tails = ListTails()
-        for record in read { tails.lastLinks[LinkSourceKey(type: record.type, relation: record.relation, source: record.source)] = record }
-        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails, at: sequence) }
-        return Self.tails(sources, hits) + read
+        try lastRows(sources, hits: cache.lastLinks(sources, at: sequence), fetch: { try source().fetchLastLinks(of: $0) }) { read in
+            ListTails(lastLinks: Dictionary(read.map { (LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source), $0) }) { _, last in last })
+        }
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
-        let hits = cache.lastSources(targets, at: sequence)
-        let missing = Self.missed(targets, hits)
-        guard !missing.isEmpty else { return Self.tails(targets, hits) }
-        let read = try source().fetchLastSources(of: missing)
-        var tails = ListTails()
-        for record in read { tails.lastSources[LinkTargetKey(type: record.type, relation: record.relation, target: record.target)] = record }
-        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails, at: sequence) }
-        return Self.tails(targets, hits) + read
+        try lastRows(targets, hits: cache.lastSources(targets, at: sequence), fetch: { try source().fetchLastSources(of: $0) }) { read in
+            ListTails(lastSources: Dictionary(read.map { (LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target), $0) }) { _, last in last })
+        }
+    }
+
+    /// The tails of `keys`' lists: `hits` (aligned with `keys`), the others fetched in one batch
+    /// and kept, as `tails` makes them, when they are few.
+    private func lastRows<Key: Hashable>(
+        _ keys: [Key], hits: [LinkRecord??]?, fetch: ([Key]) throws -> [LinkRecord], tails: ([LinkRecord]) -> ListTails
+    ) throws -> [LinkRecord] {
+        let missing = Self.missed(keys, hits)
+        guard !missing.isEmpty else { return Self.tails(keys, hits) }
+        let read = try fetch(missing)
+        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails(read), at: sequence) }
+        return Self.tails(keys, hits) + read
     }
 
     /// The keys the cache missed (`hits` aligned with `keys`; `nil`: all of them), each once.

@@ -34,11 +34,7 @@ extension RowCache {
     func lastLinks(_ keys: [LinkSourceKey], at sequence: Int64) -> [LinkRecord??]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            return keys.map { key -> LinkRecord?? in
-                if let list = state.links[key] { return .some(list.rows.last) }
-                guard let tail = state.lastLinks[key] else { return nil }
-                return .some(tail.row)
-            }
+            return keys.map { Self.knownTail(state.links[$0]?.rows, state.lastLinks[$0]) }
         }
     }
 
@@ -46,11 +42,7 @@ extension RowCache {
     func lastSources(_ keys: [LinkTargetKey], at sequence: Int64) -> [LinkRecord??]? {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return nil }
-            return keys.map { key -> LinkRecord?? in
-                if let list = state.sources[key] { return .some(list.rows.last) }
-                guard let tail = state.lastSources[key] else { return nil }
-                return .some(tail.row)
-            }
+            return keys.map { Self.knownTail(state.sources[$0]?.rows, state.lastSources[$0]) }
         }
     }
 
@@ -92,14 +84,14 @@ extension RowCache {
             var lastSources = Appended<LinkTargetKey>(order: LinkRecord.inverseOrder)
             for link in changes.upsertedLinks {
                 let source = LinkSourceKey(type: link.type, relation: link.relation, source: link.source)
-                if let old = Self.knownTail(state.links[source]?.rows, state.lastLinks[source]?.row) { lastLinks.add(link, to: source, after: old) }
+                if let old = Self.knownTail(state.links[source]?.rows, state.lastLinks[source]) { lastLinks.add(link, to: source, after: old) }
                 let target = LinkTargetKey(type: link.type, relation: link.relation, target: link.target)
-                if let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]?.row) { lastSources.add(link, to: target, after: old) }
+                if let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]) { lastSources.add(link, to: target, after: old) }
             }
             for row in changes.upsertedEntities {
                 for link in row.toOne {
                     let target = LinkTargetKey(type: row.type, relation: link.relation, target: link.target)
-                    guard let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]?.row) else { continue }
+                    guard let old = Self.knownTail(state.sources[target]?.rows, state.lastSources[target]) else { continue }
                     let record = LinkRecord(type: row.type, relation: link.relation, source: row.id, target: link.target, position: nil, inversePosition: link.inversePosition)
                     lastSources.add(record, to: target, after: old)
                 }
@@ -108,11 +100,13 @@ extension RowCache {
         }
     }
 
-    /// The tail a list held whole (`list`) or its tail alone (`tail`) give: `.some(nil)` for an
-    /// empty list, `nil` when neither is held.
-    private static func knownTail(_ list: [LinkRecord]?, _ tail: LinkRecord??) -> LinkRecord?? {
+    /// The tail a list held whole (`list`) or its tail's entry (`tail`) give: `.some(nil)` for an
+    /// empty list, `nil` when neither is held. (The entry, not its row: `entry?.row` would flatten
+    /// "not held" into "empty".)
+    private static func knownTail(_ list: [LinkRecord]?, _ tail: (row: LinkRecord?, bytes: Int)?) -> LinkRecord?? {
         if let list { return .some(list.last) }
-        return tail
+        guard let tail else { return nil }
+        return .some(tail.row)
     }
 
     /// The new tails of the lists a commit wrote to, as its links are added one by one.

@@ -108,6 +108,25 @@ struct ListTailCacheTests {
         #expect(whole.ids(of: "c", \Chat.$messages) == expected)
     }
 
+    @Test("SQLite: a message saved again in the middle of its chat, the chat's tail unread, leaves the next append last")
+    func resaveInTheMiddle() async throws {
+        let path = Self.path()
+        defer { Self.remove(path) }
+        let store = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let other = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        // Written by the other store: this one has read nothing of the chat.
+        try await other.write { context in
+            try Chat(id: "c").save(to: &context)
+            for i in 0..<3 { try Message(id: "m\(i)", text: "", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        // The first message saved again, new text: its row (with its place in the chat) is written.
+        try await store.write { try Message(id: "m0", text: "edited", author: .id("u"), chat: .id("c")).save(to: &$0) }
+        try await Self.append("m3", in: store)
+        #expect(try await Self.ids(store, "c") == ["m0", "m1", "m2", "m3"])
+        try await other.close()
+        try await store.close()
+    }
+
     @Test("SQLite: appends to a list kept in a link table land last, whichever store appends")
     func linkTableAppends() async throws {
         let path = Self.path()
