@@ -411,9 +411,9 @@ public final class SQLiteBackend: StorageBackend {
     }
 
     /// `PRAGMA data_version` of one of the readers' connections, with the connection's number
-    /// (see ``ReaderConnection``): it changes whenever another connection — this store's writer
+    /// (see `ReaderConnection`): it changes whenever another connection — this store's writer
     /// included — commits. It equals the token of a read transaction on that connection
-    /// (``StorageReader/commitToken()``) while nothing was committed since; a token of another
+    /// (`StorageReader.commitToken()`) while nothing was committed since; a token of another
     /// connection never equals it.
     public func commitToken() throws -> Int64? {
         do {
