@@ -43,9 +43,10 @@ extension LinkTable {
             writing.storedTails.updateValue(nil, forKey: source)
             last = nil
         } else {
-            // The read failed (the base keeps the error): the list is read whole instead.
-            guard let read = faulter?.page(source, .last(1)) else { return append(target, to: source, using: &generator) }
-            last = read.first?.key
+            // The stored list's tail, as a batch of tails reads it (the store's cache may hold
+            // it). A failed read (the base keeps the error): the list is read whole instead.
+            guard let found = faulter?.tails([source]) else { return append(target, to: source, using: &generator) }
+            last = found[source]
             writing.storedTails[source] = last
         }
         let key = PositionKey.after(last, using: &generator)

@@ -88,17 +88,14 @@ struct CachingReader: ColumnFilteringReader {
     }
 
     /// A list the cache holds is sliced; a page of another is read from storage and not kept
-    /// (the cache holds whole lists only), but for its last link alone, a list's tail (kept: what
-    /// an append reads, see ``fetchLastLinks(of:)``).
+    /// (the cache holds whole lists only).
     func fetchLinks(of source: LinkSourceKey, page: ListPage) throws -> [LinkRecord] {
         if let list = cache.links([source], at: sequence)?[0] { return Array(page.slice(list)) }
-        if page == .last(1) { return try fetchLastLinks(of: [source]) }
         return try self.source().fetchLinks(of: source, page: page)
     }
 
     func fetchSources(of target: LinkTargetKey, page: ListPage) throws -> [LinkRecord] {
         if let list = cache.sources([target], at: sequence)?[0] { return Array(page.slice(list)) }
-        if page == .last(1) { return try fetchLastSources(of: [target]) }
         return try source().fetchSources(of: target, page: page)
     }
 

@@ -24,6 +24,11 @@ struct ListTailCacheTests {
         try await store.write { try Message(id: id, text: "", author: .id("u"), chat: .id(chat)).save(to: &$0) }
     }
 
+    /// A store on the SQLite file at `path`, through a connection of its own.
+    static func open(_ path: String) async throws -> Store {
+        try await Store(backend: SQLiteBackend(path: path), schema: schema, followInterval: nil)
+    }
+
     static func ids(_ store: Store, _ chat: String) async throws -> [String] {
         try await store.read { $0.ids(of: chat, \Chat.$messages) }
     }
@@ -64,9 +69,8 @@ struct ListTailCacheTests {
     func appendsLandLast() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let backend = try SQLiteBackend(path: path)
-        let store = try await Store(backend: backend, schema: Self.schema, followInterval: nil)
-        let other = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let store = try await Self.open(path)
+        let other = try await Self.open(path)
         try await store.write { context in
             try Chat(id: "c").save(to: &context)
             try Chat(id: "d").save(to: &context)
@@ -112,8 +116,8 @@ struct ListTailCacheTests {
     func resaveInTheMiddle() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let store = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
-        let other = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let store = try await Self.open(path)
+        let other = try await Self.open(path)
         // Written by the other store: this one has read nothing of the chat.
         try await other.write { context in
             try Chat(id: "c").save(to: &context)
@@ -131,8 +135,8 @@ struct ListTailCacheTests {
     func linkTableAppends() async throws {
         let path = Self.path()
         defer { Self.remove(path) }
-        let store = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
-        let other = try await Store(backend: SQLiteBackend(path: path), schema: Self.schema, followInterval: nil)
+        let store = try await Self.open(path)
+        let other = try await Self.open(path)
         func add(_ users: [String], in store: Store) async throws {
             try await store.write { try Chat(id: "c", users: .appending(ids: users)).save(to: &$0) }
         }
