@@ -12,8 +12,10 @@ struct PostgresSchema: Sendable {
     /// 3: each stored property in a typed column of its own (`c<n>`, see `SplitPayload`), the
     /// rows of a version 2 schema moved there in batches after the open, resumed if interrupted;
     /// 4: when each entity was last saved, in its row (`updated_at`, indexed; NULL in the rows of
-    /// older schemas until their entity is saved again).
-    static let version = 4
+    /// older schemas until their entity is saved again); 5: no index of the log's times
+    /// (`relata_log_at`, dropped: pruning reads the expired records from the oldest, see
+    /// `LogRetention`, and every commit wrote the index).
+    static let version = 5
 
     let schema: String
     let meta: String, catalog: String, count: String, dynamicLink: String, log: String
@@ -77,9 +79,6 @@ struct PostgresSchema: Sendable {
                 "CREATE TABLE IF NOT EXISTS \(count) (number int8 PRIMARY KEY, count int8 NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS relata_dynamic_link_source ON \(dynamicLink) (source_type, source)",
                 "CREATE INDEX IF NOT EXISTS relata_dynamic_link_target ON \(dynamicLink) (target_type, target)",
-                // Pruning finds the records older than the retention's maxAge by it, instead of
-                // reading the log (not a version: an older library keeps it up to date).
-                "CREATE INDEX IF NOT EXISTS relata_log_at ON \(log) (at)",
             ] {
                 _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).answer(from: connection)
             }
@@ -111,6 +110,7 @@ struct PostgresSchema: Sendable {
                     if version == 2 { try markPropertyColumnsUpgrade(execute) }
                     for (_, table) in try catalog(execute).entityTypes { try addUpdatedAt(to: table, execute) }
                 }
+                _ = try execute(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \"\(schema)\".relata_log_at"))
                 _ = try connection.query(
                     PostgresQuery(unsafeSQL: "UPDATE \(meta) SET value = '\(Self.version)' WHERE key = 'version'"), logger: logger
                 ).answer(from: connection)
@@ -127,7 +127,7 @@ struct PostgresSchema: Sendable {
     /// makes and has no upgrade to property columns under way: one statement, no lock (it fails
     /// when the tables are missing).
     private func isCurrent(on connection: PostgresConnection, logger: Logger) throws -> Bool {
-        let indexes = ["relata_dynamic_link_source", "relata_dynamic_link_target", "relata_log_at"]
+        let indexes = ["relata_dynamic_link_source", "relata_dynamic_link_target"]
             .map { "pg_catalog.to_regclass('\"\(schema)\".\($0)') IS NOT NULL" }.joined(separator: " AND ")
         let query = PostgresQuery(unsafeSQL: "SELECT key, value FROM \(meta) UNION ALL SELECT 'relata_indexes', (\(indexes))::text")
         var found: [String: String] = [:]

@@ -652,11 +652,12 @@ final class PostgresTransaction: StorageTransaction {
     /// Removes the log records `retention` lets go, `last` being the newest.
     private func prune(_ retention: LogRetention, last sequence: Int64) throws {
         let now = Date().timeIntervalSince1970
-        // A prefix only (see LogRetention): up to the newest expired record, or by count.
-        var expired = PostgresQuery(unsafeSQL: "SELECT pg_catalog.max(seq) FROM \(schema.log) WHERE at < $1")
-        expired.binds.append(retention.cutoff(now: now))
-        let newestExpired = try execute(expired).first?.decode(Int64?.self) ?? nil
-        let bound = retention.pruneBound(last: sequence, newestExpired: newestExpired)
+        // A prefix only (see LogRetention): the records before the first one not expired, or by
+        // count (read from the oldest: the records expired since the last pruning, and one).
+        var unexpired = PostgresQuery(unsafeSQL: "SELECT seq FROM \(schema.log) WHERE at >= $1 ORDER BY seq LIMIT 1")
+        unexpired.binds.append(retention.cutoff(now: now))
+        let firstUnexpired = try execute(unexpired).first?.decode(Int64.self)
+        let bound = retention.pruneBound(last: sequence, firstUnexpired: firstUnexpired)
         var prune = PostgresQuery(unsafeSQL: "DELETE FROM \(schema.log) WHERE seq <= $1")
         prune.binds.append(bound)
         try execute(prune)

@@ -18,28 +18,26 @@ import GRDB
 /// type keeps (upgrading changes nothing else); 10 keeps when each entity was last saved in its
 /// row (`updated_at`, indexed; NULL in the rows of older files until their entity is saved
 /// again); 11 keeps `relata_count` from each write's rows instead of by triggers on the entity
-/// tables (a trigger program ran per row written; the upgrade drops them). A library older
-/// than a file's version refuses the file instead of misreading it (or writing it without its
-/// log).
+/// tables (a trigger program ran per row written; the upgrade drops them); 12 numbers the log's
+/// records itself (`seq INTEGER PRIMARY KEY`, no `AUTOINCREMENT`: each commit's sequence is the
+/// one before it plus one, so `sqlite_sequence` is not written at every commit) and drops the
+/// log's time index `relata_log_at` (pruning reads the expired records from the oldest, see
+/// `LogRetention`): two pages fewer per commit. A library older than a file's version refuses
+/// the file instead of misreading it (or writing it without its log).
 package enum SQLiteSchema {
     static let format = "relata"
-    static let version = 11
+    static let version = 12
 
-    /// The index of the change log by commit time: pruning finds the records older than the
-    /// retention's `maxAge` without reading the log (its records are most of its pages).
-    /// Not a version: an older library writing the file keeps it up to date and never needs it;
-    /// files of version 7 made before it get it at their first pruning write.
-    static let logTimeIndex = "relata_log_at"
+    /// The change log's table: one record per commit, numbered by the writer (see
+    /// `SQLiteTransaction.persist`).
+    static func logTable(named name: String = "relata_log") -> String {
+        "CREATE TABLE IF NOT EXISTS \(name) (seq INTEGER PRIMARY KEY, origin TEXT NOT NULL, at REAL NOT NULL, record BLOB NOT NULL)"
+    }
 
     /// Creates the tables, or upgrades them from the version the file has, inside the caller's
     /// `BEGIN IMMEDIATE` transaction: two processes opening a new or old file at once upgrade
     /// it once (the second finds it done).
     static func migrate(_ db: Database, path: String) throws {
-        try upgradeVersions(db, path: path)
-        try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(logTimeIndex) ON relata_log (at)")
-    }
-
-    private static func upgradeVersions(_ db: Database, path: String) throws {
         let hasMeta = try db.tableExists("relata_meta")
         let found = hasMeta ? try Int.fetchOne(db, sql: "SELECT value FROM relata_meta WHERE key = 'version'") ?? 0 : 0
         guard found < version else { return }
@@ -75,15 +73,7 @@ package enum SQLiteSchema {
         if found < 4 { try db.execute(sql: "ALTER TABLE relata_entity ADD COLUMN links BLOB") }
         // 5: the rows keep the names they have; the Store rewrites them under module-qualified
         // names when it loads them.
-        if found < 6 {
-            try db.execute(
-                sql: """
-                    CREATE TABLE IF NOT EXISTS relata_log (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, at REAL NOT NULL, record BLOB NOT NULL
-                    );
-                    """
-            )
-        }
+        if found < 6 { try db.execute(sql: logTable()) }
         if found < 7 { try upgradeToTypedTables(db, from: found, path: path) }
         // Files older than 7 wrote their rows through the writer of this version just now.
         if found == 7 { try markPropertyColumnsUpgrade(db) }
@@ -91,6 +81,21 @@ package enum SQLiteSchema {
             for (_, table) in try catalog(db, path: path).entityTypes { try addUpdatedAt(to: table, db) }
         }
         if found >= 7, found < 11 { try dropCountTriggers(db, path: path) }
+        if found >= 6, found < 12 { try renumberLog(db) }
         try db.execute(sql: "UPDATE relata_meta SET value = ? WHERE key = 'version'", arguments: ["\(version)"])
+    }
+
+    /// Moves the log's records, with their sequences, into a table without `AUTOINCREMENT` or
+    /// the time index (both go with the old table, and its `sqlite_sequence` row).
+    private static func renumberLog(_ db: Database) throws {
+        guard try db.tableExists("relata_log") else { return try db.execute(sql: logTable()) }
+        try db.execute(sql: logTable(named: "relata_log_renumbered"))
+        try db.execute(
+            sql: """
+                INSERT INTO relata_log_renumbered (seq, origin, at, record) SELECT seq, origin, at, record FROM relata_log;
+                DROP TABLE relata_log;
+                ALTER TABLE relata_log_renumbered RENAME TO relata_log;
+                """
+        )
     }
 }

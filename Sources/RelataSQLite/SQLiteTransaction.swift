@@ -498,13 +498,22 @@ struct SQLiteTransaction: StorageTransaction {
         let now = Date().timeIntervalSince1970
         // The commit this one follows: read under the write lock (by the store's catch-up, or now).
         let previous = try tables.newestKnownCommit ?? lastSequence()
+        // Numbered here, the one after `previous` (checked: a crafted file's last sequence may be
+        // the greatest integer), so that no `AUTOINCREMENT` counter is written at every commit.
+        guard previous < Int64.max else {
+            throw RelataError(
+                code: .corruptedStore, entityType: "Store",
+                message: "\(backend.path): the change log's last record is numbered \(previous), after which no commit can be numbered"
+            )
+        }
+        let sequence = previous + 1
         // (Bound straight through SQLite's C API: GRDB's `StatementArguments` were a sixth of persisting a point write.)
-        let insert = try BoundStatement(db, sql: "INSERT INTO relata_log (origin, at, record) VALUES (?, ?, ?)")
-        try insert.bind(1, origin)
-        try insert.bind(2, PropertyValue.double(now))
-        try insert.bind(3, StoredChangeLogRecord(record, after: previous).encoded())
+        let insert = try BoundStatement(db, sql: "INSERT INTO relata_log (seq, origin, at, record) VALUES (?, ?, ?, ?)")
+        try insert.bind(1, PropertyValue.int(sequence))
+        try insert.bind(2, origin)
+        try insert.bind(3, PropertyValue.double(now))
+        try insert.bind(4, StoredChangeLogRecord(record, after: previous).encoded())
         try insert.step()
-        let sequence = db.lastInsertedRowID
         tables.madeSequence = sequence
         try prune(upTo: sequence, now: now)
         return sequence
@@ -515,19 +524,12 @@ struct SQLiteTransaction: StorageTransaction {
     private func prune(upTo sequence: Int64, now: TimeInterval) throws {
         let retention = backend.logRetention
         guard retention.prunes(at: sequence) else { return }
-        // Found by the time index: without it, SQLite reads the log backwards from its newest
-        // record — all of it when none expired, and records are most of its pages. A file made
-        // before the index was gets it here, at a write (opening a file never writes it).
-        // (Looked up first: a schema statement, even one with nothing to do, makes GRDB drop its
-        // schema cache and cached statements.)
-        let indexed = try Bool.fetchOne(
-            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [SQLiteSchema.logTimeIndex]
+        // Read from the oldest record up to the first one not expired: the records that expired
+        // since the last pruning, and one (the log keeps no index of times to write at every commit).
+        let firstKept = try Int64.fetchOne(
+            db, sql: "SELECT seq FROM relata_log WHERE at >= ? ORDER BY seq LIMIT 1", arguments: [retention.cutoff(now: now)]
         )
-        if indexed != true { try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteSchema.logTimeIndex) ON relata_log (at)") }
-        let expired = try Int64.fetchOne(
-            db, sql: "SELECT max(seq) FROM relata_log INDEXED BY \(SQLiteSchema.logTimeIndex) WHERE at < ?", arguments: [retention.cutoff(now: now)]
-        )
-        let bound = retention.pruneBound(last: sequence, newestExpired: expired)
+        let bound = retention.pruneBound(last: sequence, firstUnexpired: firstKept)
         try db.execute(sql: "DELETE FROM relata_log WHERE seq <= ?", arguments: [bound])
     }
 }

@@ -138,8 +138,8 @@ public final class InMemoryBackend: StorageBackend {
         rows.log.append((rows.sequence, origin, now, record))
         // A prefix only (see LogRetention).
         let cutoff = retention.cutoff(now: now)
-        let expired = rows.log.last { $0.at < cutoff }?.sequence
-        let bound = retention.pruneBound(last: rows.sequence, newestExpired: expired)
+        let unexpired = rows.log.first { $0.at >= cutoff }?.sequence
+        let bound = retention.pruneBound(last: rows.sequence, firstUnexpired: unexpired)
         if let keep = rows.log.firstIndex(where: { $0.sequence > bound }) { rows.log.removeFirst(keep) }
     }
 

@@ -2,11 +2,12 @@ import Foundation
 
 /// Which change log records a backend keeps — the same rule on SQLite, PostgreSQL and in memory.
 ///
-/// A record is removed once it is older than ``maxAge`` *or* more than ``maxRecords`` commits
-/// old, whichever comes first; the newest record is always kept. Records are only ever removed as
-/// a prefix of the log (the oldest first, never one in the middle, even when the wall clock steps
-/// back), so a store behind the oldest record kept knows it: it loads everything again (see
-/// `Store.fullReloads`) instead of skipping a commit.
+/// A record is removed once it is more than ``maxRecords`` commits old, or once it and every
+/// record before it are older than ``maxAge``, whichever comes first; the newest record is always
+/// kept. Records are only ever removed as a prefix of the log (the oldest first, never one in the
+/// middle: after the wall clock steps back, the records made before stay until they expire or
+/// are ``maxRecords`` old), so a store behind the oldest record kept knows it: it loads
+/// everything again (see `Store.fullReloads`) instead of skipping a commit.
 ///
 /// ```swift
 /// let retention = try LogRetention(maxRecords: 1_000, maxAge: .seconds(60))
@@ -56,12 +57,12 @@ public struct LogRetention: Sendable, Hashable {
     }
 
     /// The highest sequence to remove when the newest record is `last`: every record up to it
-    /// goes, none after it. `newestExpired` is the highest sequence of a record older than
-    /// ``maxAge`` (`nil` when there is none); a record after it that is older (the clock stepped
-    /// back) is not, and so stays with everything newer — a prefix, never a gap.
-    package func pruneBound(last: Int64, newestExpired: Int64?) -> Int64 {
+    /// goes, none after it. `firstUnexpired` is the lowest sequence of a record not older than
+    /// ``maxAge`` (`nil` when every record is): the records before it all expired.
+    package func pruneBound(last: Int64, firstUnexpired: Int64?) -> Int64 {
         let byCount = last > Int64.min + Int64(maxRecords) ? last - Int64(maxRecords) : Int64.min
-        return min(last - 1, max(byCount, newestExpired ?? Int64.min))
+        let byAge = firstUnexpired.map { $0 > Int64.min ? $0 - 1 : Int64.min } ?? last
+        return min(last - 1, max(byCount, byAge))
     }
 
     /// Whether a commit with sequence `sequence` should prune: every 32 commits, or every commit
