@@ -9,7 +9,7 @@ import Testing
 /// version 2 (whole payloads) gets its properties moved into typed columns.
 @Suite("PostgreSQL store: upgrades", .timeLimit(.minutes(2)))
 struct PostgresUpgradeTests {
-    @Test("A version 1 schema opens with every entity, to-one and to-many link and position it held, and is version 4 after")
+    @Test("A version 1 schema opens with every entity, to-one and to-many link and position it held, and is version 5 after")
     func upgradesVersion1() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
         // The rows of a real store, as the in-memory backend keeps them.
@@ -67,7 +67,7 @@ struct PostgresUpgradeTests {
         _ = try ShellCommand.run(
             "psql '\(url)' -tAc \"SELECT (SELECT value FROM \\\"\(schema)\\\".relata_meta WHERE key = 'version') || ' ' || (pg_catalog.to_regclass('\\\"\(schema)\\\".relata_entity') IS NULL)\" > '\(probe.path)'"
         )
-        #expect(try String(contentsOf: probe, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "4 true", "version 4, the old tables gone")
+        #expect(try String(contentsOf: probe, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "5 true", "version 5, the old tables gone")
         _ = try ShellCommand.run("psql '\(url)' -qc 'DROP SCHEMA \"\(schema)\" CASCADE'")
     }
 
@@ -79,7 +79,7 @@ struct PostgresUpgradeTests {
         return try String(contentsOf: probe, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    @Test("A version 2 schema (whole payloads) opens with every entity as it was, its properties moved into typed columns, and is version 4 after")
+    @Test("A version 2 schema (whole payloads) opens with every entity as it was, its properties moved into typed columns, and is version 5 after")
     func upgradesVersion2() async throws {
         guard let url = PostgresStoreTests.serverURL() else { return }
         let memory = InMemoryBackend()
@@ -110,6 +110,8 @@ struct PostgresUpgradeTests {
         for column in columns { sql += "ALTER TABLE \(q).\(try #require(tables[column[0]])) DROP COLUMN c\(column[1]) CASCADE;\n" }
         // Nor the column of when each entity was saved (version 4).
         for table in Set(tables.values) { sql += "ALTER TABLE \(q).\(table) DROP COLUMN updated_at CASCADE;\n" }
+        // And the index of the log's times versions 2–4 kept.
+        sql += "CREATE INDEX relata_log_at ON \(q).relata_log (at);\n"
         sql += "DELETE FROM \(q).relata_table WHERE kind LIKE 'property %';\nUPDATE \(q).relata_meta SET value = '2' WHERE key = 'version';\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("relata-v2-\(UUID().uuidString).sql")
         try sql.write(to: file, atomically: true, encoding: .utf8)
@@ -124,7 +126,8 @@ struct PostgresUpgradeTests {
         #expect(try Self.psql(url, "SELECT count(*) FROM \(q).\(messages) WHERE c\(text) IS NOT NULL") == [["4"]], "every message's text in its column")
         let view = "\(q).\"\(EntitySchema.storageName(of: Message.self))\""
         #expect(try Self.psql(url, "SELECT id, text, author FROM \(view) ORDER BY id") == [["m1", "t1", "2"], ["m2", "t2", "1"], ["m3", "t3", "2"], ["m4", "t4", "1"]], "a view per type, a column per property and to-one relation")
-        #expect(try Self.psql(url, "SELECT value FROM \(q).relata_meta WHERE key IN ('version', 'columns_table') ORDER BY key") == [["4"]], "version 4, no marker left")
+        #expect(try Self.psql(url, "SELECT value FROM \(q).relata_meta WHERE key IN ('version', 'columns_table') ORDER BY key") == [["5"]], "version 5, no marker left")
+        #expect(try Self.psql(url, "SELECT pg_catalog.to_regclass('\(q).relata_log_at') IS NULL") == [["t"]], "the log's time index dropped")
         _ = try ShellCommand.run("psql '\(url)' -qc 'DROP SCHEMA \(q.replacingOccurrences(of: "\"", with: "\\\"")) CASCADE'")
     }
 }
