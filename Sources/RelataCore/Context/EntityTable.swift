@@ -521,19 +521,20 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         // here); storage's rows of them are skipped (`seen` by their ids as stored).
         var scored: [FullTextSearch<Entity>.Scored] = []
         var seen = Set<String>()
+        let scoring = FullTextSearch<Entity>.Scoring(search, statistics)
         for id in loadedIDs {
             // Held absent (erased here) or present: its row is not read.
             let text = FullTextSearch<Entity>.text(id)
             seen.insert(text)
             guard let entity = entities[id] else { continue }
             let document = search.document(entity)
-            if !document.frequencies.isEmpty { scored.append((id, text, search.score(document, statistics))) }
+            if !document.frequencies.isEmpty { scored.append((id, text, scoring.score(document))) }
         }
         // Rows are scored by their ids as stored; only those that rank are decoded.
         var stored: [FullTextSearch<Entity>.StoredScore] = []
         func add(_ rows: [FullTextCandidates.Row], _ scores: inout [Double]) {
             for row in rows where seen.insert(row.id).inserted {
-                let score = search.score(.init(length: row.length, frequencies: row.frequencies), statistics)
+                let score = scoring.score(.init(length: row.length, frequencies: row.frequencies))
                 stored.append((row.id, score))
                 scores.append(score)
             }

@@ -104,17 +104,17 @@ final class FullTextMemoryIndex<Entity: EntityModelProtocol>: MemoryIndex<Entity
         let statistics = FullTextSearch<Entity>.Statistics(
             documents: numbers.count, totalLength: totalLength, documentFrequencies: lists.map { $0?.count ?? 0 }
         )
-        let holding = search.distinct.indices.filter { lists[$0] != nil }
-        // Scored by number; only those that rank are given their ids.
+        let holding = search.distinct.indices.compactMap { place in lists[place].map { (place, $0) } }
+        let scoring = FullTextSearch<Entity>.Scoring(search, statistics)
+        // Scored by number; only those that rank are given their ids. Each entity's counts go
+        // into one buffer, by place (a trigram it does not hold counts 0).
         var scored: [(number: Int32, score: Double)] = []
         var seen = Set<Int32>()
+        var frequencies = [Int32](repeating: 0, count: search.distinct.count)
         _ = search.readRarestFirst(statistics, first: first, known: []) { place, scores in
             for number in lists[place]!.keys where seen.insert(number).inserted {
-                var document = FullTextSearch<Entity>.Document(length: Int(lengths[Int(number)]), frequencies: [:])
-                for other in holding {
-                    if let count = lists[other]![number] { document.frequencies[other] = Int(count) }
-                }
-                let score = search.score(document, statistics)
+                for (other, list) in holding { frequencies[other] = list[number] ?? 0 }
+                let score = scoring.score(length: Int(lengths[Int(number)]), frequencies: frequencies)
                 scored.append((number, score))
                 scores.append(score)
             }

@@ -83,23 +83,56 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
         var documentFrequencies: [Int]
     }
 
-    /// The BM25 score of `document`, computed as SwiftletModel computes it, term by term.
-    func score(_ document: Document, _ statistics: Statistics) -> Double {
-        let k1 = 1.2, b = 0.75
-        let documentsCount = Double(statistics.documents)
-        let averageValueLength = Double(statistics.totalLength) / Double(Swift.max(1, statistics.documents))
-        var score = 0.0
-        for place in tokenPlaces {
-            let matchingDocumentsCount = Double(statistics.documentFrequencies[place])
-            guard matchingDocumentsCount > 0, let frequency = document.frequencies[place] else { continue }
-            let idf = log((documentsCount - matchingDocumentsCount + 0.5) / (matchingDocumentsCount + 0.5) + 1.0)
-            let tokenFrequency = Double(frequency)
-            let docLength = Double(document.length)
-            let numerator = tokenFrequency * (k1 + 1.0)
-            let denominator = tokenFrequency + k1 * (1.0 - b + b * docLength / averageValueLength)
-            score += idf * numerator / denominator
+    /// BM25 for one search over given statistics, computed as SwiftletModel computes it, term by
+    /// term: what every entity's score shares (each trigram's IDF, the average length) worked out
+    /// once, so that scoring an entity is a loop of arithmetic in the same order.
+    struct Scoring {
+        private let tokenPlaces: [Int]
+        /// By place in ``FullTextSearch/distinct``: the trigram's IDF, `nil` when no entity
+        /// holds it (it adds nothing).
+        private let idf: [Double?]
+        private let averageValueLength: Double
+        private static var k1: Double { 1.2 }
+        private static var b: Double { 0.75 }
+
+        init(_ search: FullTextSearch, _ statistics: Statistics) {
+            tokenPlaces = search.tokenPlaces
+            let documentsCount = Double(statistics.documents)
+            averageValueLength = Double(statistics.totalLength) / Double(Swift.max(1, statistics.documents))
+            idf = statistics.documentFrequencies.map { frequency in
+                let matchingDocumentsCount = Double(frequency)
+                guard matchingDocumentsCount > 0 else { return nil }
+                return log((documentsCount - matchingDocumentsCount + 0.5) / (matchingDocumentsCount + 0.5) + 1.0)
+            }
         }
-        return score
+
+        /// The score of an entity `length` trigrams long holding each of the search's trigrams
+        /// as often as `frequencies` says (by place; 0: not at all).
+        func score(length: Int, frequencies: [Int32]) -> Double {
+            score(length: length) { Int(frequencies[$0]) }
+        }
+
+        /// The BM25 score of `document`.
+        func score(_ document: Document) -> Double {
+            score(length: document.length) { document.frequencies[$0] ?? 0 }
+        }
+
+        @inline(__always)
+        private func score(length: Int, frequency: (Int) -> Int) -> Double {
+            let (k1, b) = (Self.k1, Self.b)
+            var score = 0.0
+            for place in tokenPlaces {
+                guard let idf = idf[place] else { continue }
+                let count = frequency(place)
+                guard count > 0 else { continue }
+                let tokenFrequency = Double(count)
+                let docLength = Double(length)
+                let numerator = tokenFrequency * (k1 + 1.0)
+                let denominator = tokenFrequency + k1 * (1.0 - b + b * docLength / averageValueLength)
+                score += idf * numerator / denominator
+            }
+            return score
+        }
     }
 
     /// The most the trigram at `place` adds to any entity's score: each of its appearances in the
@@ -202,6 +235,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
             for place in document.frequencies.keys { statistics.documentFrequencies[place] += 1 }
             if !document.frequencies.isEmpty { documents.append((id, document)) }
         }
-        return Self.ranked(documents.map { ($0.0, nil, score($0.1, statistics)) })
+        let scoring = Scoring(self, statistics)
+        return Self.ranked(documents.map { ($0.0, nil, scoring.score($0.1)) })
     }
 }
