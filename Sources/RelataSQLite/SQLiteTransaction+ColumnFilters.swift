@@ -65,7 +65,63 @@ extension SQLiteTransaction: ColumnFilteringReader {
     func fetchFirstEntities(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityRows? {
-        guard let table = try tables.entityTable(of: type) else { return FirstEntityRows(records: [], skipped: 0, isExact: true) }
+        guard let query = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
+            return try tables.entityTable(of: type) == nil ? FirstEntityRows(records: [], skipped: 0, isExact: true) : nil
+        }
+        let table = query.table
+        var records: [EntityRecord] = [], looseRows = 0
+        try entityRows(
+            query.rows(page: "LIMIT ?\(query.arguments.count - 1) OFFSET ?\(query.arguments.count)", ", 0 AS relata_loose")
+                + query.looseWheres.map { " UNION ALL SELECT *, 1 FROM \(table) WHERE \($0)" }.joined(),
+            arguments: StatementArguments(query.arguments), type: type, table: table
+        ) { record, row in
+            records.append(record)
+            if row[row.count - 1] as Int64? == 1 { looseRows += 1 }
+        }
+        guard looseRows > 0, skipping > 0 else { return FirstEntityRows(records: records, skipped: skipping, isExact: looseRows == 0) }
+        // Rows Swift must place among the first ones: the rows skipped are needed after all.
+        var skipped: [EntityRecord] = []
+        let arguments = query.arguments.dropLast(2) + [skipping]
+        try entityRows(query.rows(page: "LIMIT ?\(arguments.count)"), arguments: StatementArguments(Array(arguments)), type: type, table: table) {
+            skipped.append($0)
+        }
+        return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
+    }
+
+    /// The ids of ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)``'s rows, in its
+    /// order: one statement, the ids of the rows SQL orders then of those it cannot (marked).
+    func fetchFirstIDs(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityIDs? {
+        guard let query = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
+            return try tables.entityTable(of: type) == nil ? FirstEntityIDs(ids: [], loose: 0, skipped: 0) : nil
+        }
+        var ids: [String] = [], loose = 0
+        let page = "LIMIT ?\(query.arguments.count - 1) OFFSET ?\(query.arguments.count)"
+        try each(
+            "SELECT id, 0 FROM (\(query.ordered) \(page))" + query.looseWheres.map { " UNION ALL SELECT id, 1 FROM \(query.table) WHERE \($0)" }.joined(),
+            arguments: StatementArguments(query.arguments), table: query.table, countingRows: false
+        ) { row, place in
+            ids.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
+            if row[1] as Int64? == 1 { loose += 1 }
+        }
+        guard loose > 0, skipping > 0 else { return FirstEntityIDs(ids: ids, loose: loose, skipped: skipping) }
+        // Rows Swift must place among the first ones: the ids skipped are needed after all.
+        var skipped: [String] = []
+        let arguments = query.arguments.dropLast(2) + [skipping]
+        try each("\(query.ordered) LIMIT ?\(arguments.count)", arguments: StatementArguments(Array(arguments)), table: query.table, countingRows: false) { row, place in
+            skipped.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
+        }
+        return FirstEntityIDs(ids: skipped + ids, loose: loose, skipped: 0)
+    }
+
+    /// The SQL of ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)`` and of
+    /// ``fetchFirstIDs(of:matching:orderedBy:count:skipping:)``: `nil` when the type has no table
+    /// or its rows cannot be ordered by these keys in SQL.
+    private func firstRowsQuery(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstRowsQuery? {
+        guard let table = try tables.entityTable(of: type) else { return nil }
         // Every column of the type must be known: a key ordered by one column of several kinds
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
@@ -94,42 +150,38 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
         // them, for Swift to test and order (none for the first rows by id), marked by the last
         // column (ignored as a property: its name is no column's).
-        let looseSelects: [String]
+        let looseWheres: [String]
         if let driver {
-            func select(_ tests: [String]) -> String { "SELECT *, 1 FROM \(table) WHERE " + tests.joined(separator: " AND ") }
             // With the driver's column NULL, its own filters pass and the row is loose; with it
             // not NULL, the row holds an entity and is loose for another reason, if any.
             var other = plan
             other.involved.removeAll { $0 == driver }
-            looseSelects = [select(["\(driver) IS NULL", "length(payload) > 0"] + otherConditions)]
-                + (other.leavesRowsToSwift ? [select(driverTests + otherConditions + [other.unordered(.sqlite)])] : [])
+            looseWheres = [(["\(driver) IS NULL", "length(payload) > 0"] + otherConditions).joined(separator: " AND ")]
+                + (other.leavesRowsToSwift ? [(driverTests + otherConditions + [other.unordered(.sqlite)]).joined(separator: " AND ")] : [])
         } else {
-            looseSelects = ["SELECT *, 1 FROM \(table) WHERE " + (loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
+            looseWheres = [(loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
         }
-        // The ordered rows' ids are sorted and paged first, then their rows read by id: sorting
-        // whole rows (the payload with them) took half as long again (W3's Q4: 251 µs against
-        // 169 µs). The ids come from a co-routine in their order, and `CROSS JOIN` keeps it the
-        // outer loop: the rows come in that order.
         let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
-        func rows(_ page: String, _ extra: String = "") -> String {
+        return FirstRowsQuery(table: table, ordered: ordered, looseWheres: looseWheres, arguments: arguments)
+    }
+
+    /// A first-rows query (see ``firstRowsQuery(of:matching:orderedBy:count:skipping:)``): the ids
+    /// in order, the conditions of the rows SQL cannot order, and the arguments (the count and
+    /// the number to skip last).
+    private struct FirstRowsQuery {
+        let table: String
+        /// The ids of the rows SQL orders, in order.
+        let ordered: String
+        let looseWheres: [String]
+        let arguments: [(any DatabaseValueConvertible)?]
+
+        /// The whole rows of a page of ``ordered``. The ordered rows' ids are sorted and paged
+        /// first, then their rows read by id: sorting whole rows (the payload with them) took
+        /// half as long again (W3's Q4: 251 µs against 169 µs). The ids come from a co-routine in
+        /// their order, and `CROSS JOIN` keeps it the outer loop: the rows come in that order.
+        func rows(page: String, _ extra: String = "") -> String {
             "SELECT t.*\(extra) FROM (\(ordered) \(page)) AS p CROSS JOIN \(table) AS t ON t.id = p.id"
         }
-        var records: [EntityRecord] = [], looseRows = 0
-        try entityRows(
-            rows("LIMIT ?\(arguments.count - 1) OFFSET ?\(arguments.count)", ", 0 AS relata_loose")
-                + looseSelects.map { " UNION ALL " + $0 }.joined(),
-            arguments: StatementArguments(arguments), type: type, table: table
-        ) { record, row in
-            records.append(record)
-            if row[row.count - 1] as Int64? == 1 { looseRows += 1 }
-        }
-        guard looseRows > 0, skipping > 0 else { return FirstEntityRows(records: records, skipped: skipping, isExact: looseRows == 0) }
-        // Rows Swift must place among the first ones: the rows skipped are needed after all.
-        var skipped: [EntityRecord] = []
-        arguments.removeLast(2)
-        arguments.append(skipping)
-        try entityRows(rows("LIMIT ?\(arguments.count)"), arguments: StatementArguments(arguments), type: type, table: table) { skipped.append($0) }
-        return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which

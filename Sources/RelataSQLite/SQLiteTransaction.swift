@@ -59,16 +59,21 @@ struct SQLiteTransaction: StorageTransaction {
     /// before the first step; when they differ from the columns the statement has now, the
     /// connection's kept statements are dropped and it runs prepared anew.
     func each(
-        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
+        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
         _ body: (Row, @escaping () -> String) throws -> Void
     ) throws {
-        try each(sql, arguments: arguments, table: table, selectsEveryColumn: selectsEveryColumn) { row, _, place in try body(row, place) }
+        try each(sql, arguments: arguments, table: table, selectsEveryColumn: selectsEveryColumn, countingRows: countingRows) { row, _, place in
+            try body(row, place)
+        }
     }
 
     /// ``each(_:arguments:table:selectsEveryColumn:_:)``, each row given with its statement
     /// (whose column names are current from the first row on).
+    ///
+    /// `countingRows`: the rows are counted in the backend's `rowsRead` (rows of entities and
+    /// links, not the ids of a page).
     func each(
-        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false,
+        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
         _ body: (Row, Statement, @escaping () -> String) throws -> Void
     ) throws {
         backend.rowReads.add()
@@ -83,7 +88,7 @@ struct SQLiteTransaction: StorageTransaction {
                     continue attempts
                 }
                 index += 1
-                backend.rowsRead.add()
+                if countingRows { backend.rowsRead.add() }
                 let n = index
                 try body(row, statement, { "\(table) row \(n)" })
             }

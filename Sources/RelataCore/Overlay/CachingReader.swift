@@ -206,10 +206,21 @@ struct CachingReader: ColumnFilteringReader {
         try source().fetchEntities(of: type, prefiltered: filters, after: id, limit: limit)
     }
 
+    /// Where storage pages ids (``ColumnFilteringReader/fetchFirstIDs(of:matching:orderedBy:count:skipping:)``),
+    /// the rows of the page are read by id, through the cache: a page read again reads no row.
     func fetchFirstEntities(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityRows? {
-        try source().fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
+        let source = try source()
+        guard let paging = source as? any ColumnFilteringReader,
+            let first = try paging.fetchFirstIDs(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping)
+        else {
+            return try source.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
+        }
+        let rows = try fetchEntities(first.ids.map { EntityKey(type: type, id: $0) })
+        // In the page's order (the rows read come after the cached ones).
+        let byID = Dictionary(rows.map { ($0.id, $0) }) { row, _ in row }
+        return FirstEntityRows(records: first.ids.compactMap { byID[$0] }, skipped: first.skipped, isExact: first.loose == 0)
     }
 
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {

@@ -15,6 +15,13 @@ package protocol ColumnFilteringReader: StorageReader {
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityRows?
 
+    /// The ids of the rows ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)`` gives,
+    /// in its order, without their rows; `nil` when storage cannot order by these keys, or
+    /// pages whole rows only (the default).
+    func fetchFirstIDs(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityIDs?
+
     /// How many rows of `type` pass `filters` exactly, counted in storage (through the filters'
     /// indexes where there are some), and the rows it could not test: those holding an entity
     /// whose column for a filter is NULL (the value may be in the payload: tested in Swift);
@@ -28,6 +35,15 @@ package protocol ColumnFilteringReader: StorageReader {
     /// rows trigram by trigram); `nil` when storage has no such table (the search then runs in
     /// Swift over the type's entities).
     func fetchFullText(of type: String, properties: [String], tokens: [String], containing: [Int], excluding: [Int]) throws -> FullTextCandidates?
+}
+
+extension ColumnFilteringReader {
+    /// Pages whole rows only.
+    package func fetchFirstIDs(
+        of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
+    ) throws -> FirstEntityIDs? {
+        nil
+    }
 }
 
 extension StorageReader {
