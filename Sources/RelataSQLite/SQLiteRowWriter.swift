@@ -35,7 +35,7 @@ struct SQLiteRowWriter {
             }
             counts[type, default: 0] -= erased
         }
-        let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities, counting: &counts)
+        let rows = changes.upsertedEntities.isEmpty ? [] : try upsert(changes.upsertedEntities, keeping: changes.unchangedToOne, counting: &counts)
         try keepCounts(counts)
         if let backend {
             let keeper = SQLiteIndexes(db: db, tables: tables)
@@ -109,31 +109,41 @@ struct SQLiteRowWriter {
 
     /// Stores entity rows: each row whole (the payload's rest, every property column of its type
     /// and every to-one column; a property or relation the row has no value for is set to NULL).
-    /// An upsert (`INSERT … ON CONFLICT (id) DO UPDATE`). Adds to `counts` the entities it adds
-    /// to each type. Returns each record with its row as split.
-    private func upsert(_ records: [EntityRecord], counting counts: inout [String: Int64]) throws -> [(EntityRecord, TableSession.SplitRow)] {
+    /// An upsert (`INSERT … ON CONFLICT (id) DO UPDATE`); the to-one columns of the relations
+    /// `unchanged` names for a row are left out of its update (SQLite rewrites the index of every
+    /// column an update sets, even to the value it holds: two pages more per unchanged link).
+    /// Adds to `counts` the entities it adds to each type. Returns each record with its row as
+    /// split.
+    private func upsert(
+        _ records: [EntityRecord], keeping unchanged: [EntityKey: Set<String>], counting counts: inout [String: Int64]
+    ) throws -> [(EntityRecord, TableSession.SplitRow)] {
         let rows = try tables.split(records)
         try countEntities(replacedBy: records, rows: rows, into: &counts)
+        // By type, then by the relations kept (few combinations: most often none, or all).
         var statements: [String: (BoundStatement, [TableCatalog.Column], [Int64: Int32])] = [:]
         for (record, row) in zip(records, rows) {
+            let kept = unchanged.isEmpty ? [] : unchanged[EntityKey(type: record.type, id: record.id)] ?? []
+            let key = kept.isEmpty ? record.type : record.type + "\u{0}" + kept.sorted().joined(separator: "\u{0}")
             let statement: BoundStatement, columns: [TableCatalog.Column], properties: [Int64: Int32]
-            if let known = statements[record.type] {
+            if let known = statements[key] {
                 (statement, columns, properties) = known
             } else {
                 guard let table = try tables.entityTable(of: record.type) else { throw TableSession.missing(record.type, nil) }
                 columns = tables.toOneColumns(of: record.type)
                 let propertyColumns = tables.catalog.propertyColumns(of: record.type)
                 let names = [TableCatalog.updatedAtColumn] + columns.flatMap { [$0.target, $0.inverse] } + propertyColumns.map(\.column)
+                let updated = [TableCatalog.updatedAtColumn] + columns.filter { !kept.contains($0.relation) }.flatMap { [$0.target, $0.inverse] }
+                    + propertyColumns.map(\.column)
                 properties = Dictionary(uniqueKeysWithValues: propertyColumns.enumerated().map { ($1.number, Int32(4 + 2 * columns.count + $0)) })
                 statement = try BoundStatement(
                     db,
                     sql: """
                         INSERT INTO \(table) (\((["id", "payload"] + names).joined(separator: ", ")))
                         VALUES (\(Array(repeating: "?", count: 2 + names.count).joined(separator: ", ")))
-                        ON CONFLICT (id) DO UPDATE SET \((["payload"] + names).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                        ON CONFLICT (id) DO UPDATE SET \((["payload"] + updated).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                         """
                 )
-                statements[record.type] = (statement, columns, properties)
+                statements[key] = (statement, columns, properties)
             }
             try statement.bind(1, record.id)
             try statement.bind(2, row.rest)

@@ -46,6 +46,13 @@ extension EntityTable {
         // The targets whose list of sources the write changed: the old and the new target of
         // each to-one link set, moved or removed (other stores evict those lists).
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        // The links each stored row keeps as storage held them (its columns may stay as they are).
+        if !reader.unchanged.isEmpty {
+            for (id, _) in rows {
+                let kept = Set(reader.unchanged.compactMap { $0(id) })
+                if !kept.isEmpty { changes.unchangedToOne[EntityKey(type: type, id: try IDText.encode(id, of: type))] = kept }
+            }
+        }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
         let writers = reader.writers, stored = entities

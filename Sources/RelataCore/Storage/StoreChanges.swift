@@ -18,6 +18,11 @@ public struct StoreChanges: Sendable {
     /// ``deletedEntities``, but only the new target is in the row). The change log names them, so
     /// other stores know which lists of sources to read again.
     public var toOneTargets: [LinkTargetKey] = []
+    /// For each row of ``upsertedEntities`` that storage held before (by its key), the to-one
+    /// relations whose link the write left as stored — the same target at the same place —
+    /// where the write knew it for certain: storage may leave their columns as they are (SQLite
+    /// rewrites the index of every column an update sets, whatever its value).
+    @usableFromInline package var unchangedToOne: [EntityKey: Set<String>] = [:]
     /// The indexes each type whose rows the write stores declares (none: an empty list), by
     /// type name: storage makes those it lacks and drops those of the type no longer declared.
     public var indexes: [String: [StoredIndex]] = [:]

@@ -24,6 +24,10 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// One per relation, given `before`: reads the old links of a batch of sources into
     /// `before` at once (what ``movedTargets`` then looks up, source by source).
     @usableFromInline var readBefore: [@Sendable ([Entity.ID]) -> Void] = []
+    /// One per relation, given `before`, asked after ``readBefore``: the relation's name when a
+    /// source's link is the one storage held — the same target at the same place — as far as
+    /// the old rows tell for certain; `nil` otherwise.
+    @usableFromInline var unchanged: [@Sendable (Entity.ID) -> String?] = []
 
     @inlinable
     init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = [], before: Context? = nil) {
@@ -117,6 +121,17 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                 }
             }
             if let read = read as? @Sendable ([Entity.ID]) -> Void { readBefore.append(read) }
+            let same: @Sendable (S.ID) -> String? = { source in
+                guard let links, let oldLinks else { return nil }
+                let new = links.target(of: source)
+                guard new == oldLinks.target(of: source) else { return nil }
+                // A place only in a list of sources (an inverse to-many relation).
+                guard let new, descriptor.inverse?.toMany == true else { return relation }
+                // The old place only as the old row gave it (the old list is not read for it).
+                guard let old = oldPlaces.keys[source] else { return nil }
+                return position(source, new) == old ? relation : nil
+            }
+            if let same = same as? @Sendable (Entity.ID) -> String? { unchanged.append(same) }
         }
         guard let links else { return }
         let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
