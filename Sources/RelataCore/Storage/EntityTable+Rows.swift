@@ -47,10 +47,19 @@ extension EntityTable {
         // each to-one link set, moved or removed (other stores evict those lists).
         for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
         // The links each stored row keeps as storage held them (its columns may stay as they are).
+        // Noted only for rows that keep a link (a row that did not exist kept none): a new row
+        // is inserted whole, and most rows of a bulk write are new.
         if !reader.unchanged.isEmpty {
+            var kept: [String] = []
             for (id, _) in rows {
-                let kept = Set(reader.unchanged.compactMap { $0(id) })
-                if !kept.isEmpty { changes.unchangedToOne[EntityKey(type: type, id: try IDText.encode(id, of: type))] = kept }
+                kept.removeAll(keepingCapacity: true)
+                var linked = false
+                for same in reader.unchanged {
+                    guard let found = same(id) else { continue }
+                    kept.append(found.relation)
+                    linked = linked || found.linked
+                }
+                if linked { changes.unchangedToOne[EntityKey(type: type, id: try IDText.encode(id, of: type))] = Set(kept) }
             }
         }
         for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }

@@ -25,9 +25,10 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// `before` at once (what ``movedTargets`` then looks up, source by source).
     @usableFromInline var readBefore: [@Sendable ([Entity.ID]) -> Void] = []
     /// One per relation, given `before`, asked after ``readBefore``: the relation's name when a
-    /// source's link is the one storage held — the same target at the same place — as far as
-    /// the old rows tell for certain; `nil` otherwise.
-    @usableFromInline var unchanged: [@Sendable (Entity.ID) -> String?] = []
+    /// source's link is the one storage held — the same target at the same place, or none
+    /// before and after — as far as the old rows tell for certain, and whether there is a link;
+    /// `nil` otherwise.
+    @usableFromInline var unchanged: [@Sendable (Entity.ID) -> (relation: String, linked: Bool)?] = []
 
     @inlinable
     init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = [], before: Context? = nil) {
@@ -121,17 +122,17 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                 }
             }
             if let read = read as? @Sendable ([Entity.ID]) -> Void { readBefore.append(read) }
-            let same: @Sendable (S.ID) -> String? = { source in
+            let same: @Sendable (S.ID) -> (relation: String, linked: Bool)? = { source in
                 guard let links, let oldLinks else { return nil }
                 let new = links.target(of: source)
                 guard new == oldLinks.target(of: source) else { return nil }
                 // A place only in a list of sources (an inverse to-many relation).
-                guard let new, descriptor.inverse?.toMany == true else { return relation }
+                guard let new, descriptor.inverse?.toMany == true else { return (relation, new != nil) }
                 // The old place only as the old row gave it (the old list is not read for it).
                 guard let old = oldPlaces.keys[source] else { return nil }
-                return position(source, new) == old ? relation : nil
+                return position(source, new) == old ? (relation, true) : nil
             }
-            if let same = same as? @Sendable (Entity.ID) -> String? { unchanged.append(same) }
+            if let same = same as? @Sendable (Entity.ID) -> (relation: String, linked: Bool)? { unchanged.append(same) }
         }
         guard let links else { return }
         let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
