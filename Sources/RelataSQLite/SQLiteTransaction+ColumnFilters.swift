@@ -61,35 +61,20 @@ extension SQLiteTransaction: ColumnFilteringReader {
     }
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
-    /// whose column for a filter or key is NULL: one statement, two `SELECT`s.
+    /// whose column for a filter or key is NULL: their ids (``fetchFirstIDs(of:matching:orderedBy:count:skipping:)``),
+    /// then their rows by id. (A store reads those rows through its row cache instead: see
+    /// `CachingReader`.)
     func fetchFirstEntities(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityRows? {
-        guard let query = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
-            return try tables.entityTable(of: type) == nil ? FirstEntityRows(records: [], skipped: 0, isExact: true) : nil
-        }
-        let table = query.table
-        var records: [EntityRecord] = [], looseRows = 0
-        try entityRows(
-            query.rows(page: "LIMIT ?\(query.arguments.count - 1) OFFSET ?\(query.arguments.count)", ", 0 AS relata_loose")
-                + query.looseWheres.map { " UNION ALL SELECT *, 1 FROM \(table) WHERE \($0)" }.joined(),
-            arguments: StatementArguments(query.arguments), type: type, table: table
-        ) { record, row in
-            records.append(record)
-            if row[row.count - 1] as Int64? == 1 { looseRows += 1 }
-        }
-        guard looseRows > 0, skipping > 0 else { return FirstEntityRows(records: records, skipped: skipping, isExact: looseRows == 0) }
-        // Rows Swift must place among the first ones: the rows skipped are needed after all.
-        var skipped: [EntityRecord] = []
-        let arguments = query.arguments.dropLast(2) + [skipping]
-        try entityRows(query.rows(page: "LIMIT ?\(arguments.count)"), arguments: StatementArguments(Array(arguments)), type: type, table: table) {
-            skipped.append($0)
-        }
-        return FirstEntityRows(records: skipped + records, skipped: 0, isExact: false)
+        try fetchFirstIDs(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping)?.rows(of: type) { try fetchEntities($0) }
     }
 
-    /// The ids of ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)``'s rows, in its
-    /// order: one statement, the ids of the rows SQL orders then of those it cannot (marked).
+    /// The ids of the first `count` rows of `type` passing `filters` in `order` (then by id), then
+    /// those of the rows whose column for a filter or key is NULL or whose text key is not ASCII:
+    /// one statement, two `SELECT`s. The ordered rows' ids are sorted and paged without their
+    /// rows (sorting whole rows, the payload with them, took half as long again: W3's Q4, 251 µs
+    /// against 169 µs).
     func fetchFirstIDs(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityIDs? {
@@ -174,14 +159,6 @@ extension SQLiteTransaction: ColumnFilteringReader {
         let ordered: String
         let looseWheres: [String]
         let arguments: [(any DatabaseValueConvertible)?]
-
-        /// The whole rows of a page of ``ordered``. The ordered rows' ids are sorted and paged
-        /// first, then their rows read by id: sorting whole rows (the payload with them) took
-        /// half as long again (W3's Q4: 251 µs against 169 µs). The ids come from a co-routine in
-        /// their order, and `CROSS JOIN` keeps it the outer loop: the rows come in that order.
-        func rows(page: String, _ extra: String = "") -> String {
-            "SELECT t.*\(extra) FROM (\(ordered) \(page)) AS p CROSS JOIN \(table) AS t ON t.id = p.id"
-        }
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which

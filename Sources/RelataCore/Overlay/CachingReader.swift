@@ -217,10 +217,7 @@ struct CachingReader: ColumnFilteringReader {
         else {
             return try source.fetchFirstEntities(of: type, prefiltered: filters, orderedBy: order, count: count, skipping: skipping)
         }
-        let rows = try fetchEntities(first.ids.map { EntityKey(type: type, id: $0) })
-        // In the page's order (the rows read come after the cached ones).
-        let byID = Dictionary(rows.map { ($0.id, $0) }) { row, _ in row }
-        return FirstEntityRows(records: first.ids.compactMap { byID[$0] }, skipped: first.skipped, isExact: first.loose == 0)
+        return try first.rows(of: type) { try fetchEntities($0) }
     }
 
     func countEntities(of type: String, matching filters: [ColumnFilter]) throws -> ColumnCount? {

@@ -15,4 +15,12 @@ package struct FirstEntityIDs: Sendable {
         self.loose = loose
         self.skipped = skipped
     }
+
+    /// The rows of ``ids`` as ``FirstEntityRows``, in the same order, read by `fetch` (in any
+    /// order); an id without a row is left out.
+    package func rows(of type: String, _ fetch: ([EntityKey]) throws -> [EntityRecord]) rethrows -> FirstEntityRows {
+        let read = try fetch(ids.map { EntityKey(type: type, id: $0) })
+        let byID = Dictionary(read.map { ($0.id, $0) }) { row, _ in row }
+        return FirstEntityRows(records: ids.compactMap { byID[$0] }, skipped: skipped, isExact: loose == 0)
+    }
 }
