@@ -62,6 +62,9 @@ public final class SQLiteBackend: StorageBackend {
     /// The index declarations of each type this backend's writes last made the file match (see
     /// `SQLiteIndexes`).
     let indexes = Mutex<[String: SQLiteIndexes.Synced]>([:])
+    /// The first-rows queries (table and keys) whose rows SQL cannot order outnumbered the
+    /// window of one scan: they are read in two (see `SQLiteTransaction.fetchFirstIDs`).
+    let manyLooseRows = Mutex<Set<String>>([])
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts; not those SQLite runs for one, such as FTS5's reads

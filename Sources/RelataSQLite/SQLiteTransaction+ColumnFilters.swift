@@ -71,15 +71,24 @@ extension SQLiteTransaction: ColumnFilteringReader {
     }
 
     /// The ids of the first `count` rows of `type` passing `filters` in `order` (then by id), then
-    /// those of the rows whose column for a filter or key is NULL or whose text key is not ASCII:
-    /// one statement, two `SELECT`s. The ordered rows' ids are sorted and paged without their
-    /// rows (sorting whole rows, the payload with them, took half as long again: W3's Q4, 251 µs
-    /// against 169 µs).
+    /// those of the rows whose column for a filter or key is NULL or whose text key is not ASCII.
+    /// The ordered rows' ids are sorted and paged without their rows (sorting whole rows, the
+    /// payload with them, took half as long again: W3's Q4, 251 µs against 169 µs).
+    ///
+    /// One statement, one scan of the rows that may pass: they are sorted with those SQL cannot
+    /// order first, and the first ``looseWindow`` of those plus the page are kept (SQLite's
+    /// sorter keeps no more). Only when as many rows as the window are loose is the page read
+    /// again, in two scans — the ordered rows, then every loose one — and that query read so
+    /// from then on.
     func fetchFirstIDs(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityIDs? {
         guard let query = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
             return try tables.entityTable(of: type) == nil ? FirstEntityIDs(ids: [], loose: 0, skipped: 0) : nil
+        }
+        if let oneScan = query.oneScan, !backend.manyLooseRows.withLock({ $0.contains(oneScan.shape) }) {
+            if let first = try fetchFirstIDs(query, oneScan: oneScan, count: count, skipping: skipping) { return first }
+            backend.manyLooseRows.withLock { _ = $0.insert(oneScan.shape) }
         }
         var ids: [String] = [], loose = 0
         let page = "LIMIT ?\(query.arguments.count - 1) OFFSET ?\(query.arguments.count)"
@@ -98,6 +107,39 @@ extension SQLiteTransaction: ColumnFilteringReader {
             skipped.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
         }
         return FirstEntityIDs(ids: skipped + ids, loose: loose, skipped: 0)
+    }
+
+    /// How many rows SQL cannot order one scan of a first-rows query keeps beside the page.
+    static let looseWindow = 64
+
+    /// ``fetchFirstIDs(of:matching:orderedBy:count:skipping:)`` in one scan; `nil` when as many
+    /// rows as ``looseWindow`` are loose (there may be more).
+    private func fetchFirstIDs(_ query: FirstRowsQuery, oneScan: FirstRowsQuery.OneScan, count: Int, skipping: Int) throws -> FirstEntityIDs? {
+        let (page, pageOverflows) = max(0, skipping).addingReportingOverflow(max(0, count))
+        let (limit, limitOverflows) = page.addingReportingOverflow(Self.looseWindow)
+        // The window's loose rows (1) come first; then the ordered ones (0); then the rows the
+        // driver's column leaves NULL (2), each found in its index.
+        var arguments = Array(query.arguments.dropLast(2))
+        arguments.append(pageOverflows || limitOverflows ? -1 : limit)
+        let sorted = "SELECT id, CASE WHEN \(oneScan.ordered) THEN 0 ELSE 1 END AS loose FROM \(query.table) WHERE \(oneScan.passing) ORDER BY loose DESC, \(oneScan.keys) LIMIT ?\(arguments.count)"
+        var ordered: [String] = [], loose: [String] = [], windowed = 0
+        try each(
+            "SELECT id, loose FROM (\(sorted))" + (oneScan.nullDriver.map { " UNION ALL SELECT id, 2 FROM \(query.table) WHERE \($0)" } ?? ""),
+            arguments: StatementArguments(arguments), table: query.table, countingRows: false
+        ) { row, place in
+            let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
+            switch row[1] as Int64? {
+            case 0: ordered.append(id)
+            case 1: windowed += 1; loose.append(id)
+            default: loose.append(id)
+            }
+        }
+        guard windowed < Self.looseWindow else { return nil }
+        guard !loose.isEmpty else {
+            return FirstEntityIDs(ids: Array(ordered.dropFirst(max(0, skipping)).prefix(max(0, count))), loose: 0, skipped: max(0, skipping))
+        }
+        // Rows Swift must place among the first ones: the ids skipped are kept.
+        return FirstEntityIDs(ids: Array(ordered.prefix(pageOverflows ? Int.max : page)) + loose, loose: loose.count, skipped: 0)
     }
 
     /// The SQL of ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)`` and of
@@ -120,7 +162,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // passing its tests that SQL cannot order otherwise — where one `WHERE` with the `OR` of
         // every reason reads every row of the type.
         let driver = indexedColumn(of: type, among: plan.filters)
-        var driverTests: [String] = [], otherConditions: [String] = []
+        var driverTests: [String] = [], otherConditions: [String] = [], tests: [String] = [], otherTests: [String] = []
         for (filter, column) in plan.filters {
             arguments.append(Self.argument(filter.value))
             let parameter = "?\(arguments.count)"
@@ -128,26 +170,44 @@ extension SQLiteTransaction: ColumnFilteringReader {
             let condition = filter.condition(on: column, parameter: parameter, .sqlite)
             exact.append(test)
             loose.append(condition)
-            if column == driver { driverTests.append(test) } else { otherConditions.append(condition) }
+            tests.append(test)
+            if column == driver { driverTests.append(test) } else { otherConditions.append(condition); otherTests.append(test) }
         }
         arguments.append(max(0, count))
         arguments.append(max(0, skipping))
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
         // them, for Swift to test and order (none for the first rows by id), marked by the last
         // column (ignored as a property: its name is no column's).
+        let keys = (plan.keys + ["id"]).joined(separator: ", ")
+        let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(keys)"
+        // The loose rows SQL finds by the same tests as the ordered ones are also found with them
+        // in one scan (`oneScan`): of the rows passing those tests, the ordered ones are those
+        // SQL orders (a column a filter passes with NULL is involved, which makes its row loose).
         let looseWheres: [String]
+        var oneScan: FirstRowsQuery.OneScan?
         if let driver {
             // With the driver's column NULL, its own filters pass and the row is loose; with it
             // not NULL, the row holds an entity and is loose for another reason, if any.
             var other = plan
             other.involved.removeAll { $0 == driver }
-            looseWheres = [(["\(driver) IS NULL", "length(payload) > 0"] + otherConditions).joined(separator: " AND ")]
-                + (other.leavesRowsToSwift ? [(driverTests + otherConditions + [other.unordered(.sqlite)]).joined(separator: " AND ")] : [])
+            let nullDriver = (["\(driver) IS NULL", "length(payload) > 0"] + otherConditions).joined(separator: " AND ")
+            looseWheres = [nullDriver] + (other.leavesRowsToSwift ? [(driverTests + otherConditions + [other.unordered(.sqlite)]).joined(separator: " AND ")] : [])
+            if other.leavesRowsToSwift {
+                oneScan = FirstRowsQuery.OneScan(
+                    shape: "\(table) \(keys)", passing: (driverTests + otherConditions).joined(separator: " AND "),
+                    ordered: (other.ordered(.sqlite) + otherTests).joined(separator: " AND "), keys: keys, nullDriver: nullDriver
+                )
+            }
         } else {
             looseWheres = [(loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
+            if plan.leavesRowsToSwift {
+                oneScan = FirstRowsQuery.OneScan(
+                    shape: "\(table) \(keys)", passing: loose.joined(separator: " AND "),
+                    ordered: (plan.ordered(.sqlite) + tests).joined(separator: " AND "), keys: keys, nullDriver: nil
+                )
+            }
         }
-        let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \((plan.keys + ["id"]).joined(separator: ", "))"
-        return FirstRowsQuery(table: table, ordered: ordered, looseWheres: looseWheres, arguments: arguments)
+        return FirstRowsQuery(table: table, ordered: ordered, looseWheres: looseWheres, arguments: arguments, oneScan: oneScan)
     }
 
     /// A first-rows query (see ``firstRowsQuery(of:matching:orderedBy:count:skipping:)``): the ids
@@ -159,6 +219,22 @@ extension SQLiteTransaction: ColumnFilteringReader {
         let ordered: String
         let looseWheres: [String]
         let arguments: [(any DatabaseValueConvertible)?]
+        /// The same in one scan, where two would read the same rows: see
+        /// ``fetchFirstIDs(_:oneScan:count:skipping:)``.
+        let oneScan: OneScan?
+
+        struct OneScan {
+            /// The table and keys: what ``SQLiteBackend/manyLooseRows`` remembers.
+            let shape: String
+            /// The rows that are ordered or loose (the driver's column, if any, not NULL).
+            let passing: String
+            /// Which of those SQL orders.
+            let ordered: String
+            /// `ORDER BY`'s keys, the id last.
+            let keys: String
+            /// The loose rows whose driver's column is NULL, an index search of their own.
+            let nullDriver: String?
+        }
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which

@@ -142,9 +142,15 @@ extension QueryList {
 
     /// At most `count` results, after skipping the first `offset` (both at least 0): pages of a
     /// filtered, sorted list. Applied after filters and sorting.
+    ///
+    /// `Int.max` for either means "all": a count or an offset beyond any number of entities
+    /// (`Int.max / 4`) is taken as that bound, so the sums a page is planned with never overflow.
     public func limit(_ count: Int, offset: Int = 0) -> QueryList {
         var copy = self
-        copy.window = (Swift.max(0, count), Swift.max(0, offset))
+        copy.window = (Swift.min(Swift.max(0, count), Self.windowBound), Swift.min(Swift.max(0, offset), Self.windowBound))
         return copy
     }
+
+    /// The largest count or offset a window keeps (see ``limit(_:offset:)``).
+    @usableFromInline static var windowBound: Int { Int.max / 4 }
 }
