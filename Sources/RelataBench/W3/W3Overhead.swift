@@ -5,7 +5,7 @@ import Relata
 /// Where a warm Q1 spends its time (`--probe w3-overhead --path <W3 store> --scale S`): the hop
 /// to a dispatch queue and back that every `async` read makes (a queue of `.userInitiated`, as
 /// the store's reader queues, and one of the default QoS), an empty `store.read` (async and
-/// synchronous), building the query, Q1, Q2 and Q4 (synchronous) through Relata and through GRDB by
+/// synchronous), building the query, Q1, Q2, Q4 and Q8 (synchronous) through Relata and through GRDB by
 /// hand, each the median over W3's 1,000 e-mails, three times
 /// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling).
 enum W3Overhead {
@@ -42,6 +42,16 @@ enum W3Overhead {
         try await time("Q1 sync") { email in _ = try store.read { W3Queries.user(email: email, in: $0) } }
         try await time("Q2 sync") { _ in _ = try store.read { W3Queries.newest(after: data.after, in: $0) } }
         try await time("Q4 sync") { _ in _ = try store.read { W3Queries.agedPage(in: $0) } }
+        let newer = W3Bench.newer(data)
+        try await time("Q8 sync") { _ in
+            do {
+                try store.write { context in
+                    for message in newer { try message.save(to: &context) }
+                    _ = W3Queries.newest(after: data.after, in: context)
+                    throw W3Bench.Rollback()
+                }
+            } catch is W3Bench.Rollback {}
+        }
         let reads = try DatabaseQueue(path: path.replacingOccurrences(of: "w3-relata", with: "w3-grdb"))
         try await time("grdb empty await") { _ in _ = try await reads.read { _ in 0 } }
         try await time("grdb Q1 await") { email in _ = try await reads.read { try W3GRDB.user(email: email, $0) } }

@@ -133,13 +133,24 @@ extension ColumnFilter {
         case (.greater, _): test = "\(column) > \(p)"
         case (.greaterOrEqual, _): test = "\(column) >= \(p)"
         case (.contains, .sqlite): test = "instr(\(column), \(p)) > 0"
-        case (.contains, .postgres): test = "pg_catalog.strpos(\(column), \(p)) > 0"
+        // PostgreSQL: `LIKE` with the value's `\`, `%` and `_` escaped (its default escape is
+        // `\`). The planner folds the pattern into a constant and estimates from it how many
+        // rows match: a rare text is found by a scan, not by walking the id index to a page's
+        // end (`strpos`, which it cannot estimate, walked all 100,000 messages of W3's Q6 in
+        // id order: 32 ms, against 9 ms).
+        case (.contains, .postgres): test = "\(column) LIKE '%' || \(Self.likeEscaped(p)) || '%'"
         case (.hasPrefix, .sqlite): test = "substr(\(column), 1, length(\(p))) = \(p)"
-        case (.hasPrefix, .postgres): test = "pg_catalog.starts_with(\(column), \(p))"
+        case (.hasPrefix, .postgres): test = "\(column) LIKE \(Self.likeEscaped(p)) || '%'"
         case (.hasSuffix, .sqlite): test = "substr(\(column), -length(\(p))) = \(p)"
-        case (.hasSuffix, .postgres): test = "pg_catalog.right(\(column), pg_catalog.char_length(\(p))) = \(p)"
+        case (.hasSuffix, .postgres): test = "\(column) LIKE '%' || \(Self.likeEscaped(p))"
         case (.isNull, _): test = "\(column) IS NULL"
         }
         return test
+    }
+
+    /// PostgreSQL's text `parameter` with `LIKE`'s escape character and wildcards escaped: it
+    /// matches itself only.
+    static func likeEscaped(_ parameter: String) -> String {
+        #"pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(\#(parameter), '\', '\\'), '%', '\%'), '_', '\_')"#
     }
 }
