@@ -175,14 +175,14 @@ extension SQLiteTransaction: ColumnFilteringReader {
         }
         arguments.append(max(0, count))
         arguments.append(max(0, skipping))
-        // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
-        // them, for Swift to test and order (none for the first rows by id), marked by the last
-        // column (ignored as a property: its name is no column's).
         let keys = (plan.keys + ["id"]).joined(separator: ", ")
         let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(keys)"
-        // The loose rows SQL finds by the same tests as the ordered ones are also found with them
-        // in one scan (`oneScan`): of the rows passing those tests, the ordered ones are those
-        // SQL orders (a column a filter passes with NULL is involved, which makes its row loose).
+        // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
+        // them, for Swift to test and order (none for the first rows by id), marked by the last
+        // column (ignored as a property: its name is no column's). Those SQL finds by the same
+        // tests as the ordered rows are also found with them in one scan (`oneScan`): of the rows
+        // passing those tests, the ordered ones are those SQL orders (a column a filter passes
+        // with NULL is involved, which makes its row loose).
         let looseWheres: [String]
         var oneScan: FirstRowsQuery.OneScan?
         if let driver {
