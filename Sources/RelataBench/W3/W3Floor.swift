@@ -41,6 +41,21 @@ struct W3Floor {
 
     func user(email: String) -> String? { byEmail[email].map { userIDs[$0] } }
 
+    /// Adds `message` (by user `author`, in `chat`) to every array and index, as a hand-written
+    /// app saving it would: Q8's write.
+    mutating func insert(_ message: W3Message, author: Int, chat: String) {
+        let number = messageIDs.count
+        messageIDs.append(message.id); texts.append(message.text); sentAt.append(message.sentAt.timeIntervalSince1970)
+        authors.append(author); chats.append(chat)
+        if !message.isRead { unreadMessages.append(number) }
+        let tokens = W3Floor.tokens(message.text)
+        for token in tokens { postings[token, default: [:]][number, default: 0] += 1 }
+        lengths.append(tokens.count)
+        totalLength += tokens.count
+        let place = partition(bySentAt) { (sentAt[$0], messageIDs[$0]) > (sentAt[number], message.id) }
+        bySentAt.insert(number, at: place)
+    }
+
     func newest(after date: Date) -> [Int] {
         let bound = date.timeIntervalSince1970
         let first = partition(bySentAt) { sentAt[$0] > bound }
