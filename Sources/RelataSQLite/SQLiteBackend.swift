@@ -134,6 +134,7 @@ public final class SQLiteBackend: StorageBackend {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             StatementTrace.install(statements, on: db)
+            try SQLiteASCIIFunction.install(on: db)
         }
         // The writer keeps a statement's journal in memory: a write's multi-row statements
         // journal every page they change that an earlier statement of the write had changed, and

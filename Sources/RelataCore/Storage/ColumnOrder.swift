@@ -25,10 +25,12 @@ package struct ColumnOrder: Sendable, Equatable {
         type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type || type == Date.self || type == String.self
     }
 
-    /// The SQL condition that `column`'s text is ASCII: as many bytes as characters.
+    /// The SQL condition that `column`'s text is ASCII: on SQLite, the function `relata_ascii`
+    /// that each connection of a `SQLiteBackend` has (a test of the bytes, in C); on PostgreSQL,
+    /// as many bytes as characters.
     package static func isASCII(_ column: String, _ dialect: ColumnFilter.Dialect) -> String {
         switch dialect {
-        case .sqlite: "length(CAST(\(column) AS BLOB)) = length(\(column))"
+        case .sqlite: "relata_ascii(\(column))"
         case .postgres: "pg_catalog.octet_length(\(column)) = pg_catalog.char_length(\(column))"
         }
     }
