@@ -96,12 +96,14 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
             }
             let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
                 let new = links?.target(of: source), old = oldLinks?.target(of: source)
-                let newPosition = new.flatMap { position(source, $0) }
-                let oldPosition = old.flatMap { oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: $0) }
-                guard new != old || newPosition != oldPosition else { return [] }
-                return try Set([old, new].compactMap { $0 }).map {
-                    LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode($0, of: sourceType, relation: relation))
+                func key(_ target: T.ID) throws -> LinkTargetKey {
+                    LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation))
                 }
+                // Another target (a new source's first): both lists changed, whatever the places.
+                guard new == old else { return try [old, new].compactMap { try $0.map(key) } }
+                // The same target: its list changed only if the source's place in it moved.
+                guard let new, position(source, new) != (oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: new)) else { return [] }
+                return [try key(new)]
             }
             if let moved = moved as? @Sendable (Entity.ID) throws -> [LinkTargetKey] { movedTargets.append(moved) }
             let oldEntities = oldInverse == nil ? nil : before.table(S.self)
