@@ -20,7 +20,7 @@ extension PostgresBackend {
             return try rows.first?.decode(String.self) ?? ""
         }
         let onWrites = try show(connection())
-        let onReads = try readers.withConnection(make: { try self.connect(id: 3) }) { try show($0) }
+        let onReads = try readers.withConnection(make: { PostgresReaderConnection(try self.connect(.reads)) }) { try show($0.connection) }
         return [onWrites, onReads]
     }
 
@@ -40,4 +40,34 @@ extension PostgresBackend {
 extension PostgresBackend {
     /// How many connections reads hold open now, idle or in use (tests).
     package var readerConnectionCount: Int { readers.openCount }
+}
+
+extension PostgresBackend {
+    /// A connection of this backend as `pg_stat_activity` shows it (tests).
+    package struct Activity: Sendable, Equatable {
+        /// `relata reads <schema>` or `relata writes <schema>`.
+        package var name: String
+        /// `idle`, `idle in transaction`, `active`…
+        package var state: String
+        /// Whether it holds a snapshot (`backend_xmin`), which keeps `VACUUM` from removing rows.
+        package var holdsSnapshot: Bool
+    }
+
+    /// This backend's connections (by their `application_name`) as the server sees them, asked on
+    /// a connection of its own (tests).
+    package func activity() throws -> [Activity] {
+        let probe = try connect(.writes)
+        defer { Closing.close(probe) }
+        var query = PostgresQuery(
+            unsafeSQL: """
+                SELECT application_name, state, backend_xmin IS NOT NULL FROM pg_catalog.pg_stat_activity
+                WHERE application_name IN ($1, $2) AND pid <> pg_catalog.pg_backend_pid() ORDER BY application_name, state
+                """)
+        query.binds.append(ConnectionRole.reads.applicationName(schema: configuration.schema))
+        query.binds.append(ConnectionRole.writes.applicationName(schema: configuration.schema))
+        return try probe.query(query, logger: logger).answer(from: probe).map { row in
+            let (name, state, holds) = try row.decode((String, String, Bool).self)
+            return Activity(name: name, state: state, holdsSnapshot: holds)
+        }
+    }
 }

@@ -64,7 +64,7 @@ public final class PostgresBackend: StorageBackend {
     /// `REPEATABLE READ` transaction on one of them, so it never waits for a write in progress
     /// (nor for another read), and never begins inside the write's transaction. A connection
     /// found closed is dropped.
-    let readers: ConnectionPool<PostgresConnection>
+    let readers: ConnectionPool<PostgresReaderConnection>
     /// How to connect again (credentials stay in here, never in messages).
     private let settings: PostgresConnection.Configuration
     let configuration: Configuration
@@ -119,7 +119,8 @@ public final class PostgresBackend: StorageBackend {
         self.place = place
         self.tables = tables
         readers = ConnectionPool(
-            limit: configuration.maxReaders, dispose: { Closing.close($0) }, isUsable: { !$0.isClosed },
+            limit: configuration.maxReaders, dispose: { Closing.close($0.connection) }, isUsable: { !$0.connection.isClosed },
+            isSettled: { $0.isSettled },
             closedError: { PostgresBackend.closedError })
         startListening()
     }
@@ -183,7 +184,7 @@ public final class PostgresBackend: StorageBackend {
         let current = connections.withLock { $0.main }
         if let current, !current.isClosed { return current }
         do {
-            let fresh = try connect(id: 1)
+            let fresh = try connect(.writes)
             if current == nil {
                 // The first connection: the tables, created when missing.
                 do {
@@ -204,17 +205,20 @@ public final class PostgresBackend: StorageBackend {
     /// holds (VACUUM FULL, ALTER TABLE, LOCK TABLE) fails a statement past the busy timeout, and
     /// no statement runs longer than the statement timeout. Its `search_path` is pinned to
     /// `pg_catalog, pg_temp`: every name the backend sends is qualified (its tables by schema,
-    /// functions by `pg_catalog.`), so nothing another role creates can stand in for them.
-    func connect(id: Int) throws -> PostgresConnection {
+    /// functions by `pg_catalog.`), so nothing another role creates can stand in for them. Its
+    /// `application_name` says what it is for: `relata writes <schema>` or `relata reads <schema>`
+    /// in `pg_stat_activity`.
+    func connect(_ role: ConnectionRole) throws -> PostgresConnection {
         let eventLoop = PostgresConnection.defaultEventLoopGroup.any()
-        let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: id, logger: logger).wait()
+        let fresh = try PostgresConnection.connect(on: eventLoop, configuration: settings, id: role.rawValue, logger: logger).wait()
         do {
             _ = try fresh.query(
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT pg_catalog.set_config('lock_timeout', '\(Self.milliseconds(configuration.busyTimeout))', false),
                                pg_catalog.set_config('statement_timeout', '\(Self.milliseconds(configuration.statementTimeout))', false),
-                               pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)
+                               pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false),
+                               pg_catalog.set_config('application_name', '\(role.applicationName(schema: configuration.schema))', false)
                         """
                 ),
                 logger: logger
@@ -226,27 +230,54 @@ public final class PostgresBackend: StorageBackend {
         return fresh
     }
 
+    /// What a connection of the backend is for: its id in the driver's logs, and its
+    /// `application_name`.
+    enum ConnectionRole: Int {
+        case writes = 1
+        case reads = 3
+
+        /// `relata writes <schema>` or `relata reads <schema>` (a schema's name is letters,
+        /// digits and `_`, at most 48 characters: within PostgreSQL's 63).
+        func applicationName(schema: String) -> String {
+            "relata \(self == .writes ? "writes" : "reads") \(schema)"
+        }
+    }
+
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent view of the rows
     /// and the log. Reads run on connections of their own (a few are kept open between reads):
-    /// a read never waits for a write in progress, nor for another read.
+    /// a read never waits for a write in progress, nor for another read. A connection rests
+    /// between reads with the next read's transaction begun (see `PostgresReaderConnection`).
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         try readers.withReplaceableConnection(make: {
             // The tables exist once the first connection made them.
             _ = try connection()
             do {
-                return try connect(id: 3)
+                return PostgresReaderConnection(try connect(.reads))
             } catch {
                 throw Self.map(error, place: place, doing: "read")
             }
         }) { acquire in
-            try run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", lock: false, connection: acquire, body)
+            try run(begin: PostgresReaderConnection.begin, lock: false, connection: {
+                let reader = try acquire()
+                return Lease(connection: reader.connection, begun: reader.takeBegun(), rest: { [logger] in reader.rest(committing: $0, logger: logger) })
+            }, body)
         }
     }
 
     /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
     /// rolled back when it throws.
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        try run(begin: "BEGIN", lock: true, connection: connection, body)
+        try run(begin: "BEGIN", lock: true, connection: { Lease(connection: try connection(), begun: nil, rest: nil) }, body)
+    }
+
+    /// A connection as one transaction takes it.
+    private struct Lease {
+        let connection: PostgresConnection
+        /// The transaction's `BEGIN`, when it was sent ahead (a reader connection's).
+        let begun: EventLoopFuture<PostgresQueryResult>?
+        /// Ends a read (`true`: commit it; `false`: it was rolled back) and rests the connection;
+        /// `nil` for a write, whose `COMMIT` is waited for.
+        let rest: ((_ committing: Bool) -> Void)?
     }
 
     /// Runs `body` in one transaction on the backend's connection. A connection found lost when
@@ -254,21 +285,27 @@ public final class PostgresBackend: StorageBackend {
     /// transaction fails it (nothing of it is committed) with a typed error, and the next call
     /// connects again.
     private func run<T>(
-        begin: String, lock: Bool, connection: () throws -> PostgresConnection, _ body: (PostgresTransaction) throws -> T
+        begin: String, lock: Bool, connection: () throws -> Lease, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
-        var transaction = self.transaction(on: try connection())
+        var lease = try connection()
+        var transaction = self.transaction(on: lease.connection)
         do {
-            try start(transaction, begin: begin, lock: lock)
+            try start(transaction, begin: begin, begun: lease.begun, lock: lock)
         } catch {
             // The server ended the connection (a restart, `pg_terminate_backend`): its error can
             // arrive before the driver sees the connection close.
             let lost = transaction.connection.isClosed || Self.isServerShutdown(error)
-            guard lost else { throw transaction.mapped(error, doing: lock ? "write" : "read") }
+            guard lost else {
+                lease.rest?(false)
+                throw transaction.mapped(error, doing: lock ? "write" : "read")
+            }
             Self.closeAndWait(transaction.connection)
-            transaction = self.transaction(on: try connection())
+            lease = try connection()
+            transaction = self.transaction(on: lease.connection)
             do {
-                try start(transaction, begin: begin, lock: lock)
+                try start(transaction, begin: begin, begun: lease.begun, lock: lock)
             } catch {
+                lease.rest?(false)
                 throw transaction.mapped(error, doing: lock ? "write" : "read")
             }
         }
@@ -277,17 +314,18 @@ public final class PostgresBackend: StorageBackend {
             result = try body(transaction)
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+            lease.rest?(false)
             throw transaction.passedOn(error, doing: lock ? "write" : "read")
         }
         do {
             if transaction.isCommitted {
                 // Committed with its rows (persistLast).
-            } else if lock {
-                try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
-            } else {
+            } else if let rest = lease.rest {
                 // A read-only transaction's end answers nothing the read needs: sent without
-                // waiting (the connection's next query queues behind it).
-                transaction.send(PostgresQuery(unsafeSQL: "COMMIT"))
+                // waiting, with the next read's BEGIN.
+                rest(true)
+            } else {
+                try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
             }
         } catch {
             throw transaction.mapped(error, doing: "commit")
@@ -311,11 +349,12 @@ public final class PostgresBackend: StorageBackend {
         return Int(min(max(1, value.rounded(.up)), Double(Int32.max)))
     }
 
-    /// Begins the transaction; for a write, under the writers' lock (see
-    /// `PostgresTransaction.begin(_:lockKey:)`: one round trip).
-    private func start(_ transaction: PostgresTransaction, begin: String, lock: Bool) throws {
+    /// Begins the transaction — or, when its `BEGIN` was sent ahead (`begun`), waits for it; for
+    /// a write, under the writers' lock (see `PostgresTransaction.begin(_:begun:lockKey:)`: one
+    /// round trip).
+    private func start(_ transaction: PostgresTransaction, begin: String, begun: EventLoopFuture<PostgresQueryResult>?, lock: Bool) throws {
         do {
-            try transaction.begin(begin, lockKey: lock ? tables.lockKey : nil)
+            try transaction.begin(begin, begun: begun, lockKey: lock ? tables.lockKey : nil)
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
             throw error

@@ -167,7 +167,7 @@ final class PostgresTransaction: StorageTransaction {
         return try bounds(from: try execute(boundsQuery).first)
     }
 
-    /// The log's bounds as ``begin(_:lockKey:)`` read them with the transaction's start, for the
+    /// The log's bounds as ``begin(_:begun:lockKey:)`` read them with the transaction's start, for the
     /// first ``logBounds()`` (until the transaction writes).
     private var prefetchedBounds: ChangeLogBounds?
 
@@ -196,8 +196,15 @@ final class PostgresTransaction: StorageTransaction {
     /// which every transaction of a store asks first — in one round trip: the first two are sent
     /// without waiting (``enqueue(_:)``), and the read answers after them, throwing the first
     /// failure.
-    func begin(_ begin: String, lockKey: Int64?) throws {
-        enqueue(PostgresQuery(unsafeSQL: begin))
+    ///
+    /// - Parameter begun: The transaction's `BEGIN`, when it was sent ahead: waited for here
+    ///   instead of sending `begin`.
+    func begin(_ begin: String, begun: EventLoopFuture<PostgresQueryResult>? = nil, lockKey: Int64?) throws {
+        if let begun {
+            unanswered.append((begun, nil))
+        } else {
+            enqueue(PostgresQuery(unsafeSQL: begin))
+        }
         if let lockKey { enqueue("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
         prefetchedBounds = try bounds(from: try execute(boundsQuery).first)
         startSequence = prefetchedBounds?.last

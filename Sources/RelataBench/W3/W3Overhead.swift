@@ -1,16 +1,22 @@
 import Foundation
 import GRDB
 import Relata
+import RelataPostgres
 
 /// Where a warm Q1 spends its time (`--probe w3-overhead --path <W3 store> --scale S`): the hop
 /// to a dispatch queue and back that every `async` read makes (a queue of `.userInitiated`, as
 /// the store's reader queues, and one of the default QoS), an empty `store.read` (async and
 /// synchronous), building the query, Q1, Q2, Q4 and Q8 (synchronous) through Relata and through GRDB by
 /// hand, each the median over W3's 1,000 e-mails, three times
-/// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling).
+/// (`RELATA_BENCH_QUERY=<name>`: that one alone, thirty times, for profiling). With `--path
+/// <postgres URL>#<schema>` (W3's PostgreSQL schema), Relata's rows on PostgreSQL, without GRDB's.
 enum W3Overhead {
     static func run(_ data: W3Data, path: String) async throws {
-        let store = try await Store(backend: try SQLiteBackend(path: path), schema: EntitySchema(W3Bench.entities))
+        let parts = path.split(separator: "#", maxSplits: 1).map(String.init)
+        let onPostgres = path.hasPrefix("postgres")
+        let backend: any StorageBackend = onPostgres
+            ? try await PostgresBackend.connect(url: parts[0], configuration: .init(schema: parts[1])) : try SQLiteBackend(path: path)
+        let store = try await Store(backend: backend, schema: EntitySchema(W3Bench.entities))
         let emails = data.lookupEmails()
         let only = ProcessInfo.processInfo.environment["RELATA_BENCH_QUERY"]
         func time(_ name: String, _ body: (String) async throws -> Void) async throws {
@@ -52,6 +58,7 @@ enum W3Overhead {
                 }
             } catch is W3Bench.Rollback {}
         }
+        guard !onPostgres else { return try await store.close() }
         let reads = try DatabaseQueue(path: path.replacingOccurrences(of: "w3-relata", with: "w3-grdb"))
         try await time("grdb empty await") { _ in _ = try await reads.read { _ in 0 } }
         try await time("grdb Q1 await") { email in _ = try await reads.read { try W3GRDB.user(email: email, $0) } }

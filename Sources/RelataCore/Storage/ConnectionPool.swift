@@ -22,18 +22,25 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
     private var serving: UInt64 = 0
     private let dispose: (Connection) -> Void
     private let isUsable: (Connection) -> Bool
+    private let isSettled: (Connection) -> Bool
     private let closedError: () -> any Error
 
     /// A pool of at most `limit` connections (at least 1), closed by `dispose`; an idle one
     /// `isUsable` refuses (lost) is disposed of and replaced. Calls after ``close()`` throw
     /// `closedError()`.
+    ///
+    /// - Parameter isSettled: Whether an idle connection is done with what it was sent when it
+    ///   came back (a reader connection's next `BEGIN`). The pool lends a settled one first; with
+    ///   none settled it opens another while fewer than `limit` are open, and else lends the one
+    ///   that came back last.
     package init(
         limit: Int, dispose: @escaping (Connection) -> Void, isUsable: @escaping (Connection) -> Bool = { _ in true },
-        closedError: @escaping () -> any Error
+        isSettled: @escaping (Connection) -> Bool = { _ in true }, closedError: @escaping () -> any Error
     ) {
         self.limit = max(1, limit)
         self.dispose = dispose
         self.isUsable = isUsable
+        self.isSettled = isSettled
         self.closedError = closedError
     }
 
@@ -126,13 +133,16 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         serving &+= 1
         var lost: [Connection] = []
         var found: Connection?
-        while let connection = idle.popLast() {
-            if isUsable(connection) {
-                found = connection
-                break
-            }
+        // The most recently returned settled connection; else a new one while a slot is free;
+        // else the most recently returned.
+        for index in idle.indices.reversed() where !isUsable(idle[index]) {
+            lost.append(idle.remove(at: index))
             open -= 1
-            lost.append(connection)
+        }
+        if let index = idle.lastIndex(where: isSettled) {
+            found = idle.remove(at: index)
+        } else if open >= limit {
+            found = idle.popLast()
         }
         // No usable idle one: a slot is free (the wait above, or the lost ones just dropped).
         if found == nil { open += 1 }
