@@ -118,10 +118,17 @@ public final class PostgresBackend: StorageBackend {
         self.configuration = configuration
         self.place = place
         self.tables = tables
+        // The pool makes connections in the background through the backend, known once made.
+        let owner = Owner()
         readers = ConnectionPool(
             limit: configuration.maxReaders, dispose: { Closing.close($0.connection) }, isUsable: { !$0.connection.isClosed },
             isSettled: { $0.isSettled },
+            makeInBackground: {
+                guard let backend = owner.backend else { throw PostgresBackend.closedError }
+                return try backend.makeReaderConnection()
+            },
             closedError: { PostgresBackend.closedError })
+        owner.backend = self
         startListening()
     }
 
@@ -248,19 +255,33 @@ public final class PostgresBackend: StorageBackend {
     /// a read never waits for a write in progress, nor for another read. A connection rests
     /// between reads with the next read's transaction begun (see `PostgresReaderConnection`).
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
-        try readers.withReplaceableConnection(make: {
-            // The tables exist once the first connection made them.
-            _ = try connection()
-            do {
-                return PostgresReaderConnection(try connect(.reads))
-            } catch {
-                throw Self.map(error, place: place, doing: "read")
-            }
-        }) { acquire in
+        try readers.withReplaceableConnection(make: makeReaderConnection) { acquire in
             try run(begin: PostgresReaderConnection.begin, lock: false, connection: {
                 let reader = try acquire()
                 return Lease(connection: reader.connection, begun: reader.takeBegun(), rest: { [logger] in reader.rest(committing: $0, logger: logger) })
             }, body)
+        }
+    }
+
+    /// The backend as its reader pool knows it: weakly (the pool is the backend's), and set
+    /// right after the backend's `init`.
+    private final class Owner: @unchecked Sendable {
+        private let lock = NSLock()
+        private weak var value: PostgresBackend?
+
+        var backend: PostgresBackend? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
+    /// A new connection for reads, once the tables exist (the first connection makes them).
+    private func makeReaderConnection() throws -> PostgresReaderConnection {
+        _ = try connection()
+        do {
+            return PostgresReaderConnection(try connect(.reads))
+        } catch {
+            throw Self.map(error, place: place, doing: "read")
         }
     }
 

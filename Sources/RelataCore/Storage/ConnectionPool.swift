@@ -23,24 +23,31 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
     private let dispose: (Connection) -> Void
     private let isUsable: (Connection) -> Bool
     private let isSettled: (Connection) -> Bool
+    private let makeInBackground: (@Sendable () throws -> Connection)?
     private let closedError: () -> any Error
 
     /// A pool of at most `limit` connections (at least 1), closed by `dispose`; an idle one
     /// `isUsable` refuses (lost) is disposed of and replaced. Calls after ``close()`` throw
     /// `closedError()`.
     ///
-    /// - Parameter isSettled: Whether an idle connection is done with what it was sent when it
-    ///   came back (a reader connection's next `BEGIN`). The pool lends a settled one first; with
-    ///   none settled it opens another while fewer than `limit` are open, and else lends the one
-    ///   that came back last.
+    /// - Parameters:
+    ///   - isSettled: Whether an idle connection is done with what it was sent when it came back
+    ///     (a reader connection's next `BEGIN`). The pool lends a settled one first; with none
+    ///     settled, the one that came back last (its caller waits for what is in flight).
+    ///   - makeInBackground: Makes a connection on a thread of its own. When given, lending a
+    ///     connection that was not settled, while fewer than `limit` are open, opens one more this
+    ///     way for the calls after: a caller never waits for a connection it does not need, and
+    ///     reads in quick succession soon find one settled.
     package init(
         limit: Int, dispose: @escaping (Connection) -> Void, isUsable: @escaping (Connection) -> Bool = { _ in true },
-        isSettled: @escaping (Connection) -> Bool = { _ in true }, closedError: @escaping () -> any Error
+        isSettled: @escaping (Connection) -> Bool = { _ in true }, makeInBackground: (@Sendable () throws -> Connection)? = nil,
+        closedError: @escaping () -> any Error
     ) {
         self.limit = max(1, limit)
         self.dispose = dispose
         self.isUsable = isUsable
         self.isSettled = isSettled
+        self.makeInBackground = makeInBackground
         self.closedError = closedError
     }
 
@@ -133,22 +140,26 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         serving &+= 1
         var lost: [Connection] = []
         var found: Connection?
-        // The most recently returned settled connection; else a new one while a slot is free;
-        // else the most recently returned.
+        // The most recently returned settled connection, else the most recently returned (and,
+        // while a slot is free, one more made in the background).
         for index in idle.indices.reversed() where !isUsable(idle[index]) {
             lost.append(idle.remove(at: index))
             open -= 1
         }
+        var grows = false
         if let index = idle.lastIndex(where: isSettled) {
             found = idle.remove(at: index)
-        } else if open >= limit {
-            found = idle.popLast()
+        } else if let last = idle.popLast() {
+            found = last
+            grows = makeInBackground != nil && open < limit
+            if grows { open += 1 }
         }
         // No usable idle one: a slot is free (the wait above, or the lost ones just dropped).
         if found == nil { open += 1 }
         condition.broadcast()
         condition.unlock()
         for connection in lost { dispose(connection) }
+        if grows, let makeInBackground { grow(makeInBackground) }
         if let found { return found }
         do {
             return try make()
@@ -158,6 +169,21 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
             throw error
+        }
+    }
+
+    /// Makes a connection with `make` on a thread of its own, in the slot taken for it, and adds
+    /// it to the idle ones (disposed of when the pool closed meanwhile; the slot freed when making
+    /// it failed).
+    private func grow(_ make: @escaping @Sendable () throws -> Connection) {
+        DispatchQueue.global().async { [self] in
+            let made = try? make()
+            condition.lock()
+            let keep = made != nil && !isClosed
+            if keep, let made { idle.append(made) } else { open -= 1 }
+            condition.broadcast()
+            condition.unlock()
+            if !keep, let made { dispose(made) }
         }
     }
 

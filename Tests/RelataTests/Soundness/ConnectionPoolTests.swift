@@ -23,11 +23,12 @@ struct ConnectionPoolTests {
         let count = Mutex(0)
     }
 
-    static func pool(limit: Int, made: Made) -> (ConnectionPool<Connection>, () -> Connection) {
+    static func pool(limit: Int, made: Made, background: Bool = false) -> (ConnectionPool<Connection>, () -> Connection) {
+        let make: @Sendable () -> Connection = { made.count.withLock { $0 += 1; return Connection($0) } }
         let pool = ConnectionPool<Connection>(
             limit: limit, dispose: { _ in }, isSettled: { $0.settled.load(ordering: .relaxed) },
-            closedError: { CancellationError() })
-        return (pool, { made.count.withLock { $0 += 1; return Connection($0) } })
+            makeInBackground: background ? make : nil, closedError: { CancellationError() })
+        return (pool, make)
     }
 
     @Test("A settled idle connection is lent before one still busy, and before a new one")
@@ -51,18 +52,53 @@ struct ConnectionPoolTests {
         #expect(made.count.withLock { $0 } == 2)
     }
 
-    @Test("With every idle connection busy: a new one while under the limit, else the one back last")
-    func noneSettled() throws {
+    @Test("With every idle connection busy: the one back last is lent, and one more is made in the background while under the limit")
+    func noneSettled() async throws {
         let made = Made()
-        let (pool, make) = Self.pool(limit: 2, made: made)
+        let (pool, make) = Self.pool(limit: 2, made: made, background: true)
         let only = try pool.withConnection(make: make) { $0 }
         only.settled.store(false, ordering: .relaxed)
-        let fresh = try pool.withConnection(make: make) { $0 }
-        #expect(fresh !== only && made.count.withLock { $0 } == 2, "under the limit: a new connection")
-        fresh.settled.store(false, ordering: .relaxed)
-        let lent = try pool.withConnection(make: make) { $0 }
-        #expect(lent === fresh, "at the limit: the busy one back last")
-        #expect(made.count.withLock { $0 } == 2)
+        #expect(try pool.withConnection(make: make) { $0 } === only, "the busy one, not a wait for a new one")
+        // The one made meanwhile joins the idle ones, settled: lent next, while `only` is busy.
+        for _ in 0..<500 where pool.openCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
         #expect(pool.openCount == 2)
+        let grown = try pool.withConnection(make: make) { $0 }
+        #expect(grown !== only && grown.number == 2)
+        // At the limit, nothing more is made: both busy, the one back last is lent.
+        grown.settled.store(false, ordering: .relaxed)
+        #expect(try pool.withConnection(make: make) { $0 } === grown)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(made.count.withLock { $0 } == 2 && pool.openCount == 2)
+    }
+
+    @Test("Without a background maker, a pool whose idle connections are busy lends one and opens none")
+    func noBackgroundMaker() throws {
+        let made = Made()
+        let (pool, make) = Self.pool(limit: 4, made: made)
+        let only = try pool.withConnection(make: make) { $0 }
+        only.settled.store(false, ordering: .relaxed)
+        #expect(try pool.withConnection(make: make) { $0 } === only)
+        #expect(made.count.withLock { $0 } == 1 && pool.openCount == 1)
+    }
+
+    @Test("A connection made in the background after the pool closed is disposed of, and its slot freed")
+    func grownAfterClose() async throws {
+        let disposed = Made()
+        let gate = DispatchSemaphore(value: 0)
+        let pool = ConnectionPool<Connection>(
+            limit: 2, dispose: { _ in disposed.count.withLock { $0 += 1 } }, isSettled: { $0.settled.load(ordering: .relaxed) },
+            makeInBackground: {
+                gate.wait()
+                return Connection(2)
+            }, closedError: { CancellationError() })
+        let only = try pool.withConnection(make: { Connection(1) }) { $0 }
+        only.settled.store(false, ordering: .relaxed)
+        _ = try pool.withConnection(make: { Connection(1) }) { $0 }
+        #expect(pool.openCount == 2, "the slot of the one being made is taken")
+        pool.close()
+        gate.signal()
+        for _ in 0..<500 where pool.openCount > 0 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(pool.openCount == 0)
+        #expect(disposed.count.withLock { $0 } == 2, "the idle one at close, and the one made after it")
     }
 }
