@@ -23,6 +23,9 @@ struct PostgresSchema: Sendable {
     let legacyEntity: String, legacyLink: String
     /// The trigger function that keeps `relata_count`.
     let countFunction: String
+    /// `relata_write_start(lock_key)`: a write's lock and the log's bounds as of after it, in one
+    /// statement (see ``writeStartFunctionSQL``).
+    let writeStartFunction: String
     /// The `NOTIFY` channel of this schema's commits.
     let channel: String
     /// The `pg_advisory_xact_lock` key of this schema's writers.
@@ -40,6 +43,7 @@ struct PostgresSchema: Sendable {
         catalog = prefix + "relata_table"
         count = prefix + "relata_count"
         countFunction = prefix + "relata_count_rows"
+        writeStartFunction = prefix + "relata_write_start"
         legacyEntity = prefix + "relata_entity"
         legacyLink = prefix + "relata_link"
         dynamicLink = prefix + "relata_dynamic_link"
@@ -115,6 +119,8 @@ struct PostgresSchema: Sendable {
                     PostgresQuery(unsafeSQL: "UPDATE \(meta) SET value = '\(Self.version)' WHERE key = 'version'"), logger: logger
                 ).answer(from: connection)
             }
+            // Made or replaced whatever the version: a schema an earlier library made lacks it.
+            _ = try connection.query(PostgresQuery(unsafeSQL: writeStartFunctionSQL), logger: logger).answer(from: connection)
             _ = try connection.query("COMMIT", logger: logger).answer(from: connection)
         } catch {
             _ = try? connection.query("ROLLBACK", logger: logger).answer(from: connection)
@@ -129,6 +135,7 @@ struct PostgresSchema: Sendable {
     private func isCurrent(on connection: PostgresConnection, logger: Logger) throws -> Bool {
         let indexes = ["relata_dynamic_link_source", "relata_dynamic_link_target"]
             .map { "pg_catalog.to_regclass('\"\(schema)\".\($0)') IS NOT NULL" }.joined(separator: " AND ")
+            + " AND pg_catalog.to_regprocedure('\(writeStartFunction)(int8)') IS NOT NULL"
         let query = PostgresQuery(unsafeSQL: "SELECT key, value FROM \(meta) UNION ALL SELECT 'relata_indexes', (\(indexes))::text")
         var found: [String: String] = [:]
         for row in try connection.query(query, logger: logger).answer(from: connection).rows {
@@ -137,6 +144,25 @@ struct PostgresSchema: Sendable {
         }
         return found["format"] == Self.format && found["version"] == "\(Self.version)" && found["columns_table"] == nil
             && found["relata_indexes"] == "true"
+    }
+
+    /// Takes the writers' lock (`pg_advisory_xact_lock`, waited for up to the connection's
+    /// `lock_timeout`) and then reads the log's bounds: its newest sequence and the highest one
+    /// pruned. One statement where a write sent two, one after the other (postgres-nio sends a
+    /// statement only once the one before was answered). Both in one plain `SELECT` would read
+    /// the bounds in a snapshot taken before the lock was granted, missing the commit of the
+    /// writer it waited for; a query inside a `VOLATILE` function takes a snapshot of its own in
+    /// a `READ COMMITTED` transaction, as a write's is.
+    var writeStartFunctionSQL: String {
+        """
+        CREATE OR REPLACE FUNCTION \(writeStartFunction)(lock_key int8) RETURNS TABLE (last int8, pruned int8)
+        LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+        BEGIN
+            PERFORM pg_catalog.pg_advisory_xact_lock(lock_key);
+            RETURN QUERY SELECT (SELECT COALESCE(pg_catalog.max(l.seq), 0)::int8 FROM \(log) l),
+                (SELECT COALESCE(pg_catalog.max(m.value::int8), 0)::int8 FROM \(meta) m WHERE m.key = 'pruned');
+        END $$
+        """
     }
 
     /// Entity counts, kept by statement triggers on each entity table (their argument is the

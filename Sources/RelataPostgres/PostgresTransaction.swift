@@ -193,9 +193,10 @@ final class PostgresTransaction: StorageTransaction {
 
     /// Begins the transaction with `begin`, under the writers' lock `lockKey` for a write (waited
     /// for up to the connection's lock_timeout, the busy timeout), and reads the log's bounds —
-    /// which every transaction of a store asks first — in one round trip: the first two are sent
-    /// without waiting (``enqueue(_:)``), and the read answers after them, throwing the first
-    /// failure.
+    /// which every transaction of a store asks first — in one round trip: `begin` is sent
+    /// without waiting (``enqueue(_:)``), and the read answers after it, throwing the first
+    /// failure. A write's lock and bounds are one statement (`relata_write_start`: the bounds read
+    /// once the lock is held).
     ///
     /// - Parameter begun: The transaction's `BEGIN`, when it was sent ahead: waited for here
     ///   instead of sending `begin`.
@@ -205,8 +206,13 @@ final class PostgresTransaction: StorageTransaction {
         } else {
             enqueue(PostgresQuery(unsafeSQL: begin))
         }
-        if let lockKey { enqueue("SELECT pg_catalog.pg_advisory_xact_lock(\(lockKey))") }
-        prefetchedBounds = try bounds(from: try execute(boundsQuery).first)
+        if let lockKey {
+            var start = PostgresQuery(unsafeSQL: "SELECT last, pruned FROM \(schema.writeStartFunction)($1)")
+            start.binds.append(lockKey)
+            prefetchedBounds = try bounds(from: try execute(start).first)
+        } else {
+            prefetchedBounds = try bounds(from: try execute(boundsQuery).first)
+        }
         startSequence = prefetchedBounds?.last
     }
 
