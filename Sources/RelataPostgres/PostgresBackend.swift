@@ -287,18 +287,41 @@ public final class PostgresBackend: StorageBackend {
 
     /// Runs `body` in a transaction under the storage's write lock, committed when it returns and
     /// rolled back when it throws.
+    ///
+    /// The connection for writes rests between writes as a reader connection does: the next
+    /// write's `BEGIN` is sent when a write ends, without waiting (a `READ COMMITTED` transaction
+    /// takes no snapshot before its first query, and no lock before the writers' lock).
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        try run(begin: "BEGIN", lock: true, connection: { Lease(connection: try connection(), begun: nil, rest: nil) }, body)
+        try run(begin: "BEGIN", lock: true, connection: {
+            let main = try connection()
+            let begun = writeBegun.withLock { parked -> EventLoopFuture<PostgresQueryResult>? in
+                defer { parked = nil }
+                return parked?.connection === main ? parked?.begun : nil
+            }
+            return Lease(connection: main, begun: begun, rest: { [self] _ in restWrites(on: main) })
+        }, body)
+    }
+
+    /// The next write's `BEGIN`, sent when the last write ended, and the connection it was sent
+    /// on (a write on another, after a reconnection, begins its own).
+    private let writeBegun = Mutex<(connection: PostgresConnection, begun: EventLoopFuture<PostgresQueryResult>)?>(nil)
+
+    /// Sends the next write's `BEGIN` on `connection`, without waiting.
+    private func restWrites(on connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        let begun = connection.query(PostgresQuery(unsafeSQL: "BEGIN"), logger: logger)
+        writeBegun.withLock { $0 = (connection, begun) }
     }
 
     /// A connection as one transaction takes it.
     private struct Lease {
         let connection: PostgresConnection
-        /// The transaction's `BEGIN`, when it was sent ahead (a reader connection's).
+        /// The transaction's `BEGIN`, when it was sent ahead.
         let begun: EventLoopFuture<PostgresQueryResult>?
-        /// Ends a read (`true`: commit it; `false`: it was rolled back) and rests the connection;
-        /// `nil` for a write, whose `COMMIT` is waited for.
-        let rest: ((_ committing: Bool) -> Void)?
+        /// Rests the connection once the transaction ended, or with its end: `true` asks to send
+        /// the `COMMIT` of a read (whose answer nothing needs) with the next `BEGIN`; `false`, the
+        /// transaction was committed or rolled back already.
+        let rest: (_ committing: Bool) -> Void
     }
 
     /// Runs `body` in one transaction on the backend's connection. A connection found lost when
@@ -317,7 +340,7 @@ public final class PostgresBackend: StorageBackend {
             // arrive before the driver sees the connection close.
             let lost = transaction.connection.isClosed || Self.isServerShutdown(error)
             guard lost else {
-                lease.rest?(false)
+                lease.rest(false)
                 throw transaction.mapped(error, doing: lock ? "write" : "read")
             }
             Self.closeAndWait(transaction.connection)
@@ -326,7 +349,7 @@ public final class PostgresBackend: StorageBackend {
             do {
                 try start(transaction, begin: begin, begun: lease.begun, lock: lock)
             } catch {
-                lease.rest?(false)
+                lease.rest(false)
                 throw transaction.mapped(error, doing: lock ? "write" : "read")
             }
         }
@@ -335,18 +358,20 @@ public final class PostgresBackend: StorageBackend {
             result = try body(transaction)
         } catch {
             _ = try? transaction.execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
-            lease.rest?(false)
+            lease.rest(false)
             throw transaction.passedOn(error, doing: lock ? "write" : "read")
         }
         do {
             if transaction.isCommitted {
                 // Committed with its rows (persistLast).
-            } else if let rest = lease.rest {
+                lease.rest(false)
+            } else if lock {
+                try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
+                lease.rest(false)
+            } else {
                 // A read-only transaction's end answers nothing the read needs: sent without
                 // waiting, with the next read's BEGIN.
-                rest(true)
-            } else {
-                try transaction.execute(PostgresQuery(unsafeSQL: "COMMIT"))
+                lease.rest(true)
             }
         } catch {
             throw transaction.mapped(error, doing: "commit")

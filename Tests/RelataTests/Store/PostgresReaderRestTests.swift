@@ -23,23 +23,30 @@ extension PostgresStoreTests {
             return (store, backend)
         }
 
-        @Test("A resting reader connection is idle in a transaction that holds no snapshot (it keeps VACUUM from nothing)")
+        @Test("Resting reader and writer connections are idle in a transaction that holds no snapshot (they keep VACUUM from nothing)")
         func restingHoldsNoSnapshot() async throws {
             guard let url = PostgresStoreTests.serverURL() else { return }
             let (store, backend) = try await Self.open(url, PostgresStoreTests.schema())
             try await store.write { try Chat(id: "c").save(to: &$0) }
             #expect(try await store.read { $0.entity(Chat.self, id: "c") } != nil)
-            // The COMMIT and BEGIN sent as the read ended are answered within moments.
-            var readers: [PostgresBackend.Activity] = []
+            // The COMMIT and BEGIN sent as the read ended (the BEGIN after the write) are
+            // answered within moments.
+            var connections: [PostgresBackend.Activity] = []
             for _ in 0..<100 {
-                readers = try backend.activity().filter { $0.name.hasPrefix("relata reads") }
-                if readers.allSatisfy({ $0.state == "idle in transaction" }) { break }
+                connections = try backend.activity()
+                if connections.allSatisfy({ $0.state == "idle in transaction" }) { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(readers.count == 1, "\(readers)")
-            #expect(readers.allSatisfy { $0.state == "idle in transaction" && !$0.holdsSnapshot }, "\(readers)")
+            #expect(connections.map(\.name).sorted() == ["relata reads", "relata writes"].map { "\($0) \(backend.configuration.schema)" })
+            #expect(connections.allSatisfy { $0.state == "idle in transaction" && !$0.holdsSnapshot }, "\(connections)")
             try await store.close()
-            #expect(try backend.activity().isEmpty, "a closed store leaves no connection")
+            // Connections close without the store waiting for the server to see them go.
+            var left = try backend.activity()
+            for _ in 0..<100 where !left.isEmpty {
+                try await Task.sleep(for: .milliseconds(20))
+                left = try backend.activity()
+            }
+            #expect(left.isEmpty, "a closed store leaves no connection: \(left)")
         }
 
         @Test("A read on a resting connection sees every commit made before it, however long the connection rested")
@@ -88,6 +95,24 @@ extension PostgresStoreTests {
             #expect(backend.readerConnectionCount == 1)
             try await store.close()
             try await writer.close()
+        }
+
+        @Test("A write that throws, or fails on the server, leaves the connection for writes fit for the next write")
+        func failedWritesRest() async throws {
+            guard let url = PostgresStoreTests.serverURL() else { return }
+            let (store, _) = try await Self.open(url, PostgresStoreTests.schema())
+            try await store.write { try Chat(id: "c").save(to: &$0) }
+            for round in 0..<4 {
+                await #expect(throws: Refused.self) {
+                    try await store.write { context in
+                        try Message(id: "x\(round)", text: "no", author: .id("u"), chat: .id("c")).save(to: &context)
+                        throw Refused()
+                    }
+                }
+                try await store.write { try Message(id: "m\(round)", text: "hi", author: .id("u"), chat: .id("c")).save(to: &$0) }
+            }
+            #expect(try await store.read { $0.ids(of: "c", \Chat.$messages) } == ["m0", "m1", "m2", "m3"])
+            try await store.close()
         }
     }
 }
