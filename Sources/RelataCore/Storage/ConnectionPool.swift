@@ -118,7 +118,14 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         for connection in idle { dispose(connection) }
     }
 
-    /// How many connections are open (idle or lent).
+    /// How many connections are idle.
+    package var idleCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.count
+    }
+
+    /// How many connections are open (idle or lent; one being made in the background too).
     package var openCount: Int {
         condition.lock()
         defer { condition.unlock() }

@@ -60,8 +60,9 @@ struct ConnectionPoolTests {
         only.settled.store(false, ordering: .relaxed)
         #expect(try pool.withConnection(make: make) { $0 } === only, "the busy one, not a wait for a new one")
         // The one made meanwhile joins the idle ones, settled: lent next, while `only` is busy.
-        for _ in 0..<500 where pool.openCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
-        #expect(pool.openCount == 2)
+        #expect(pool.openCount == 2, "the slot of the one being made is taken at once")
+        for _ in 0..<500 where pool.idleCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(pool.idleCount == 2)
         let grown = try pool.withConnection(make: make) { $0 }
         #expect(grown !== only && grown.number == 2)
         // At the limit, nothing more is made: both busy, the one back last is lent.
@@ -97,7 +98,7 @@ struct ConnectionPoolTests {
         #expect(pool.openCount == 2, "the slot of the one being made is taken")
         pool.close()
         gate.signal()
-        for _ in 0..<500 where pool.openCount > 0 { try await Task.sleep(for: .milliseconds(2)) }
+        for _ in 0..<500 where pool.openCount > 0 || disposed.count.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(2)) }
         #expect(pool.openCount == 0)
         #expect(disposed.count.withLock { $0 } == 2, "the idle one at close, and the one made after it")
     }
