@@ -24,12 +24,16 @@ extension PostgresBackend {
         return [onWrites, onReads]
     }
 
-    /// Runs `sql` on a dispatch thread: waiting for the driver never blocks Swift's cooperative pool.
+    /// Runs `sql` on a dispatch thread (waiting for the driver never blocks Swift's cooperative
+    /// pool), on a connection of its own: the connection for writes may rest in a transaction
+    /// begun for the next write.
     func runOffPool(_ sql: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let connection = try self.connection()
+                    _ = try self.connection()
+                    let connection = try self.connect(.writes)
+                    defer { Closing.close(connection) }
                     _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger).answer(from: connection)
                 })
             }
