@@ -4,6 +4,20 @@ import Relata
 import Testing
 
 extension PostgresStoreTests {
+    /// A store of `MultiProcessStoreTests`' models on `schema`, not following other stores'
+    /// commits (each read asks storage), and its backend.
+    static func unfollowedStore(_ url: String, _ schema: String, maxReaders: Int = 4) async throws -> (Store, PostgresBackend) {
+        let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema, maxReaders: maxReaders))
+        let store = try await Store(
+            backend: backend,
+            schema: EntitySchema(
+                MultiProcessStoreTests.User.self, MultiProcessStoreTests.Chat.self, MultiProcessStoreTests.Message.self,
+                MultiProcessStoreTests.Attachment.self),
+            followInterval: nil
+        )
+        return (store, backend)
+    }
+
     /// A reader connection rests between reads with the next read's transaction begun (its
     /// `COMMIT` and the next `BEGIN` sent as the read ends): what a user relies on is that a read
     /// still starts on the newest commit, that a resting connection holds back nothing on the
@@ -13,14 +27,8 @@ extension PostgresStoreTests {
         typealias Chat = MultiProcessStoreTests.Chat
         typealias Message = MultiProcessStoreTests.Message
 
-        static func open(_ url: String, _ schema: String, maxReaders: Int = 1) async throws -> (Store, PostgresBackend) {
-            let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema, maxReaders: maxReaders))
-            let store = try await Store(
-                backend: backend,
-                schema: EntitySchema(MultiProcessStoreTests.User.self, Chat.self, Message.self, MultiProcessStoreTests.Attachment.self),
-                followInterval: nil
-            )
-            return (store, backend)
+        static func open(_ url: String, _ schema: String) async throws -> (Store, PostgresBackend) {
+            try await PostgresStoreTests.unfollowedStore(url, schema, maxReaders: 1)
         }
 
         @Test("Resting reader and writer connections are idle in a transaction that holds no snapshot (they keep VACUUM from nothing)")

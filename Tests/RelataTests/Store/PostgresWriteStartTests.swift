@@ -14,13 +14,7 @@ extension PostgresStoreTests {
         typealias Message = MultiProcessStoreTests.Message
 
         static func open(_ url: String, _ schema: String) async throws -> (Store, PostgresBackend) {
-            let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema))
-            let store = try await Store(
-                backend: backend,
-                schema: EntitySchema(MultiProcessStoreTests.User.self, Chat.self, Message.self, MultiProcessStoreTests.Attachment.self),
-                followInterval: nil
-            )
-            return (store, backend)
+            try await PostgresStoreTests.unfollowedStore(url, schema)
         }
 
         /// Runs `work` on a dispatch thread (it blocks on the store's synchronous write).
