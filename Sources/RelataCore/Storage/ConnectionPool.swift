@@ -24,6 +24,10 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
     private let isUsable: (Connection) -> Bool
     private let isSettled: (Connection) -> Bool
     private let makeInBackground: (@Sendable () throws -> Connection)?
+    /// How many connections in a row must be lent unsettled before one more is made.
+    private let growAfter: Int
+    /// How many connections in a row were lent unsettled.
+    private var unsettledLends = 0
     private let closedError: () -> any Error
 
     /// A pool of at most `limit` connections (at least 1), closed by `dispose`; an idle one
@@ -34,20 +38,23 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
     ///   - isSettled: Whether an idle connection is done with what it was sent when it came back
     ///     (a reader connection's next `BEGIN`). The pool lends a settled one first; with none
     ///     settled, the one that came back last (its caller waits for what is in flight).
-    ///   - makeInBackground: Makes a connection on a thread of its own. When given, lending a
-    ///     connection that was not settled, while fewer than `limit` are open, opens one more this
-    ///     way for the calls after: a caller never waits for a connection it does not need, and
-    ///     reads in quick succession soon find one settled.
+    ///   - makeInBackground: Makes a connection on a thread of its own. When given, the
+    ///     `growAfter`-th connection in a row lent unsettled, while fewer than `limit` are open,
+    ///     has one more made this way for the calls after: a caller never waits for a connection
+    ///     it does not need, and a long run of reads in quick succession soon finds one settled.
+    ///     A short run makes none: a new connection costs its server (a PostgreSQL backend starts
+    ///     with empty caches), more than a few reads gain.
     package init(
         limit: Int, dispose: @escaping (Connection) -> Void, isUsable: @escaping (Connection) -> Bool = { _ in true },
         isSettled: @escaping (Connection) -> Bool = { _ in true }, makeInBackground: (@Sendable () throws -> Connection)? = nil,
-        closedError: @escaping () -> any Error
+        growAfter: Int = 16, closedError: @escaping () -> any Error
     ) {
         self.limit = max(1, limit)
         self.dispose = dispose
         self.isUsable = isUsable
         self.isSettled = isSettled
         self.makeInBackground = makeInBackground
+        self.growAfter = max(1, growAfter)
         self.closedError = closedError
     }
 
@@ -148,7 +155,7 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         var lost: [Connection] = []
         var found: Connection?
         // The most recently returned settled connection, else the most recently returned (and,
-        // while a slot is free, one more made in the background).
+        // after a run of those, while a slot is free, one more made in the background).
         for index in idle.indices.reversed() where !isUsable(idle[index]) {
             lost.append(idle.remove(at: index))
             open -= 1
@@ -156,10 +163,15 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         var grows = false
         if let index = idle.lastIndex(where: isSettled) {
             found = idle.remove(at: index)
+            unsettledLends = 0
         } else if let last = idle.popLast() {
             found = last
-            grows = makeInBackground != nil && open < limit
-            if grows { open += 1 }
+            unsettledLends += 1
+            grows = makeInBackground != nil && open < limit && unsettledLends >= growAfter
+            if grows {
+                open += 1
+                unsettledLends = 0
+            }
         }
         // No usable idle one: a slot is free (the wait above, or the lost ones just dropped).
         if found == nil { open += 1 }

@@ -23,11 +23,11 @@ struct ConnectionPoolTests {
         let count = Mutex(0)
     }
 
-    static func pool(limit: Int, made: Made, background: Bool = false) -> (ConnectionPool<Connection>, () -> Connection) {
+    static func pool(limit: Int, made: Made, background: Bool = false, growAfter: Int = 1) -> (ConnectionPool<Connection>, () -> Connection) {
         let make: @Sendable () -> Connection = { made.count.withLock { $0 += 1; return Connection($0) } }
         let pool = ConnectionPool<Connection>(
             limit: limit, dispose: { _ in }, isSettled: { $0.settled.load(ordering: .relaxed) },
-            makeInBackground: background ? make : nil, closedError: { CancellationError() })
+            makeInBackground: background ? make : nil, growAfter: growAfter, closedError: { CancellationError() })
         return (pool, make)
     }
 
@@ -72,6 +72,25 @@ struct ConnectionPoolTests {
         #expect(made.count.withLock { $0 } == 2 && pool.openCount == 2)
     }
 
+    @Test("A short run of unsettled lends makes no connection; the growAfter-th in a row makes one, and a settled lend starts the count again")
+    func growsAfterARun() async throws {
+        let made = Made()
+        let (pool, make) = Self.pool(limit: 4, made: made, background: true, growAfter: 3)
+        let only = try pool.withConnection(make: make) { $0 }
+        only.settled.store(false, ordering: .relaxed)
+        for _ in 0..<2 { #expect(try pool.withConnection(make: make) { $0 } === only) }
+        // A settled lend in between: the run starts again.
+        only.settled.store(true, ordering: .relaxed)
+        #expect(try pool.withConnection(make: make) { $0 } === only)
+        only.settled.store(false, ordering: .relaxed)
+        for _ in 0..<2 { #expect(try pool.withConnection(make: make) { $0 } === only) }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(made.count.withLock { $0 } == 1 && pool.openCount == 1, "no run of 3 yet")
+        #expect(try pool.withConnection(make: make) { $0 } === only)
+        for _ in 0..<500 where pool.idleCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(made.count.withLock { $0 } == 2 && pool.openCount == 2, "the third in a row made one")
+    }
+
     @Test("Without a background maker, a pool whose idle connections are busy lends one and opens none")
     func noBackgroundMaker() throws {
         let made = Made()
@@ -91,7 +110,7 @@ struct ConnectionPoolTests {
             makeInBackground: {
                 gate.wait()
                 return Connection(2)
-            }, closedError: { CancellationError() })
+            }, growAfter: 1, closedError: { CancellationError() })
         let only = try pool.withConnection(make: { Connection(1) }) { $0 }
         only.settled.store(false, ordering: .relaxed)
         _ = try pool.withConnection(make: { Connection(1) }) { $0 }
