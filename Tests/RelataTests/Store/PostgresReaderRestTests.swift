@@ -105,7 +105,7 @@ extension PostgresStoreTests {
             try await writer.close()
         }
 
-        @Test("A write that throws, or fails on the server, leaves the connection for writes fit for the next write")
+        @Test("A write that throws leaves the connection for writes fit for the next write")
         func failedWritesRest() async throws {
             guard let url = PostgresStoreTests.serverURL() else { return }
             let (store, _) = try await Self.open(url, PostgresStoreTests.schema())
