@@ -19,8 +19,8 @@ extension PostgresBackend {
             let rows = try connection.query(PostgresQuery(unsafeSQL: "SHOW search_path"), logger: logger).answer(from: connection)
             return try rows.first?.decode(String.self) ?? ""
         }
-        let onWrites = try show(connection())
-        let onReads = try readers.withConnection(make: { PostgresReaderConnection(try self.connect(.reads)) }) { try show($0.connection) }
+        let onWrites = try show(connection().connection)
+        let onReads = try readers.withConnection(make: { PostgresRestingConnection(try self.connect(.reads), begin: PostgresRestingConnection.readBegin) }) { try show($0.connection) }
         return [onWrites, onReads]
     }
 

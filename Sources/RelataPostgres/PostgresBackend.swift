@@ -59,12 +59,12 @@ public final class PostgresBackend: StorageBackend {
     }
 
     /// The connection for reads and writes (replaced when it was lost), and the listening one.
-    private let connections = Mutex<(main: PostgresConnection?, listener: PostgresConnection?)>((nil, nil))
+    private let connections = Mutex<(main: PostgresRestingConnection?, listener: PostgresConnection?)>((nil, nil))
     /// The connections reads run on (at most ``Configuration/maxReaders``): a read runs its
     /// `REPEATABLE READ` transaction on one of them, so it never waits for a write in progress
     /// (nor for another read), and never begins inside the write's transaction. A connection
     /// found closed is dropped.
-    let readers: ConnectionPool<PostgresReaderConnection>
+    let readers: ConnectionPool<PostgresRestingConnection>
     /// How to connect again (credentials stay in here, never in messages).
     private let settings: PostgresConnection.Configuration
     let configuration: Configuration
@@ -179,28 +179,29 @@ public final class PostgresBackend: StorageBackend {
         listenTask.withLock { $0 = task }
     }
 
-    /// The connection for reads and writes; a new one when the last was lost (the server
-    /// restarted, the network failed).
-    func connection() throws -> PostgresConnection {
-        if let current = connections.withLock({ $0.main }), !current.isClosed { return current }
+    /// The connection for writes; a new one when the last was lost (the server restarted, the
+    /// network failed).
+    func connection() throws -> PostgresRestingConnection {
+        if let current = connections.withLock({ $0.main }), !current.connection.isClosed { return current }
         // One reconnection at a time (two at once would leave one connection open and unused),
         // and none once the backend is closed.
         reconnecting.lock()
         defer { reconnecting.unlock() }
         guard !closed.load(ordering: .acquiring) else { throw Self.closedError }
         let current = connections.withLock { $0.main }
-        if let current, !current.isClosed { return current }
+        if let current, !current.connection.isClosed { return current }
         do {
-            let fresh = try connect(.writes)
+            let connected = try connect(.writes)
             if current == nil {
                 // The first connection: the tables, created when missing.
                 do {
-                    try tables.create(on: fresh, logger: logger)
+                    try tables.create(on: connected, logger: logger)
                 } catch {
-                    Closing.close(fresh)
+                    Closing.close(connected)
                     throw error
                 }
             }
+            let fresh = PostgresRestingConnection(connected, begin: "BEGIN")
             connections.withLock { $0.main = fresh }
             return fresh
         } catch {
@@ -253,13 +254,10 @@ public final class PostgresBackend: StorageBackend {
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent view of the rows
     /// and the log. Reads run on connections of their own (a few are kept open between reads):
     /// a read never waits for a write in progress, nor for another read. A connection rests
-    /// between reads with the next read's transaction begun (see `PostgresReaderConnection`).
+    /// between reads with the next read's transaction begun (see `PostgresRestingConnection`).
     public func read<T>(_ body: (any StorageReader) throws -> T) throws -> T {
         try readers.withReplaceableConnection(make: makeReaderConnection) { acquire in
-            try run(begin: PostgresReaderConnection.begin, lock: false, connection: {
-                let reader = try acquire()
-                return Lease(connection: reader.connection, begun: reader.takeBegun(), rest: { [logger] in reader.rest(committing: $0, logger: logger) })
-            }, body)
+            try run(lock: false, connection: { Lease(try acquire(), logger: logger) }, body)
         }
     }
 
@@ -276,10 +274,10 @@ public final class PostgresBackend: StorageBackend {
     }
 
     /// A new connection for reads, once the tables exist (the first connection makes them).
-    private func makeReaderConnection() throws -> PostgresReaderConnection {
+    private func makeReaderConnection() throws -> PostgresRestingConnection {
         _ = try connection()
         do {
-            return PostgresReaderConnection(try connect(.reads))
+            return PostgresRestingConnection(try connect(.reads), begin: PostgresRestingConnection.readBegin)
         } catch {
             throw Self.map(error, place: place, doing: "read")
         }
@@ -292,36 +290,28 @@ public final class PostgresBackend: StorageBackend {
     /// write's `BEGIN` is sent when a write ends, without waiting (a `READ COMMITTED` transaction
     /// takes no snapshot before its first query, and no lock before the writers' lock).
     public func write<T>(_ body: (any StorageTransaction) throws -> T) throws -> T {
-        try run(begin: "BEGIN", lock: true, connection: {
-            let main = try connection()
-            let begun = writeBegun.withLock { parked -> EventLoopFuture<PostgresQueryResult>? in
-                defer { parked = nil }
-                return parked?.connection === main ? parked?.begun : nil
-            }
-            return Lease(connection: main, begun: begun, rest: { [self] _ in restWrites(on: main) })
-        }, body)
-    }
-
-    /// The next write's `BEGIN`, sent when the last write ended, and the connection it was sent
-    /// on (a write on another, after a reconnection, begins its own).
-    private let writeBegun = Mutex<(connection: PostgresConnection, begun: EventLoopFuture<PostgresQueryResult>)?>(nil)
-
-    /// Sends the next write's `BEGIN` on `connection`, without waiting.
-    private func restWrites(on connection: PostgresConnection) {
-        guard !connection.isClosed else { return }
-        let begun = connection.query(PostgresQuery(unsafeSQL: "BEGIN"), logger: logger)
-        writeBegun.withLock { $0 = (connection, begun) }
+        try run(lock: true, connection: { Lease(try connection(), logger: logger) }, body)
     }
 
     /// A connection as one transaction takes it.
     private struct Lease {
         let connection: PostgresConnection
+        /// The statement that begins the transaction, unless it was sent ahead (`begun`).
+        let begin: String
         /// The transaction's `BEGIN`, when it was sent ahead.
         let begun: EventLoopFuture<PostgresQueryResult>?
         /// Rests the connection once the transaction ended, or with its end: `true` asks to send
         /// the `COMMIT` of a read (whose answer nothing needs) with the next `BEGIN`; `false`, the
         /// transaction was committed or rolled back already.
         let rest: (_ committing: Bool) -> Void
+
+        /// `resting`'s connection, with the `BEGIN` it sent ahead.
+        init(_ resting: PostgresRestingConnection, logger: Logger) {
+            connection = resting.connection
+            begin = resting.begin
+            begun = resting.takeBegun()
+            rest = { resting.rest(committing: $0, logger: logger) }
+        }
     }
 
     /// Runs `body` in one transaction on the backend's connection. A connection found lost when
@@ -329,12 +319,12 @@ public final class PostgresBackend: StorageBackend {
     /// transaction fails it (nothing of it is committed) with a typed error, and the next call
     /// connects again.
     private func run<T>(
-        begin: String, lock: Bool, connection: () throws -> Lease, _ body: (PostgresTransaction) throws -> T
+        lock: Bool, connection: () throws -> Lease, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
         var lease = try connection()
         var transaction = self.transaction(on: lease.connection)
         do {
-            try start(transaction, begin: begin, begun: lease.begun, lock: lock)
+            try start(transaction, begin: lease.begin, begun: lease.begun, lock: lock)
         } catch {
             // The server ended the connection (a restart, `pg_terminate_backend`): its error can
             // arrive before the driver sees the connection close.
@@ -347,7 +337,7 @@ public final class PostgresBackend: StorageBackend {
             lease = try connection()
             transaction = self.transaction(on: lease.connection)
             do {
-                try start(transaction, begin: begin, begun: lease.begun, lock: lock)
+                try start(transaction, begin: lease.begin, begun: lease.begun, lock: lock)
             } catch {
                 lease.rest(false)
                 throw transaction.mapped(error, doing: lock ? "write" : "read")
@@ -436,7 +426,7 @@ public final class PostgresBackend: StorageBackend {
         listenTask.withLock { $0?.cancel() }
         // Closed without waiting (this may run on any thread); each closing connection is kept
         // until it is closed.
-        let (main, listener) = connections.withLock { ($0.main, $0.listener) }
+        let (main, listener) = connections.withLock { ($0.main?.connection, $0.listener) }
         for connection in [main, listener].compactMap({ $0 }) where !connection.isClosed {
             Closing.close(connection)
         }
@@ -447,7 +437,7 @@ public final class PostgresBackend: StorageBackend {
     public func close() throws {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         listenTask.withLock { $0?.cancel() }
-        let (main, listener) = reconnecting.withLock { connections.withLock { ($0.main, $0.listener) } }
+        let (main, listener) = reconnecting.withLock { connections.withLock { ($0.main?.connection, $0.listener) } }
         try? listener?.close().answer(within: .seconds(5))
         readers.close()
         do {
