@@ -6,8 +6,8 @@ import RelataCore
 /// process on a NULL or a value it cannot convert, and a crafted or damaged file may hold either.
 /// Each read here throws `RelataError.Code.corruptedStore` instead, naming the table, the row and
 /// the column.
-struct CheckedRow {
-    let row: Row
+struct CheckedRow<Columns: RowColumns> {
+    let row: Columns
     /// The table, and which of its rows this is (its key, or its place in the scan).
     let place: () -> String
     let path: String
@@ -89,3 +89,15 @@ struct CheckedRow {
         )
     }
 }
+
+/// The columns of a row ``CheckedRow`` reads: a row stepped by the package
+/// (``StatementRow``), or GRDB's `Row` (the schema's own tables, read once at open).
+protocol RowColumns {
+    /// Whether column `index` is NULL.
+    func hasNull(atIndex index: Int) -> Bool
+    /// The value of column `index`; throws for NULL or a value `Value` cannot hold.
+    func decode<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ type: Value.Type, atIndex index: Int) throws -> Value
+}
+
+extension Row: RowColumns {}
+extension StatementRow: RowColumns {}

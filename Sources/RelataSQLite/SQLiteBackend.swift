@@ -65,6 +65,8 @@ public final class SQLiteBackend: StorageBackend {
     /// The first-rows queries (table and keys) whose rows SQL cannot order outnumbered the
     /// window of one scan: they are read in two (see `SQLiteTransaction.fetchFirstIDs`).
     let manyLooseRows = Mutex<Set<String>>([])
+    /// The SQL of the queries by value this backend ran, by shape.
+    let queryPlans = SQLiteQueryPlans()
 
     /// How many SQL statements this backend has run since it opened (SQLite's trace hook counts
     /// each statement once, when it starts; not those SQLite runs for one, such as FTS5's reads

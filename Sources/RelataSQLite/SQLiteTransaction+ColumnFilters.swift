@@ -17,10 +17,24 @@ extension SQLiteTransaction: ColumnFilteringReader {
         if filters.contains(where: { tables.catalog.column(of: type, for: $0) == nil }), !tables.isCurrent {
             try tables.refresh()
         }
-        var conditions = id == nil ? [] : ["id > ?1"]
+        let shape = SQLiteQueryPlans.Shape(.page(after: id != nil), type: type, catalog: tables.catalog, filters: filters, indexed: indexedColumns(of: type))
+        let page = backend.queryPlans.page(shape) { pageQuery(of: type, table: table, matching: filters, after: id != nil) }
         var arguments: [(any DatabaseValueConvertible)?] = [id]
+        for index in page.bound { arguments.append(Self.argument(filters[index].value)) }
+        arguments.append(max(0, limit))
+        var records: [EntityRecord] = []
+        try entityRows(page.sql, arguments: StatementArguments(arguments), type: type, table: table) { records.append($0) }
+        return records
+    }
+
+    /// The SQL of ``fetchEntities(of:matching:after:limit:)``: its parameters are the last id
+    /// (`?1`, NULL when there is none), the values of the filters tested in SQL, then the limit.
+    private func pageQuery(of type: String, table: String, matching filters: [ColumnFilter], after: Bool) -> SQLiteQueryPlans.Page {
+        var conditions = after ? ["id > ?1"] : []
+        var bound: [Int] = []
         var tested: [(filter: ColumnFilter, column: String)] = []
-        for filter in filters {
+        var testedIndex: [Int] = []
+        for (index, filter) in filters.enumerated() {
             if filter.test == .isNull {
                 tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
                 continue
@@ -28,36 +42,39 @@ extension SQLiteTransaction: ColumnFilteringReader {
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
             tested.append((filter, column))
+            testedIndex.append(index)
         }
         let driver = indexedColumn(of: type, among: tested)
         var driverTests: [String] = []
-        for (filter, column) in tested {
+        for ((filter, column), index) in zip(tested, testedIndex) {
             // Numbered, so a test that names its value twice binds it once.
-            arguments.append(Self.argument(filter.value))
-            let parameter = "?\(arguments.count)"
+            bound.append(index)
+            let parameter = "?\(bound.count + 1)"
             if column == driver {
                 driverTests.append(filter.test(on: column, parameter: parameter, .sqlite))
             } else {
                 conditions.append(filter.condition(on: column, parameter: parameter, .sqlite))
             }
         }
-        arguments.append(max(0, limit))
-        let limit = "ORDER BY id LIMIT ?\(arguments.count)"
+        let limit = "ORDER BY id LIMIT ?\(bound.count + 2)"
         func select(_ tests: [String]) -> String {
             "SELECT * FROM \(table)" + (tests.isEmpty ? "" : " WHERE " + tests.joined(separator: " AND "))
         }
         let sql = driver.map { "\(select(driverTests + conditions)) UNION ALL \(select(["\($0) IS NULL"] + conditions)) \(limit)" }
             ?? "\(select(conditions)) \(limit)"
-        var records: [EntityRecord] = []
-        try entityRows(sql, arguments: StatementArguments(arguments), type: type, table: table) { records.append($0) }
-        return records
+        return SQLiteQueryPlans.Page(sql: sql, bound: bound)
     }
 
     /// The column of the first of `filters` whose test can search one of the SQL indexes made
     /// for `type`'s declarations (see ``SQLiteIndexes``): one its column leads.
     func indexedColumn(of type: String, among filters: [(filter: ColumnFilter, column: String)]) -> String? {
-        let indexed = backend.indexes.withLock { $0[type]?.leadColumns } ?? []
+        let indexed = indexedColumns(of: type)
         return filters.first { $0.filter.searchesIndex && indexed.contains($0.column) }?.column
+    }
+
+    /// The columns the SQL indexes made for `type`'s declarations lead with.
+    func indexedColumns(of type: String) -> Set<String> {
+        backend.indexes.withLock { $0[type]?.leadColumns } ?? []
     }
 
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
@@ -83,27 +100,23 @@ extension SQLiteTransaction: ColumnFilteringReader {
     func fetchFirstIDs(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityIDs? {
-        guard let query = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
+        guard let (query, arguments) = try firstRowsQuery(of: type, matching: filters, orderedBy: order, count: count, skipping: skipping) else {
             return try tables.entityTable(of: type) == nil ? FirstEntityIDs(ids: [], loose: 0, skipped: 0) : nil
         }
         if let oneScan = query.oneScan, !backend.manyLooseRows.withLock({ $0.contains(oneScan.shape) }) {
-            if let first = try fetchFirstIDs(query, oneScan: oneScan, count: count, skipping: skipping) { return first }
+            if let first = try fetchFirstIDs(query, arguments: arguments, oneScan: oneScan, count: count, skipping: skipping) { return first }
             backend.manyLooseRows.withLock { _ = $0.insert(oneScan.shape) }
         }
         var ids: [String] = [], loose = 0
-        let page = "LIMIT ?\(query.arguments.count - 1) OFFSET ?\(query.arguments.count)"
-        try each(
-            "SELECT id, 0 FROM (\(query.ordered) \(page))" + query.looseWheres.map { " UNION ALL SELECT id, 1 FROM \(query.table) WHERE \($0)" }.joined(),
-            arguments: StatementArguments(query.arguments), table: query.table, countingRows: false
-        ) { row, place in
+        try each(query.page, arguments: StatementArguments(arguments), table: query.table, countingRows: false) { row, place in
             ids.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
             if row[1] as Int64? == 1 { loose += 1 }
         }
         guard loose > 0, skipping > 0 else { return FirstEntityIDs(ids: ids, loose: loose, skipped: skipping) }
         // Rows Swift must place among the first ones: the ids skipped are needed after all.
         var skipped: [String] = []
-        let arguments = query.arguments.dropLast(2) + [skipping]
-        try each("\(query.ordered) LIMIT ?\(arguments.count)", arguments: StatementArguments(Array(arguments)), table: query.table, countingRows: false) { row, place in
+        let skippedArguments = Array(arguments.dropLast(2)) + [skipping]
+        try each(query.skipped, arguments: StatementArguments(skippedArguments), table: query.table, countingRows: false) { row, place in
             skipped.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
         }
         return FirstEntityIDs(ids: skipped + ids, loose: loose, skipped: 0)
@@ -114,19 +127,17 @@ extension SQLiteTransaction: ColumnFilteringReader {
 
     /// ``fetchFirstIDs(of:matching:orderedBy:count:skipping:)`` in one scan; `nil` when as many
     /// rows as ``looseWindow`` are loose (there may be more).
-    private func fetchFirstIDs(_ query: FirstRowsQuery, oneScan: FirstRowsQuery.OneScan, count: Int, skipping: Int) throws -> FirstEntityIDs? {
+    private func fetchFirstIDs(
+        _ query: FirstRowsQuery, arguments queryArguments: [(any DatabaseValueConvertible)?], oneScan: FirstRowsQuery.OneScan, count: Int, skipping: Int
+    ) throws -> FirstEntityIDs? {
         let (page, pageOverflows) = max(0, skipping).addingReportingOverflow(max(0, count))
         let (limit, limitOverflows) = page.addingReportingOverflow(Self.looseWindow)
         // The window's loose rows (1) come first; then the ordered ones (0); then the rows the
         // driver's column leaves NULL (2), each found in its index.
-        var arguments = Array(query.arguments.dropLast(2))
+        var arguments = Array(queryArguments.dropLast(2))
         arguments.append(pageOverflows || limitOverflows ? -1 : limit)
-        let sorted = "SELECT id, CASE WHEN \(oneScan.ordered) THEN 0 ELSE 1 END AS loose FROM \(query.table) WHERE \(oneScan.passing) ORDER BY loose DESC, \(oneScan.keys) LIMIT ?\(arguments.count)"
         var ordered: [String] = [], loose: [String] = [], windowed = 0
-        try each(
-            "SELECT id, loose FROM (\(sorted))" + (oneScan.nullDriver.map { " UNION ALL SELECT id, 2 FROM \(query.table) WHERE \($0)" } ?? ""),
-            arguments: StatementArguments(arguments), table: query.table, countingRows: false
-        ) { row, place in
+        try each(oneScan.sql, arguments: StatementArguments(arguments), table: query.table, countingRows: false) { row, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
             switch row[1] as Int64? {
             case 0: ordered.append(id)
@@ -143,29 +154,39 @@ extension SQLiteTransaction: ColumnFilteringReader {
     }
 
     /// The SQL of ``fetchFirstEntities(of:matching:orderedBy:count:skipping:)`` and of
-    /// ``fetchFirstIDs(of:matching:orderedBy:count:skipping:)``: `nil` when the type has no table
-    /// or its rows cannot be ordered by these keys in SQL.
+    /// ``fetchFirstIDs(of:matching:orderedBy:count:skipping:)`` (kept by its shape, see
+    /// ``SQLiteQueryPlans``), and its arguments: `nil` when the type has no table or its rows
+    /// cannot be ordered by these keys in SQL.
     private func firstRowsQuery(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
-    ) throws -> FirstRowsQuery? {
+    ) throws -> (query: FirstRowsQuery, arguments: [(any DatabaseValueConvertible)?])? {
         guard let table = try tables.entityTable(of: type) else { return nil }
         // Every column of the type must be known: a key ordered by one column of several kinds
         // would miss the rows whose value is in another.
         if !tables.isCurrent { try tables.refresh() }
+        let shape = SQLiteQueryPlans.Shape(.firstRows(order), type: type, catalog: tables.catalog, filters: filters, indexed: indexedColumns(of: type))
+        guard let query = backend.queryPlans.firstRows(shape, { firstRowsQuery(of: type, table: table, matching: filters, orderedBy: order) }) else {
+            return nil
+        }
+        // Every filter is tested in SQL (else there is no query): their values, in order.
+        return (query, filters.map { Self.argument($0.value) } + [max(0, count), max(0, skipping)])
+    }
+
+    /// The SQL of a first-rows query; its parameters are the filters' values in order, then the
+    /// count and the number to skip.
+    private func firstRowsQuery(of type: String, table: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder]) -> FirstRowsQuery? {
         guard let plan = tables.catalog.firstRows(of: type, filters: filters, order: order) else { return nil }
         // A column not NULL says the row holds an entity (a row without one has every property
         // column NULL): the payload is not read to tell, unless no column is involved.
         var exact = (plan.involved.isEmpty ? ["length(payload) > 0"] : []) + plan.ordered(.sqlite), loose = ["length(payload) > 0"]
-        var arguments: [(any DatabaseValueConvertible)?] = []
         // A filter's column that leads an index (and is involved, so its NULL rows are loose):
         // the loose rows are then two index searches — those whose column is NULL, and those
         // passing its tests that SQL cannot order otherwise — where one `WHERE` with the `OR` of
         // every reason reads every row of the type.
         let driver = indexedColumn(of: type, among: plan.filters)
         var driverTests: [String] = [], otherConditions: [String] = [], tests: [String] = [], otherTests: [String] = []
-        for (filter, column) in plan.filters {
-            arguments.append(Self.argument(filter.value))
-            let parameter = "?\(arguments.count)"
+        for (index, (filter, column)) in plan.filters.enumerated() {
+            let parameter = "?\(index + 1)"
             let test = filter.test(on: column, parameter: parameter, .sqlite)
             let condition = filter.condition(on: column, parameter: parameter, .sqlite)
             exact.append(test)
@@ -173,8 +194,6 @@ extension SQLiteTransaction: ColumnFilteringReader {
             tests.append(test)
             if column == driver { driverTests.append(test) } else { otherConditions.append(condition); otherTests.append(test) }
         }
-        arguments.append(max(0, count))
-        arguments.append(max(0, skipping))
         let keys = (plan.keys + ["id"]).joined(separator: ", ")
         let ordered = "SELECT id FROM \(table) WHERE \(exact.joined(separator: " AND ")) ORDER BY \(keys)"
         // The rows SQL cannot order as Swift does (a column NULL, a text key not ASCII), all of
@@ -184,7 +203,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // passing those tests, the ordered ones are those SQL orders (a column a filter passes
         // with NULL is involved, which makes its row loose).
         let looseWheres: [String]
-        var oneScan: FirstRowsQuery.OneScan?
+        var oneScan: (passing: String, ordered: String, nullDriver: String?)?
         if let driver {
             // With the driver's column NULL, its own filters pass and the row is loose; with it
             // not NULL, the row holds an entity and is loose for another reason, if any.
@@ -193,48 +212,28 @@ extension SQLiteTransaction: ColumnFilteringReader {
             let nullDriver = (["\(driver) IS NULL", "length(payload) > 0"] + otherConditions).joined(separator: " AND ")
             looseWheres = [nullDriver] + (other.leavesRowsToSwift ? [(driverTests + otherConditions + [other.unordered(.sqlite)]).joined(separator: " AND ")] : [])
             if other.leavesRowsToSwift {
-                oneScan = FirstRowsQuery.OneScan(
-                    shape: "\(table) \(keys)", passing: (driverTests + otherConditions).joined(separator: " AND "),
-                    ordered: (other.ordered(.sqlite) + otherTests).joined(separator: " AND "), keys: keys, nullDriver: nullDriver
-                )
+                oneScan = ((driverTests + otherConditions).joined(separator: " AND "), (other.ordered(.sqlite) + otherTests).joined(separator: " AND "), nullDriver)
             }
         } else {
             looseWheres = [(loose + [plan.unordered(.sqlite)]).joined(separator: " AND ")]
             if plan.leavesRowsToSwift {
-                oneScan = FirstRowsQuery.OneScan(
-                    shape: "\(table) \(keys)", passing: loose.joined(separator: " AND "),
-                    ordered: (plan.ordered(.sqlite) + tests).joined(separator: " AND "), keys: keys, nullDriver: nil
-                )
+                oneScan = (loose.joined(separator: " AND "), (plan.ordered(.sqlite) + tests).joined(separator: " AND "), nil)
             }
         }
-        return FirstRowsQuery(table: table, ordered: ordered, looseWheres: looseWheres, arguments: arguments, oneScan: oneScan)
-    }
-
-    /// A first-rows query (see ``firstRowsQuery(of:matching:orderedBy:count:skipping:)``): the ids
-    /// in order, the conditions of the rows SQL cannot order, and the arguments (the count and
-    /// the number to skip last).
-    private struct FirstRowsQuery {
-        let table: String
-        /// The ids of the rows SQL orders, in order.
-        let ordered: String
-        let looseWheres: [String]
-        let arguments: [(any DatabaseValueConvertible)?]
-        /// The same in one scan, where two would read the same rows: see
-        /// ``fetchFirstIDs(_:oneScan:count:skipping:)``.
-        let oneScan: OneScan?
-
-        struct OneScan {
-            /// The table and keys: what ``SQLiteBackend/manyLooseRows`` remembers.
-            let shape: String
-            /// The rows that are ordered or loose (the driver's column, if any, not NULL).
-            let passing: String
-            /// Which of those SQL orders.
-            let ordered: String
-            /// `ORDER BY`'s keys, the id last.
-            let keys: String
-            /// The loose rows whose driver's column is NULL, an index search of their own.
-            let nullDriver: String?
-        }
+        // The filters' values are ?1…?n: the count and the number to skip follow them.
+        let n = plan.filters.count
+        let page = "SELECT id, 0 FROM (\(ordered) LIMIT ?\(n + 1) OFFSET ?\(n + 2))"
+            + looseWheres.map { " UNION ALL SELECT id, 1 FROM \(table) WHERE \($0)" }.joined()
+        return FirstRowsQuery(
+            table: table, page: page, skipped: "\(ordered) LIMIT ?\(n + 1)",
+            oneScan: oneScan.map { oneScan in
+                let sorted = "SELECT id, CASE WHEN \(oneScan.ordered) THEN 0 ELSE 1 END AS loose FROM \(table) WHERE \(oneScan.passing) ORDER BY loose DESC, \(keys) LIMIT ?\(n + 1)"
+                return FirstRowsQuery.OneScan(
+                    shape: "\(table) \(keys)",
+                    sql: "SELECT id, loose FROM (\(sorted))" + (oneScan.nullDriver.map { " UNION ALL SELECT id, 2 FROM \(table) WHERE \($0)" } ?? "")
+                )
+            }
+        )
     }
 
     /// How many rows of `type` pass `filters` exactly (`count(*)` over the filters' columns, which

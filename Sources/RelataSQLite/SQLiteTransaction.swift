@@ -60,7 +60,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// connection's kept statements are dropped and it runs prepared anew.
     func each(
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
-        _ body: (Row, @escaping () -> String) throws -> Void
+        _ body: (StatementRow, @escaping () -> String) throws -> Void
     ) throws {
         try each(sql, arguments: arguments, table: table, selectsEveryColumn: selectsEveryColumn, countingRows: countingRows) { row, _, place in
             try body(row, place)
@@ -70,20 +70,38 @@ struct SQLiteTransaction: StorageTransaction {
     /// ``each(_:arguments:table:selectsEveryColumn:_:)``, each row given with its statement
     /// (whose column names are current from the first row on).
     ///
+    /// The statement is stepped through SQLite's C API (see ``StatementRow``), its arguments
+    /// bound without GRDB's check of them against the statement: every statement run here is
+    /// made by this package, its parameters numbered to match its arguments.
+    ///
     /// `countingRows`: the rows are counted in the backend's `rowsRead` (rows of entities and
     /// links, not the ids of a page).
     func each(
         _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
-        _ body: (Row, Statement, @escaping () -> String) throws -> Void
+        _ body: (StatementRow, Statement, @escaping () -> String) throws -> Void
     ) throws {
         backend.rowReads.add()
         attempts: for attempt in 0..<2 {
             let statement = try db.cachedStatement(sql: sql)
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            let handle = statement.sqliteStatement
+            // GRDB's reset throws the failure of the statement's last step, if it failed (a
+            // damaged file): reset here first, whatever it reports.
+            sqlite3_reset(handle)
+            statement.setUncheckedArguments(arguments)
+            defer { sqlite3_reset(handle) }
+            let row = StatementRow(handle: handle)
             var index = 0
-            while let row = try rows.next() {
+            while true {
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_ROW else {
+                    guard code == SQLITE_DONE else {
+                        let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
+                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+                    }
+                    return
+                }
                 // SQLite prepares again at the first step: the columns are known from here on.
-                if index == 0, attempt == 0, selectsEveryColumn, !Self.hasCurrentColumns(statement, row) {
+                if index == 0, attempt == 0, selectsEveryColumn, !Self.hasCurrentColumns(statement) {
                     db.clearSchemaCache()
                     continue attempts
                 }
@@ -92,20 +110,19 @@ struct SQLiteTransaction: StorageTransaction {
                 let n = index
                 try body(row, statement, { "\(table) row \(n)" })
             }
-            return
         }
     }
 
-    /// Whether the columns GRDB keeps for `statement` and for `row`, its cursor's row, are those
-    /// SQLite gives the statement now: GRDB keeps the names it first read, and the row counts
-    /// the columns when the cursor is made — before the first step, which prepares the statement
-    /// again if the schema changed (even for a statement that had returned no row before).
-    static func hasCurrentColumns(_ statement: Statement, _ row: Row) -> Bool {
+    /// Whether the columns GRDB keeps for `statement` are those SQLite gives it now, in its
+    /// current row: GRDB keeps the names it first read, and SQLite prepares the statement again
+    /// at its first step if the schema changed (even for a statement that had returned no row
+    /// before).
+    static func hasCurrentColumns(_ statement: Statement) -> Bool {
         let names = statement.columnNames
-        let count = Int(sqlite3_column_count(statement.sqliteStatement))
-        guard count == names.count, count == row.count else { return false }
-        for index in 0..<count {
-            guard let name = sqlite3_column_name(statement.sqliteStatement, Int32(index)), String(cString: name) == names[index] else { return false }
+        let handle = statement.sqliteStatement
+        guard Int(sqlite3_column_count(handle)) == names.count else { return false }
+        for index in names.indices {
+            guard let name = sqlite3_column_name(handle, CInt(index)), names[index].withCString({ strcmp($0, name) == 0 }) else { return false }
         }
         return true
     }
@@ -119,7 +136,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     /// ``entityRows(_:arguments:type:table:_:)``, each record given with its row (for columns
     /// the statement adds after the table's).
-    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord, Row) throws -> Void) throws {
+    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord, StatementRow) throws -> Void) throws {
         var layout: (names: [String], slots: EntityRowLayout)?
         try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, statement, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
@@ -143,7 +160,7 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     /// The link row of `SELECT` ``linkColumns``, named by its source once the source is read.
-    func linkRecord(_ type: String, _ relation: String, _ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
+    func linkRecord(_ type: String, _ relation: String, _ row: StatementRow, _ place: @escaping () -> String) throws -> LinkRecord {
         let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "source")
         let r = CheckedRow(row: row, place: { "the link of \(type).\(relation) of \"\(source)\"" }, path: backend.path)
         return LinkRecord(
@@ -154,7 +171,7 @@ struct SQLiteTransaction: StorageTransaction {
 
     /// The to-one link of `SELECT id, <target column>, <inverse column>` from `type`'s entity
     /// rows, named by its source once the source is read.
-    func toOneLinkRecord(_ type: String, _ relation: String, _ column: TableCatalog.Column, _ row: Row, _ place: @escaping () -> String) throws -> LinkRecord {
+    func toOneLinkRecord(_ type: String, _ relation: String, _ column: TableCatalog.Column, _ row: StatementRow, _ place: @escaping () -> String) throws -> LinkRecord {
         let source = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
         let r = CheckedRow(row: row, place: { "the row of \(type) \"\(source)\"" }, path: backend.path)
         return LinkRecord(
@@ -164,7 +181,7 @@ struct SQLiteTransaction: StorageTransaction {
     }
 
     /// The dynamic link row of `SELECT` ``dynamicLinkColumns``.
-    func dynamicLinkRecord(_ row: Row, _ place: @escaping () -> String) throws -> DynamicLinkRecord {
+    func dynamicLinkRecord(_ row: StatementRow, _ place: @escaping () -> String) throws -> DynamicLinkRecord {
         let r = CheckedRow(row: row, place: place, path: backend.path)
         return DynamicLinkRecord(
             kind: try r.text(0, "kind"), sourceType: try r.text(1, "source_type"), source: try r.text(2, "source"),
@@ -277,7 +294,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// (columns, each ascending, a NULL first): a page from the end walks the index backwards.
     private func rows(
         _ select: String, key: String, order: [String], page: ListPage, table: String,
-        _ record: (Row, @escaping () -> String) throws -> LinkRecord
+        _ record: (StatementRow, @escaping () -> String) throws -> LinkRecord
     ) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
         let (sql, arguments): (String, StatementArguments)

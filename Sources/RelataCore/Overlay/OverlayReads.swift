@@ -13,6 +13,8 @@ enum OverlayReads {
         let type = EntitySchema.storageName(of: Entity.self)
         func decode(_ records: [EntityRecord], into found: inout EntityReads<Entity>.Found, base: ContextBase) throws {
             found.rows += records
+            found.entities.reserveCapacity(found.entities.count + records.count)
+            if records.first?.updatedAt != nil { found.times.reserveCapacity(found.times.count + records.count) }
             let decoders = PayloadCoding.Decoders()
             // Entities another context decoded from these very rows come from the store's cache.
             let cached = base.cache?.decoded(records, as: Entity.self) ?? []

@@ -287,12 +287,23 @@ package final class RowCache: Sendable {
     /// The entities decoded from `records` before, where the cache still holds those very rows.
     @usableFromInline
     func decoded<Entity: EntityModelProtocol>(_ records: [EntityRecord], as _: Entity.Type) -> [Entity?] {
+        // The lookups are not generic (this function is called unspecialized, from the model's
+        // module): one type check per entity, against a type found once.
+        let decodedType = ObjectIdentifier(Decoded<Entity>.self)
+        return decodedObjects(records).map { object in
+            guard let object, ObjectIdentifier(type(of: object)) == decodedType else { return nil }
+            return unsafeDowncast(object, to: Decoded<Entity>.self).entity
+        }
+    }
+
+    /// What the cache decoded from each of `records`, for the rows it holds unchanged.
+    private func decodedObjects(_ records: [EntityRecord]) -> [AnyObject?] {
         state.withLock { state in
             records.map { record in
                 guard let index = state.entities.index(forKey: EntityKey(type: record.type, id: record.id)) else { return nil }
                 let entry = state.entities.values[index]
-                guard let value = entry.decoded as? Decoded<Entity>, entry.row?.sameStoredValues(as: record) == true else { return nil }
-                return value.entity
+                guard let object = entry.decoded, entry.row?.sameStoredValues(as: record) == true else { return nil }
+                return object
             }
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 package struct ColumnFilter: Sendable, Equatable {
     /// What the column is tested for.
     @usableFromInline
-    package enum Test: Sendable, Equatable {
+    package enum Test: Sendable, Hashable {
         case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
         /// The text holds the value (bytewise, case-sensitive).
         case contains

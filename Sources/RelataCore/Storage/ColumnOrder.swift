@@ -7,7 +7,7 @@ import Foundation
 /// `COLLATE "C"`), which agree on ASCII — so storage orders the rows whose text is ASCII and
 /// sends every other row for Swift to order.
 @usableFromInline
-package struct ColumnOrder: Sendable, Equatable {
+package struct ColumnOrder: Sendable, Hashable {
     /// The property's name (its column's, see `_relataColumnName(_:)`).
     @usableFromInline package var column: String
     @usableFromInline package var descending: Bool

@@ -20,6 +20,10 @@ package struct FirstEntityIDs: Sendable {
     /// order); an id without a row is left out.
     package func rows(of type: String, _ fetch: ([EntityKey]) throws -> [EntityRecord]) rethrows -> FirstEntityRows {
         let read = try fetch(ids.map { EntityKey(type: type, id: $0) })
+        // Most often in order already (a cache answering every key answers in the keys' order).
+        if read.count == ids.count, zip(read, ids).allSatisfy({ $0.id == $1 }) {
+            return FirstEntityRows(records: read, skipped: skipped, isExact: loose == 0)
+        }
         let byID = Dictionary(read.map { ($0.id, $0) }) { row, _ in row }
         return FirstEntityRows(records: ids.compactMap { byID[$0] }, skipped: skipped, isExact: loose == 0)
     }
