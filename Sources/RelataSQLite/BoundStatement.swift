@@ -30,7 +30,7 @@ struct BoundStatement {
     func bind(_ index: Int32, _ text: String) throws {
         var text = text
         let code = text.withUTF8 { bytes in
-            sqlite3_bind_text(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
+            sqlite3_bind_text(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
         }
         guard code == SQLITE_OK else { throw error(code) }
     }
@@ -55,7 +55,7 @@ struct BoundStatement {
             // An empty blob has no base address, and a null pointer would bind NULL.
             bytes.isEmpty
                 ? sqlite3_bind_zeroblob(statement.sqliteStatement, index, 0)
-                : sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), transient)
+                : sqlite3_bind_blob(statement.sqliteStatement, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
         }
         guard code == SQLITE_OK else { throw error(code) }
     }
@@ -149,5 +149,5 @@ struct BoundStatement {
     }
 }
 
-/// SQLite copies the bound bytes before the call returns.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// Tells SQLite to copy the bound bytes before the call returns.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -23,7 +23,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         for index in page.bound { arguments.append(Self.argument(filters[index].value)) }
         arguments.append(max(0, limit))
         var records: [EntityRecord] = []
-        try entityRows(page.sql, arguments: StatementArguments(arguments), type: type, table: table) { records.append($0) }
+        try entityRows(page.sql, arguments: StatementValues(arguments), type: type, table: table) { records.append($0) }
         return records
     }
 
@@ -108,7 +108,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
             backend.manyLooseRows.withLock { _ = $0.insert(oneScan.shape) }
         }
         var ids: [String] = [], loose = 0
-        try each(query.page, arguments: StatementArguments(arguments), table: query.table, countingRows: false) { row, place in
+        try each(query.page, arguments: StatementValues(arguments), table: query.table, countingRows: false) { row, place in
             ids.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
             if row[1] as Int64? == 1 { loose += 1 }
         }
@@ -116,7 +116,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         // Rows Swift must place among the first ones: the ids skipped are needed after all.
         var skipped: [String] = []
         let skippedArguments = Array(arguments.dropLast(2)) + [skipping]
-        try each(query.skipped, arguments: StatementArguments(skippedArguments), table: query.table, countingRows: false) { row, place in
+        try each(query.skipped, arguments: StatementValues(skippedArguments), table: query.table, countingRows: false) { row, place in
             skipped.append(try CheckedRow(row: row, place: place, path: backend.path).text(0, "id"))
         }
         return FirstEntityIDs(ids: skipped + ids, loose: loose, skipped: 0)
@@ -137,7 +137,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
         var arguments = Array(queryArguments.dropLast(2))
         arguments.append(pageOverflows || limitOverflows ? -1 : limit)
         var ordered: [String] = [], loose: [String] = [], windowed = 0
-        try each(oneScan.sql, arguments: StatementArguments(arguments), table: query.table, countingRows: false) { row, place in
+        try each(oneScan.sql, arguments: StatementValues(arguments), table: query.table, countingRows: false) { row, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
             switch row[1] as Int64? {
             case 0: ordered.append(id)
@@ -262,7 +262,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
             loose.append("(" + plan.involved.map { "\($0) IS NULL" }.joined(separator: " OR ") + ")")
             try entityRows(
                 "SELECT * FROM \(table) WHERE \(loose.joined(separator: " AND "))",
-                arguments: StatementArguments(arguments), type: type, table: table
+                arguments: StatementValues(arguments), type: type, table: table
             ) { untested.append($0) }
         }
         return ColumnCount(count: count, untested: untested)

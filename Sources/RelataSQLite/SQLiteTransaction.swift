@@ -59,7 +59,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// before the first step; when they differ from the columns the statement has now, the
     /// connection's kept statements are dropped and it runs prepared anew.
     func each(
-        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
+        _ sql: String, arguments: StatementValues = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
         _ body: (StatementRow, @escaping () -> String) throws -> Void
     ) throws {
         try each(sql, arguments: arguments, table: table, selectsEveryColumn: selectsEveryColumn, countingRows: countingRows) { row, _, place in
@@ -77,7 +77,7 @@ struct SQLiteTransaction: StorageTransaction {
     /// `countingRows`: the rows are counted in the backend's `rowsRead` (rows of entities and
     /// links, not the ids of a page).
     func each(
-        _ sql: String, arguments: StatementArguments = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
+        _ sql: String, arguments: StatementValues = [], table: String, selectsEveryColumn: Bool = false, countingRows: Bool = true,
         _ body: (StatementRow, Statement, @escaping () -> String) throws -> Void
     ) throws {
         backend.rowReads.add()
@@ -87,7 +87,7 @@ struct SQLiteTransaction: StorageTransaction {
             // GRDB's reset throws the failure of the statement's last step, if it failed (a
             // damaged file): reset here first, whatever it reports.
             sqlite3_reset(handle)
-            statement.setUncheckedArguments(arguments)
+            try arguments.bind(to: statement, in: db)
             defer { sqlite3_reset(handle) }
             let row = StatementRow(handle: handle)
             var index = 0
@@ -130,13 +130,13 @@ struct SQLiteTransaction: StorageTransaction {
     /// Runs `sql`, a `SELECT *` (or `e.*`) of `type`'s entity table, and hands each row to `body`
     /// as a record, its to-one links found by ``EntityRowLayout`` (every column the table has
     /// now, so one another connection added is never missed).
-    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord) throws -> Void) throws {
+    func entityRows(_ sql: String, arguments: StatementValues = [], type: String, table: String, _ body: (EntityRecord) throws -> Void) throws {
         try entityRows(sql, arguments: arguments, type: type, table: table) { record, _ in try body(record) }
     }
 
     /// ``entityRows(_:arguments:type:table:_:)``, each record given with its row (for columns
     /// the statement adds after the table's).
-    func entityRows(_ sql: String, arguments: StatementArguments = [], type: String, table: String, _ body: (EntityRecord, StatementRow) throws -> Void) throws {
+    func entityRows(_ sql: String, arguments: StatementValues = [], type: String, table: String, _ body: (EntityRecord, StatementRow) throws -> Void) throws {
         var layout: (names: [String], slots: EntityRowLayout)?
         try each(sql, arguments: arguments, table: table, selectsEveryColumn: true) { row, statement, place in
             let id = try CheckedRow(row: row, place: place, path: backend.path).text(0, "id")
@@ -297,7 +297,7 @@ struct SQLiteTransaction: StorageTransaction {
         _ record: (StatementRow, @escaping () -> String) throws -> LinkRecord
     ) throws -> [LinkRecord] {
         var records: [LinkRecord] = []
-        let (sql, arguments): (String, StatementArguments)
+        let (sql, arguments): (String, StatementValues)
         if case .last(let n) = page {
             (sql, arguments) = ("\(select) ORDER BY \(order.map { "\($0) DESC" }.joined(separator: ", ")) LIMIT ?", [key, max(0, n)])
         } else {
