@@ -56,6 +56,11 @@ final class SQLiteQueryPlans: Sendable {
     /// shapes (every property of a type filtered in every combination).
     static let limit = 256
 
+    /// How many shapes are kept, pages and first rows.
+    var count: Int {
+        pages.withLock { $0.count } + firstRows.withLock { $0.count }
+    }
+
     /// The page of `shape`: the one kept, or `make()`'s, kept.
     func page(_ shape: Shape, _ make: () throws -> Page) rethrows -> Page {
         try Self.kept(shape, in: pages, make)

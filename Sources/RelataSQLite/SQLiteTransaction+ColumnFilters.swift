@@ -31,9 +31,8 @@ extension SQLiteTransaction: ColumnFilteringReader {
     /// (`?1`, NULL when there is none), the values of the filters tested in SQL, then the limit.
     private func pageQuery(of type: String, table: String, matching filters: [ColumnFilter], after: Bool) -> SQLiteQueryPlans.Page {
         var conditions = after ? ["id > ?1"] : []
-        var bound: [Int] = []
-        var tested: [(filter: ColumnFilter, column: String)] = []
-        var testedIndex: [Int] = []
+        // Each filter tested in SQL, with its place among `filters`.
+        var tested: [(index: Int, filter: ColumnFilter, column: String)] = []
         for (index, filter) in filters.enumerated() {
             if filter.test == .isNull {
                 tables.catalog.nullTest(of: type, name: filter.column).map { conditions.append($0) }
@@ -41,21 +40,20 @@ extension SQLiteTransaction: ColumnFilteringReader {
             }
             // No column of the value's kind: no row holds such a value in one, every row passes.
             guard let column = tables.catalog.column(of: type, for: filter) else { continue }
-            tested.append((filter, column))
-            testedIndex.append(index)
+            tested.append((index, filter, column))
         }
-        let driver = indexedColumn(of: type, among: tested)
+        let driver = indexedColumn(of: type, among: tested.map { ($0.filter, $0.column) })
         var driverTests: [String] = []
-        for ((filter, column), index) in zip(tested, testedIndex) {
+        for (number, (_, filter, column)) in tested.enumerated() {
             // Numbered, so a test that names its value twice binds it once.
-            bound.append(index)
-            let parameter = "?\(bound.count + 1)"
+            let parameter = "?\(number + 2)"
             if column == driver {
                 driverTests.append(filter.test(on: column, parameter: parameter, .sqlite))
             } else {
                 conditions.append(filter.condition(on: column, parameter: parameter, .sqlite))
             }
         }
+        let bound = tested.map(\.index)
         let limit = "ORDER BY id LIMIT ?\(bound.count + 2)"
         func select(_ tests: [String]) -> String {
             "SELECT * FROM \(table)" + (tests.isEmpty ? "" : " WHERE " + tests.joined(separator: " AND "))
