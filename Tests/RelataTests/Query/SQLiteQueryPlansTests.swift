@@ -35,4 +35,20 @@ struct SQLiteQueryPlansTests {
         #expect(backend.queryPlans.count == 3)
         try await store.close()
     }
+
+    @Test("An empty text is bound as text, not NULL: a filter for it finds the entities holding it")
+    func emptyText() async throws {
+        let (directory, path) = try SQLiteStoreFileTests.temporaryPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Store(backend: SQLiteBackend(path: path), schema: EntitySchema(Employee.self), followInterval: nil)
+        var employees = QueryPredicateTests.employees(60, seed: 9)
+        for index in stride(from: 0, to: employees.count, by: 7) { employees[index].name = "" }
+        try await store.write { [employees] context in for employee in employees { try employee.save(to: &context) } }
+        let unnamed = try await store.read { Employee.query(in: $0).filter(\.name == "").resolve().map(\.id).sorted() }
+        #expect(unnamed == employees.filter { $0.name.isEmpty }.map(\.id).sorted())
+        #expect(!unnamed.isEmpty)
+        let named = try await store.read { Employee.query(in: $0).filter(\.name != "").sorted(by: \.name, \.id).limit(5).resolve().map(\.id) }
+        #expect(named == employees.filter { !$0.name.isEmpty }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.prefix(5).map(\.id))
+        try await store.close()
+    }
 }
