@@ -10,11 +10,15 @@ import Foundation
 ///
 /// A connection's owner blocks while it waits: callers are reader threads (a store's reader
 /// queues, or a synchronous `Store.read`), never the cooperative pool's by the store's own doing.
-package final class ConnectionPool<Connection>: @unchecked Sendable {
+package final class ConnectionPool<Connection: AnyObject>: @unchecked Sendable {
     /// The most connections open at once.
     package let limit: Int
     private let condition = NSCondition()
-    private var idle: [Connection] = []
+    /// The idle connections, oldest first: kept as `AnyObject`, so that the array's operations
+    /// are not generic — this class runs unspecialized in the backends' modules, where an array
+    /// of `Connection` looked its metadata up at each call (a tenth of a point read on SQLite,
+    /// which lends twice). Each is a `Connection` (see ``connection(_:)``).
+    private var idle: [AnyObject] = []
     private var open = 0
     private var isClosed = false
     /// Tickets of the callers waiting, served in order.
@@ -122,7 +126,12 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         open -= idle.count
         condition.broadcast()
         condition.unlock()
-        for connection in idle { dispose(connection) }
+        for connection in idle { dispose(Self.connection(connection)) }
+    }
+
+    /// An idle connection as what it is.
+    private static func connection(_ object: AnyObject) -> Connection {
+        unsafeDowncast(object, to: Connection.self)
     }
 
     /// How many connections are idle.
@@ -152,31 +161,29 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
             throw closedError()
         }
         serving &+= 1
-        var lost: [Connection] = []
+        var lost: [AnyObject] = []
         var found: Connection?
         // The most recently returned settled connection, else the most recently returned (and,
         // after a run of those, while a slot is free, one more made in the background).
-        // Plain index loops: this generic class runs unspecialized in the backends' modules,
-        // where `indices.reversed()` and `lastIndex(where:)` looked generic metadata up at each
-        // call (a tenth of a point read on SQLite, which acquires twice).
+        // Plain index loops (see `idle`).
         var index = idle.count - 1
         var settled: Int?
         while index >= 0 {
-            if !isUsable(idle[index]) {
+            if !isUsable(Self.connection(idle[index])) {
                 lost.append(idle.remove(at: index))
                 open -= 1
                 settled = settled.map { $0 - 1 }
-            } else if settled == nil, isSettled(idle[index]) {
+            } else if settled == nil, isSettled(Self.connection(idle[index])) {
                 settled = index
             }
             index -= 1
         }
         var grows = false
         if let index = settled {
-            found = idle.remove(at: index)
+            found = Self.connection(idle.remove(at: index))
             unsettledLends = 0
         } else if let last = idle.popLast() {
-            found = last
+            found = Self.connection(last)
             unsettledLends += 1
             grows = makeInBackground != nil && open < limit && unsettledLends >= growAfter
             if grows {
@@ -188,7 +195,7 @@ package final class ConnectionPool<Connection>: @unchecked Sendable {
         if found == nil { open += 1 }
         condition.broadcast()
         condition.unlock()
-        for connection in lost { dispose(connection) }
+        for connection in lost { dispose(Self.connection(connection)) }
         if grows, let makeInBackground { grow(makeInBackground) }
         if let found { return found }
         do {
