@@ -94,13 +94,13 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     func dropDeparted(from stored: inout OrderedLinks<TargetID>, of source: SourceID) {
         guard let departed = write?.departed else { return }
-        for target in stored.targets where departed.contains(target) {
-            if write!.departedTo[target] == source, write!.storedTails.index(forKey: source) != nil,
+        for target in stored.targets {
+            guard let appendedTo = departed[target] else { continue }
+            if appendedTo == source, write!.storedTails.index(forKey: source) != nil,
                 many[source]?.remove(target) == true
             {
                 if many[source]!.isEmpty { many[source] = nil }
-                writing.departed.remove(target)
-                writing.departedTo[target] = nil
+                writing.departed[target] = nil
             } else {
                 _ = stored.remove(target)
             }
@@ -123,11 +123,17 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     }
 
     /// Whether ``key(of:in:)`` answers for `target` in the list of `source` without reading the
-    /// list: the table holds it whole, or holds `target`'s place in it (appended, or kept at
-    /// its stored place, without the rest).
+    /// list — the table holds it whole, or holds `target`'s place in it (appended, or kept at its
+    /// stored place, without the rest) — and, when it does, that key: each id looked up once.
     @inlinable
-    func holdsKey(of target: TargetID, in source: SourceID) -> Bool {
-        faulter == nil || loaded.contains(source) || holdsAppendedPlace(of: target, in: source)
+    func heldKey(of target: TargetID, in source: SourceID) -> (held: Bool, key: PositionKey?) {
+        if faulter == nil || loaded.contains(source) { return (true, many[source]?.key(of: target)) }
+        if let write, write.storedTails.index(forKey: source) != nil, write.provisional.isEmpty || !write.provisional.contains(source),
+            let key = many[source]?.key(of: target)
+        {
+            return (true, key)
+        }
+        return (false, nil)
     }
 
     /// Whether the table holds `target` at a place of its own in the part of the list of
@@ -304,8 +310,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
         guard let faulter, faulter.readsPages, !loaded.contains(source) else { return false }
         touch(source, target)
         if many[source]?.remove(target) == true, many[source]!.isEmpty { many[source] = nil }
-        writing.departed.insert(target)
-        writing.departedTo[target] = nil
+        writing.departed.updateValue(nil, forKey: target)
         return true
     }
 

@@ -16,10 +16,10 @@ struct LinkWriteOverlay<SourceID: Hashable & Sendable, TargetID: Hashable & Send
     /// In a Store write's context over storage, for the to-many side of a relation whose to-one
     /// side was set without reading it (see `Context.linkWithoutReading`): the targets whose
     /// stored place in a list is void — they were linked elsewhere — dropped from every list read
-    /// from storage from then on; and, for each, the list it was appended to then (the one that
-    /// keeps its stored place if storage had it there already).
-    @usableFromInline var departed: Set<TargetID> = []
-    @usableFromInline var departedTo: [TargetID: SourceID] = [:]
+    /// from storage from then on — each with the list it was appended to then (the one that
+    /// keeps its stored place if storage had it there already), `nil` when it was removed
+    /// without being appended: one entry, so a link set so looks its target up once.
+    @usableFromInline var departed: [TargetID: SourceID?] = [:]
     /// For the to-one side of such a relation: the sources set without reading their stored
     /// target, with the target set then; what storage held is read in one batch before the
     /// write's delta (`Context.resolveUnreadLinks`).

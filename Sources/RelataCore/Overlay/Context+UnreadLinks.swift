@@ -24,9 +24,8 @@ extension Context {
         if let inverse = d.inverse {
             let other = mutableTable(T.self).linkTable(inverse, S.ID.self)
             // (A source that left a list here already is linked by reading: its stored place is void.)
-            guard other.faulter?.readsPages == true, other.loaded.isEmpty, other.write?.departed.contains(source) != true else { return false }
-            other.writing.departed.insert(source)
-            other.writing.departedTo[source] = target
+            guard other.faulter?.readsPages == true, other.loaded.isEmpty, other.write?.departed.index(forKey: source) == nil else { return false }
+            other.writing.departed[source] = .some(target)
         } else {
             let others = backlinks(d)
             guard others.faulter != nil, others.loaded.isEmpty else { return false }
@@ -101,7 +100,7 @@ extension Context {
             other.touch(stored, source)
             // Set to the list it was in: it keeps its stored place, which its row holds — the
             // list is read only when the row does not say it.
-            if stored == appendedTo, other.write?.departedTo[source] == stored,
+            if stored == appendedTo, other.write?.departed[source] == .some(stored),
                 !other.keepStoredPlace(of: source, in: stored, at: link.inversePosition.flatMap(PositionKey.init))
             {
                 unplaced.append(stored)

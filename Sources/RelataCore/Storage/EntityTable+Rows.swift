@@ -43,36 +43,37 @@ extension EntityTable {
                 changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
             }
         }
-        // The targets whose list of sources the write changed: the old and the new target of
-        // each to-one link set, moved or removed (other stores evict those lists).
-        for (id, _) in rows { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
-        // The links each stored row keeps as storage held them (its columns may stay as they are).
-        // Noted only for rows that keep a link (a row that did not exist kept none): a new row
-        // is inserted whole, and most rows of a bulk write are new.
-        if !reader.unchanged.isEmpty {
-            var kept: [String] = []
-            for (id, _) in rows {
-                kept.removeAll(keepingCapacity: true)
-                var linked = false
-                for same in reader.unchanged {
-                    guard let found = same(id) else { continue }
-                    kept.append(found.relation)
-                    linked = linked || found.linked
-                }
-                if linked { changes.unchangedToOne[EntityKey(type: type, id: try IDText.encode(id, of: type))] = Set(kept) }
+        // Each row's links, each looked up once: the targets whose list of sources the write
+        // changed (the old and the new target of each to-one link set, moved or removed: other
+        // stores evict those lists), and the links each stored row keeps as storage held them
+        // (its columns may stay as they are). Those are noted only for rows that keep a link (a
+        // row that did not exist kept none): a new row is inserted whole, and most rows of a
+        // bulk write are new.
+        var rowRecords: [[ToOneLinkRecord]] = []
+        rowRecords.reserveCapacity(rows.count)
+        var kept: [String] = []
+        for (id, _) in rows {
+            var records: [ToOneLinkRecord] = []
+            kept.removeAll(keepingCapacity: true)
+            var linked = false
+            for rowLink in reader.rowLinks {
+                let link = try rowLink(id)
+                if let record = link.record { records.append(record) }
+                changes.toOneTargets += link.moved
+                guard let found = link.unchanged else { continue }
+                kept.append(found.relation)
+                linked = linked || found.linked
             }
+            rowRecords.append(records)
+            if linked { changes.unchangedToOne[EntityKey(type: type, id: try IDText.encode(id, of: type))] = Set(kept) }
         }
-        for id in vanished { for moved in reader.movedTargets { try changes.toOneTargets += moved(id) } }
+        for id in vanished { for rowLink in reader.rowLinks { try changes.toOneTargets += rowLink(id).moved } }
         if !rows.isEmpty { changes.indexes[type] = Entity._relataIndexes.compactMap { $0.stored } }
-        let writers = reader.writers, stored = entities
-        changes.upsertedEntities += try ParallelCoding.map(rows, serially: after.storage.base != nil, worker: { () }) { _, row in
-            try PayloadCoding.record(
-                of: row.entity, type: type, id: try IDText.encode(row.id, of: type),
-                toOne: try {
-                    var links: [ToOneLinkRecord] = []
-                    for write in writers { _ = try write(row.id, &links) }
-                    return links
-                }(),
+        let stored = entities
+        changes.upsertedEntities += try ParallelCoding.map(Array(zip(rows, rowRecords)), serially: after.storage.base != nil, worker: { () }) { _, item in
+            let (row, links) = item
+            return try PayloadCoding.record(
+                of: row.entity, type: type, id: try IDText.encode(row.id, of: type), toOne: links,
                 updatedAt: row.entity == nil ? nil : stored.time(of: row.id)
             )
         }

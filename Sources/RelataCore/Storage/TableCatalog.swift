@@ -336,11 +336,16 @@ package struct TableCatalog: Sendable, Equatable {
             let entry = Entry(number: 0, kind: kind, type: type, relation: relation)
             if seen.insert(entry).inserted { needed.append(entry) }
         }
+        // Records come grouped by type: the type's entries are looked up once per group.
         var lastType: String?
+        var typeColumns: [Column] = []
         for record in changes.upsertedEntities {
-            if record.type != lastType, entityTables[record.type] == nil { need(.entity, record.type, "") }
-            lastType = record.type
-            for link in record.toOne where !(columns[record.type]?.contains { $0.relation == link.relation } ?? false) {
+            if record.type != lastType {
+                if entityTables[record.type] == nil { need(.entity, record.type, "") }
+                lastType = record.type
+                typeColumns = columns[record.type] ?? []
+            }
+            for link in record.toOne where !typeColumns.contains(where: { $0.relation == link.relation }) {
                 need(.toOne, record.type, link.relation)
             }
         }

@@ -9,26 +9,21 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     @usableFromInline let context: Context
     @usableFromInline let table: EntityTable<Entity>?
     @usableFromInline let delta: StoreDelta?
-    /// One per relation: appends the link of a source to the links of its row, and returns
-    /// whether the source has one.
-    @usableFromInline var writers: [@Sendable (Entity.ID, inout [ToOneLinkRecord]) throws -> Bool] = []
+    /// One per relation that this context holds links of: whether a source has a link.
+    @usableFromInline var linkChecks: [@Sendable (Entity.ID) -> Bool] = []
     /// Sources whose row a delta touches through a link, except those in `known`.
     @usableFromInline var touchedSources = Set<Entity.ID>()
     /// Sources the caller has already (the entities the delta stores or erases).
     @usableFromInline let known: Set<Entity.ID>
     /// The state before the write, when the targets a source's links moved from are wanted.
     @usableFromInline let before: Context?
-    /// One per relation, given `before`: the targets whose sources a source's link changed (its
-    /// old and new target, or its target when its place in the target's list moved).
-    @usableFromInline var movedTargets: [@Sendable (Entity.ID) throws -> [LinkTargetKey]] = []
     /// One per relation, given `before`: reads the old links of a batch of sources into
-    /// `before` at once (what ``movedTargets`` then looks up, source by source).
+    /// `before` at once (what ``rowLinks`` then looks up, source by source).
     @usableFromInline var readBefore: [@Sendable ([Entity.ID]) -> Void] = []
-    /// One per relation, given `before`, asked after ``readBefore``: the relation's name when a
-    /// source's link is the one storage held — the same target at the same place, or none
-    /// before and after — as far as the old rows tell for certain, and whether there is a link;
-    /// `nil` otherwise.
-    @usableFromInline var unchanged: [@Sendable (Entity.ID) -> (relation: String, linked: Bool)?] = []
+    /// One per relation, given `before`, asked after ``readBefore``: what the relation brings to
+    /// a source's row (its link, the targets whose lists moved, whether storage's link stays),
+    /// the new and the old target and the source's place each looked up once.
+    @usableFromInline var rowLinks: [@Sendable (Entity.ID) throws -> ToOneRowLink] = []
 
     @inlinable
     init(context: Context, table: EntityTable<Entity>?, delta: StoreDelta?, known: Set<Entity.ID> = [], before: Context? = nil) {
@@ -42,8 +37,7 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
     /// Whether `source` has a to-one link kept in its row.
     @inlinable
     func hasLinks(_ source: Entity.ID) -> Bool {
-        var scratch: [ToOneLinkRecord] = []
-        return writers.contains { (try? $0(source, &scratch)) == true }
+        linkChecks.contains { $0(source) }
     }
 
     @inlinable
@@ -81,31 +75,20 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
         // The stored places in the old lists, from the sources' rows (so the old list is not
         // read for them).
         let oldPlaces = StoredPlaces<S.ID>()
-        // The place of `source` in the list of `target`, its to-one target now: kept from its
-        // row when the write left both the link and the list unread (it cannot have moved it).
-        let position: @Sendable (S.ID, T.ID) -> PositionKey? = { source, target in
+        // The place of `source` in the list of `target`, its to-one target now (`old`: its
+        // target before the write): kept from its row when the write left both the link and the
+        // list unread (it cannot have moved it).
+        let position: @Sendable (S.ID, T.ID, T.ID?) -> PositionKey? = { source, target, old in
             guard let inverse else { return nil }
-            if !inverse.holdsKey(of: source, in: target), let stored = oldPlaces.keys[source], oldLinks?.target(of: source) == target {
-                return stored
-            }
+            let (held, key) = inverse.heldKey(of: source, in: target)
+            if held { return key }
+            if let stored = oldPlaces.keys[source], old == target { return stored }
             return inverse.key(of: source, in: target)
         }
         if let before {
             let oldInverse = descriptor.inverse.flatMap { inverse in
                 inverse.toMany ? before.table(T.self)?.existingLinkTable(inverse, S.ID.self) : nil
             }
-            let moved: @Sendable (S.ID) throws -> [LinkTargetKey] = { source in
-                let new = links?.target(of: source), old = oldLinks?.target(of: source)
-                func key(_ target: T.ID) throws -> LinkTargetKey {
-                    LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation))
-                }
-                // Another target (a new source's first): both lists changed, whatever the places.
-                guard new == old else { return try [old, new].compactMap { try $0.map(key) } }
-                // The same target: its list changed only if the source's place in it moved.
-                guard let new, position(source, new) != (oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: new)) else { return [] }
-                return [try key(new)]
-            }
-            if let moved = moved as? @Sendable (Entity.ID) throws -> [LinkTargetKey] { movedTargets.append(moved) }
             let oldEntities = oldInverse == nil ? nil : before.table(S.self)
             let read: @Sendable ([S.ID]) -> Void = { sources in
                 guard let oldEntities, let faulter = oldEntities.faulter, let oldLinks else {
@@ -124,29 +107,42 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                 }
             }
             if let read = read as? @Sendable ([Entity.ID]) -> Void { readBefore.append(read) }
-            let same: @Sendable (S.ID) -> (relation: String, linked: Bool)? = { source in
-                guard let links, let oldLinks else { return nil }
-                let new = links.target(of: source)
-                guard new == oldLinks.target(of: source) else { return nil }
-                // A place only in a list of sources (an inverse to-many relation).
-                guard let new, descriptor.inverse?.toMany == true else { return (relation, new != nil) }
-                // The old place only as the old row gave it (the old list is not read for it).
-                guard let old = oldPlaces.keys[source] else { return nil }
-                return position(source, new) == old ? (relation, true) : nil
+            let mutualToMany = descriptor.inverse?.toMany == true
+            let rowLink: @Sendable (S.ID) throws -> ToOneRowLink = { source in
+                let new = links?.target(of: source), old = oldLinks?.target(of: source)
+                func key(_ target: T.ID) throws -> LinkTargetKey {
+                    LinkTargetKey(type: sourceType, relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation))
+                }
+                var link = ToOneRowLink(record: nil, moved: [], unchanged: nil)
+                var place: PositionKey?
+                if let new {
+                    place = position(source, new, old)
+                    let target = try key(new)
+                    link.record = ToOneLinkRecord(relation: relation, target: target.target, inversePosition: place?.description)
+                    if new != old {
+                        // Another target (a new source's first): both lists changed, whatever the places.
+                        link.moved = try [old.map(key), target].compactMap { $0 }
+                    } else if place != (oldPlaces.keys[source] ?? oldInverse?.key(of: source, in: new)) {
+                        // The same target: its list changed only because the source's place in it moved.
+                        link.moved = [target]
+                    }
+                } else if let old {
+                    link.moved = [try key(old)]
+                }
+                guard links != nil, oldLinks != nil, new == old else { return link }
+                if let new, mutualToMany {
+                    // A place only in a list of sources; the old one only as the old row gave it
+                    // (the old list is not read for it).
+                    if let stored = oldPlaces.keys[source], place == stored { link.unchanged = (relation, true) }
+                } else {
+                    link.unchanged = (relation, new != nil)
+                }
+                return link
             }
-            if let same = same as? @Sendable (Entity.ID) -> (relation: String, linked: Bool)? { unchanged.append(same) }
+            if let rowLink = rowLink as? @Sendable (Entity.ID) throws -> ToOneRowLink { rowLinks.append(rowLink) }
         }
         guard let links else { return }
-        let writer: @Sendable (S.ID, inout [ToOneLinkRecord]) throws -> Bool = { source, links_ in
-            guard let target = links.target(of: source) else { return false }
-            links_.append(
-                ToOneLinkRecord(
-                    relation: relation, target: try IDText.encode(target, of: sourceType, relation: relation),
-                    inversePosition: position(source, target)?.description
-                )
-            )
-            return true
-        }
-        if let writer = writer as? @Sendable (Entity.ID, inout [ToOneLinkRecord]) throws -> Bool { writers.append(writer) }
+        let linked: @Sendable (S.ID) -> Bool = { source in links.target(of: source) != nil }
+        if let linked = linked as? @Sendable (Entity.ID) -> Bool { linkChecks.append(linked) }
     }
 }
