@@ -141,12 +141,14 @@ public final class SQLiteBackend: StorageBackend {
         // The writer keeps a statement's journal in memory: a write's multi-row statements
         // journal every page they change that an earlier statement of the write had changed, and
         // SQLite's default spills that journal to a temporary file past 64 KiB — about a million
-        // `pwrite` calls while building W3's 100,000 indexed messages.
+        // `pwrite` calls while building W3's 100,000 indexed messages. It keeps up to 16 MB of
+        // pages between writes (`writerCacheSize`).
         var writing = configuration
         let checkpointer = WALCheckpointer(path: path, busyTimeout: busyTimeout)
         self.checkpointer = checkpointer
         writing.prepareDatabase { db in
             try db.execute(sql: Self.writerTempStore)
+            try db.execute(sql: Self.writerCacheSize)
             checkpointer.install(on: db)
         }
         writerConfiguration = writing
@@ -201,6 +203,13 @@ public final class SQLiteBackend: StorageBackend {
 
     /// Where the writer keeps its temporary data (statement journals): in memory (see `init`).
     static let writerTempStore = "PRAGMA temp_store = MEMORY"
+
+    /// How many of the file's pages the writer keeps between writes: up to 16 MB, as each reader
+    /// (SQLite's default is 2 MB). A bulk write of 1,000 messages changes pages of every index
+    /// of their tables; with 2 MB, building W1's 100,000 messages read 108,000 pages back from the
+    /// operating system's cache and wrote 177,000, with 16 MB 32,000 and 130,000 (3–7% of the
+    /// build's time).
+    static let writerCacheSize = "PRAGMA cache_size = -16384"
 
     /// The configuration of the connection that checks a file and then reads `PRAGMA
     /// data_version` (``hasNewCommits()`` before the writer opens): never writing (`query_only`; `readonly` opens it
