@@ -93,6 +93,11 @@ public final class SQLiteBackend: StorageBackend {
     /// A file that exists is checked first, read-only: if it is not a SQLite database, or a SQLite
     /// database that is not a Relata store, or damaged, opening throws and the file is not modified.
     ///
+    /// The connection that writes, opened by the first write, keeps up to 16 MB of the file's
+    /// pages between writes (SQLite's default is 2 MB): a bulk write changes pages of every index
+    /// of its tables, and with less it read most of them back from the operating system at each
+    /// write.
+    ///
     /// - Throws: `RelataError` with code `RelataError.Code.notAStore`,
     ///   `RelataError.Code.corruptedStore` or `RelataError.Code.storageFailed`.
     /// - Parameters:
