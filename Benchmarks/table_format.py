@@ -15,7 +15,8 @@ import time
 PATH = os.path.join(tempfile.gettempdir(), "relata-table-format.sqlite")
 
 
-def fresh():
+def fresh(kind, table, columns):
+    """A new file holding `table` with `columns` in the layout `kind`."""
     for suffix in ["", "-wal", "-shm"]:
         try:
             os.remove(PATH + suffix)
@@ -25,14 +26,14 @@ def fresh():
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA cache_size=-16384")
+    key = "id TEXT PRIMARY KEY NOT NULL" if kind == "without rowid" else "rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE"
+    suffix = " WITHOUT ROWID" if kind == "without rowid" else ""
+    db.execute(f"CREATE TABLE {table} ({key}, {columns}){suffix}")
     return db
 
 
 def messages(kind):
-    db = fresh()
-    key = "id TEXT PRIMARY KEY NOT NULL" if kind == "without rowid" else "rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE"
-    suffix = " WITHOUT ROWID" if kind == "without rowid" else ""
-    db.execute(f"CREATE TABLE e ({key}, payload BLOB NOT NULL, updated_at REAL, r11 TEXT, r11_inverse TEXT, r12 TEXT, r12_inverse TEXT, c15 TEXT, c16 TEXT, r17 TEXT, r17_inverse TEXT){suffix}")
+    db = fresh(kind, "e", "payload BLOB NOT NULL, updated_at REAL, r11 TEXT, r11_inverse TEXT, r12 TEXT, r12_inverse TEXT, c15 TEXT, c16 TEXT, r17 TEXT, r17_inverse TEXT")
     db.execute("CREATE INDEX e_updated ON e (updated_at)")
     for column in ["r11", "r12", "r17"]:
         db.execute(f"CREATE INDEX e_{column} ON e ({column}, {column}_inverse) WHERE {column} IS NOT NULL")
@@ -61,10 +62,7 @@ def messages(kind):
 
 
 def users(kind):
-    db = fresh()
-    key = "id TEXT PRIMARY KEY NOT NULL" if kind == "without rowid" else "rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE"
-    suffix = " WITHOUT ROWID" if kind == "without rowid" else ""
-    db.execute(f"CREATE TABLE u ({key}, payload BLOB, updated_at REAL, c1 TEXT, c2 TEXT, c3 INTEGER, c4 TEXT){suffix}")
+    db = fresh(kind, "u", "payload BLOB, updated_at REAL, c1 TEXT, c2 TEXT, c3 INTEGER, c4 TEXT")
     db.execute("CREATE INDEX u_age ON u (c3)")
     generator = random.Random(1)
     db.execute("BEGIN")
