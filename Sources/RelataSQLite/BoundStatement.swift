@@ -144,8 +144,7 @@ struct BoundStatement {
     }
 
     private func error(_ code: Int32) -> DatabaseError {
-        let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        DatabaseError(sqliteCode: code, on: db, sql: statement.sql)
     }
 }
 

@@ -94,10 +94,7 @@ struct SQLiteTransaction: StorageTransaction {
             while true {
                 let code = sqlite3_step(handle)
                 guard code == SQLITE_ROW else {
-                    guard code == SQLITE_DONE else {
-                        let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-                    }
+                    guard code == SQLITE_DONE else { throw DatabaseError(sqliteCode: code, on: db, sql: sql) }
                     return
                 }
                 // SQLite prepares again at the first step: the columns are known from here on.

@@ -44,10 +44,7 @@ struct StatementValues: ExpressibleByArrayLiteral {
                         : sqlite3_bind_blob(handle, index, bytes.baseAddress, CInt(bytes.count), sqliteTransient)
                 }
             }
-            guard code == SQLITE_OK else {
-                let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-            }
+            guard code == SQLITE_OK else { throw DatabaseError(sqliteCode: code, on: db, sql: statement.sql) }
         }
     }
 }
