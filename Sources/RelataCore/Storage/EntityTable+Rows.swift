@@ -36,11 +36,20 @@ extension EntityTable {
         if !vanished.isEmpty {
             // A row goes when neither its entity nor any to-one link is left, if it was stored.
             let old = before.table(Entity.self)
-            old?.ensure(vanished)
-            var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
-            try Entity._relataVisitRelations(&previous)
-            for id in vanished where old?.entity(id) != nil || previous.hasLinks(id) {
-                changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
+            if let faulter = old?.faulter, old?.holdsAll == false {
+                // Over storage: whether each row exists, from the rows themselves (a row holds
+                // the entity and its to-one links), not decoded.
+                let stored = Set((faulter.rows(vanished) ?? []).map(\.id))
+                for id in vanished {
+                    let text = try IDText.encode(id, of: type)
+                    if stored.contains(text) { changes.deletedEntities.append(EntityKey(type: type, id: text)) }
+                }
+            } else {
+                var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)
+                try Entity._relataVisitRelations(&previous)
+                for id in vanished where old?.entity(id) != nil || previous.hasLinks(id) {
+                    changes.deletedEntities.append(EntityKey(type: type, id: try IDText.encode(id, of: type)))
+                }
             }
         }
         // Each row's links, each looked up once: the targets whose list of sources the write

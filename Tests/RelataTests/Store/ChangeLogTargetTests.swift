@@ -56,6 +56,30 @@ struct ChangeLogTargetTests {
         try await store.close()
     }
 
+    @Test("A write that erases only what storage never held commits nothing; a row left with neither entity nor link is deleted")
+    func vanishedRows() async throws {
+        let backend = InMemoryBackend()
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        // The attachment is never saved: its row holds only its link to m (its side keeps the pair).
+        try await store.write { context in
+            try User(id: "u1", name: "A").save(to: &context)
+            try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id("a")).save(to: &context)
+        }
+        let attachment = EntityKey(type: Attachment.storedTypeName, id: "a")
+        #expect(try backend.read { try $0.fetchEntities([attachment]) }.count == 1, "a's row holds its link to m")
+        let before = try backend.read { try $0.logBounds() }.last
+        try await store.write { context in
+            try Message.delete(id: "never", from: &context)
+            try Message(id: "n", text: "b", author: .id("u1"), chat: .id("c")).save(to: &context)
+            try Message.delete(id: "n", from: &context)
+        }
+        #expect(try backend.read { try $0.logBounds() }.last == before, "nothing storage held changed: no commit")
+        try await store.write { try Message.delete(id: "m", from: &$0) }
+        #expect(try backend.read { try $0.logBounds() }.last == before + 1)
+        #expect(try backend.read { try $0.fetchEntities([attachment]) }.isEmpty, "a's row kept neither entity nor link")
+        try await store.close()
+    }
+
     @Test("Records read back with their targets; a record without targets (as format 6 wrote them) reads back without")
     func encoding() throws {
         var record = ChangeLogRecord()
