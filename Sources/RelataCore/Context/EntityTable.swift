@@ -96,8 +96,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func fault(_ id: Entity.ID) {
         guard let faulter, !holdsAll, !loadedIDs.contains(id) else { return }
         guard let found = faulter.read([id]) else { return }
-        if let entity = found.entities.first(where: { $0.0 == id })?.1 { entities[id] = entity }
-        if let time = found.times[id] { setSavedAt(time, for: id) }
+        if let index = found.entities.firstIndex(where: { $0.0 == id }) { keepRead(found.entities[index].1, for: id, savedAt: found.times[index]) }
         loadedIDs.insert(id)
         if faulter.placesRowLinks { for fill in faulter.rowLinks { fill(self, [id], found.rows) } }
     }
@@ -108,13 +107,17 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @inlinable
     func ensure(_ ids: some Collection<Entity.ID>, placingRowLinks: Bool = false) {
         guard let faulter, !holdsAll else { return }
-        let missing = Array(Set(ids.filter { !loadedIDs.contains($0) }))
-        guard !missing.isEmpty, let found = faulter.read(missing) else { return }
+        // Marked loaded as they are picked (one hash operation each, and each once); unmarked
+        // if the read fails.
+        var missing: [Entity.ID] = []
+        for id in ids where loadedIDs.insert(id).inserted { missing.append(id) }
+        guard !missing.isEmpty else { return }
+        guard let found = faulter.read(missing) else {
+            for id in missing { loadedIDs.remove(id) }
+            return
+        }
         // Only ids of `missing` are found: none is held.
-        for (id, entity) in found.entities { entities[id] = entity }
-        for (id, time) in found.times { setSavedAt(time, for: id) }
-        loadedIDs.reserveCapacity(loadedIDs.count + missing.count)
-        for id in missing { loadedIDs.insert(id) }
+        for (index, (id, entity)) in found.entities.enumerated() { keepRead(entity, for: id, savedAt: found.times[index]) }
         if faulter.placesRowLinks || placingRowLinks { for fill in faulter.rowLinks { fill(self, missing, found.rows) } }
     }
 
@@ -158,6 +161,17 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if faulter == nil { updateIndexes(old: entities[id], new: entity) }
         let old = entities.store(entity, for: id, savedAt: time)
         if saveOrder != nil, old != time { moveSaveTime(id, from: old, to: time) }
+    }
+
+    /// Keeps `entity`, read from storage, with the time its row keeps (as ``setSavedAt(_:for:)``
+    /// would set it): one hash lookup when the table did not hold it.
+    @inlinable
+    func keepRead(_ entity: Entity, for id: Entity.ID, savedAt time: Date?) {
+        if entities.place(entity, for: id, timeIfNew: time) != nil {
+            if let time { setSavedAt(time, for: id) }
+        } else if saveOrder != nil, let time {
+            moveSaveTime(id, from: nil, to: time)
+        }
     }
 
     /// When the entity `id` was last saved (here, or as read from storage with it), if the
@@ -433,10 +447,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     /// links their rows hold; returns their ids, in the read's order.
     @inlinable
     func place(_ found: EntityReads<Entity>.Found, _ faulter: EntityFaulter<Entity>) -> [Entity.ID] {
-        for (id, entity) in found.entities where !loadedIDs.contains(id) {
-            entities[id] = entity
-            if let time = found.times[id] { setSavedAt(time, for: id) }
-            loadedIDs.insert(id)
+        for (index, (id, entity)) in found.entities.enumerated() where loadedIDs.insert(id).inserted {
+            keepRead(entity, for: id, savedAt: found.times[index])
         }
         let ids = found.entities.map { $0.0 }
         for fill in faulter.rowLinks { fill(self, ids, found.rows) }
@@ -469,12 +481,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     func storedCount(matching filters: [ColumnFilter]) -> (count: Int, untested: [Entity])? {
         guard let faulter, !holdsAll, !wroteEntities, let found = faulter.readCount(filters) else { return nil }
         var untested: [Entity] = []
-        for (id, entity) in found.untested.entities {
-            if !loadedIDs.contains(id) {
-                entities[id] = entity
-                if let time = found.untested.times[id] { setSavedAt(time, for: id) }
-                loadedIDs.insert(id)
-            }
+        for (index, (id, entity)) in found.untested.entities.enumerated() {
+            if loadedIDs.insert(id).inserted { keepRead(entity, for: id, savedAt: found.untested.times[index]) }
             untested.append(entities[id] ?? entity)
         }
         for fill in faulter.rowLinks { fill(self, found.untested.entities.map { $0.0 }, found.untested.rows) }
@@ -569,10 +577,8 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @inlinable
     func ensureAll() {
         guard let faulter, !holdsAll, let all = faulter.readAll() else { return }
-        for (id, entity) in all.entities where !loadedIDs.contains(id) {
-            entities[id] = entity
-            if let time = all.times[id] { setSavedAt(time, for: id) }
-            loadedIDs.insert(id)
+        for (index, (id, entity)) in all.entities.enumerated() where loadedIDs.insert(id).inserted {
+            keepRead(entity, for: id, savedAt: all.times[index])
         }
         holdsAll = true
         // Pages of a whole type are not kept by the row cache: their links are placed now.

@@ -5,12 +5,13 @@ import Foundation
 @usableFromInline
 final class EntityReads<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// What a read found: the entities decoded (an id once), the rows read, and when each
-    /// entity was last saved, for those whose rows keep it (see ``EntityRecord/updatedAt``).
+    /// entity was last saved, where its row keeps it (see ``EntityRecord/updatedAt``).
     @usableFromInline
     struct Found {
         @usableFromInline var entities: [(Entity.ID, Entity)] = []
         @usableFromInline var rows: [EntityRecord] = []
-        @usableFromInline var times: [Entity.ID: Date] = [:]
+        /// The time of each of ``entities``, in the same order.
+        @usableFromInline var times: [Date?] = []
         /// ``readFirst``: how many rows in order came before these, not read.
         @usableFromInline var skipped = 0
         /// ``readFirst``: whether the entities are the answer itself, in order — every row passed

@@ -14,7 +14,7 @@ enum OverlayReads {
         func decode(_ records: [EntityRecord], into found: inout EntityReads<Entity>.Found, base: ContextBase) throws {
             found.rows += records
             found.entities.reserveCapacity(found.entities.count + records.count)
-            if records.first?.updatedAt != nil { found.times.reserveCapacity(found.times.count + records.count) }
+            found.times.reserveCapacity(found.times.count + records.count)
             let decoders = PayloadCoding.Decoders()
             // Entities another context decoded from these very rows come from the store's cache.
             let cached = base.cache?.decoded(records, as: Entity.self) ?? []
@@ -23,7 +23,7 @@ enum OverlayReads {
             for (index, record) in records.enumerated() where record.hasEntity {
                 if index < cached.count, let entity = cached[index] {
                     found.entities.append((entity.id, entity))
-                    if let time = record.updatedAt { found.times[entity.id] = time }
+                    found.times.append(record.updatedAt)
                     continue
                 }
                 do {
@@ -32,7 +32,7 @@ enum OverlayReads {
                     // only under the id of its own row.
                     guard (try? IDText.decode(record.id, as: Entity.ID.self)) == entity.id else { continue }
                     found.entities.append((entity.id, entity))
-                    if let time = record.updatedAt { found.times[entity.id] = time }
+                    found.times.append(record.updatedAt)
                     if base.cache != nil { decoded.append((record, entity)) }
                 } catch {
                     throw record.undecodable(error)
@@ -380,8 +380,14 @@ struct ListBuilder<SourceID: Hashable & Sendable, TargetID: Hashable & Sendable>
 
     @inlinable
     mutating func add(_ target: TargetID, at key: PositionKey, to source: SourceID) {
-        gathered[source, default: ([], [])].targets.append(target)
-        gathered[source]!.keys.append(key)
+        // One hash operation: the list is found (or made) once and appended to in place.
+        Self.append(target, key, to: &gathered[source, default: ([], [])])
+    }
+
+    @inlinable
+    static func append(_ target: TargetID, _ key: PositionKey, to list: inout (targets: [TargetID], keys: [PositionKey])) {
+        list.targets.append(target)
+        list.keys.append(key)
     }
 
     @inlinable
