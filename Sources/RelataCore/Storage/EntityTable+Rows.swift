@@ -38,11 +38,11 @@ extension EntityTable {
             let old = before.table(Entity.self)
             if let faulter = old?.faulter, old?.holdsAll == false {
                 // Over storage: whether each row exists, from the rows themselves (a row holds
-                // the entity and its to-one links), not decoded.
-                let stored = Set((faulter.rows(vanished) ?? []).map(\.id))
+                // the entity and its to-one links), not decoded; ids compared byte for byte.
+                let stored = Set((faulter.rows(vanished) ?? []).map { EntityKey(type: type, id: $0.id) })
                 for id in vanished {
-                    let text = try IDText.encode(id, of: type)
-                    if stored.contains(text) { changes.deletedEntities.append(EntityKey(type: type, id: text)) }
+                    let key = EntityKey(type: type, id: try IDText.encode(id, of: type))
+                    if stored.contains(key) { changes.deletedEntities.append(key) }
                 }
             } else {
                 var previous = ToOneLinkReader<Entity>(context: before, table: old, delta: nil)

@@ -80,6 +80,28 @@ struct ChangeLogTargetTests {
         try await store.close()
     }
 
+    @Test("A vanished row's id is matched byte for byte: erasing an id in another Unicode form names no row storage never held")
+    func vanishedRowsByteExact() async throws {
+        let backend = InMemoryBackend()
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        try await store.write { context in
+            try User(id: "u1", name: "A").save(to: &context)
+            try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id(composed)).save(to: &context)
+        }
+        try await store.write { context in
+            try Message.delete(id: "m", from: &context)
+            try Attachment.delete(id: decomposed, from: &context)
+        }
+        let erased = try backend.read { reader in
+            let entry = try #require(try reader.logEntries(after: try reader.logBounds().last - 1).first)
+            return try StoredChangeLogRecord(decoding: try #require(entry.record)).record.entities
+                .filter { $0.type == Attachment.storedTypeName }.map { Array($0.id.utf8) }
+        }
+        #expect(erased == [Array(composed.utf8)], "only the row storage held, in its own bytes")
+        try await store.close()
+    }
+
     @Test("Records read back with their targets; a record without targets (as format 6 wrote them) reads back without")
     func encoding() throws {
         var record = ChangeLogRecord()
