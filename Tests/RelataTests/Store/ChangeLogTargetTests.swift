@@ -11,12 +11,26 @@ struct ChangeLogTargetTests {
 
     /// The targets the newest log record of `backend` names, as `relation target`.
     static func newestTargets(_ backend: InMemoryBackend) throws -> Set<String> {
+        Set(try newestRecord(backend).linkTargets.map { "\($0.type == message ? "" : $0.type + ".")\($0.relation) \($0.target)" })
+    }
+
+    /// The newest log record of `backend`.
+    static func newestRecord(_ backend: InMemoryBackend) throws -> ChangeLogRecord {
         try backend.read { reader in
-            let bounds = try reader.logBounds()
-            let entry = try #require(try reader.logEntries(after: bounds.last - 1).first)
-            let record = try StoredChangeLogRecord(decoding: try #require(entry.record)).record
-            return Set(record.linkTargets.map { "\($0.type == message ? "" : $0.type + ".")\($0.relation) \($0.target)" })
+            let entry = try #require(try reader.logEntries(after: try reader.logBounds().last - 1).first)
+            return try StoredChangeLogRecord(decoding: try #require(entry.record)).record
         }
+    }
+
+    /// A store over a new in-memory backend, holding user u1 and `message` (by u1), saved in one write.
+    static func store(holding message: Message) async throws -> (InMemoryBackend, Store) {
+        let backend = InMemoryBackend()
+        let store = try await Store(backend: backend, schema: StoreHarness.schema)
+        try await store.write { context in
+            try User(id: "u1", name: "A").save(to: &context)
+            try message.save(to: &context)
+        }
+        return (backend, store)
     }
 
     @Test("A to-one link that moves names its old and its new target; a change of the payload alone names none")
@@ -44,12 +58,7 @@ struct ChangeLogTargetTests {
 
     @Test("To-many link rows written or removed name their targets")
     func toManyTargets() async throws {
-        let backend = InMemoryBackend()
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
-        try await store.write { context in
-            try User(id: "u1", name: "A").save(to: &context)
-            try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), viewedBy: .ids(["u1"])).save(to: &context)
-        }
+        let (backend, store) = try await Self.store(holding: Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), viewedBy: .ids(["u1"])))
         #expect(try Self.newestTargets(backend).contains("viewedBy u1"))
         try await store.write { try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), viewedBy: .ids([])).save(to: &$0) }
         #expect(try Self.newestTargets(backend) == ["viewedBy u1"])
@@ -58,13 +67,8 @@ struct ChangeLogTargetTests {
 
     @Test("A write that erases only what storage never held commits nothing; a row left with neither entity nor link is deleted")
     func vanishedRows() async throws {
-        let backend = InMemoryBackend()
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
         // The attachment is never saved: its row holds only its link to m (its side keeps the pair).
-        try await store.write { context in
-            try User(id: "u1", name: "A").save(to: &context)
-            try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id("a")).save(to: &context)
-        }
+        let (backend, store) = try await Self.store(holding: Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id("a")))
         let attachment = EntityKey(type: Attachment.storedTypeName, id: "a")
         #expect(try backend.read { try $0.fetchEntities([attachment]) }.count == 1, "a's row holds its link to m")
         let before = try backend.read { try $0.logBounds() }.last
@@ -82,22 +86,13 @@ struct ChangeLogTargetTests {
 
     @Test("A vanished row's id is matched byte for byte: erasing an id in another Unicode form names no row storage never held")
     func vanishedRowsByteExact() async throws {
-        let backend = InMemoryBackend()
-        let store = try await Store(backend: backend, schema: StoreHarness.schema)
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
-        try await store.write { context in
-            try User(id: "u1", name: "A").save(to: &context)
-            try Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id(composed)).save(to: &context)
-        }
+        let (backend, store) = try await Self.store(holding: Message(id: "m", text: "a", author: .id("u1"), chat: .id("c"), attachment: .id(composed)))
         try await store.write { context in
             try Message.delete(id: "m", from: &context)
             try Attachment.delete(id: decomposed, from: &context)
         }
-        let erased = try backend.read { reader in
-            let entry = try #require(try reader.logEntries(after: try reader.logBounds().last - 1).first)
-            return try StoredChangeLogRecord(decoding: try #require(entry.record)).record.entities
-                .filter { $0.type == Attachment.storedTypeName }.map { Array($0.id.utf8) }
-        }
+        let erased = try Self.newestRecord(backend).entities.filter { $0.type == Attachment.storedTypeName }.map { Array($0.id.utf8) }
         #expect(erased == [Array(composed.utf8)], "only the row storage held, in its own bytes")
         try await store.close()
     }
