@@ -23,6 +23,11 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     private let asciiPlaces: [UInt32: Int]
 
     init(keyPaths: [KeyPath<Entity, String>], value: String) {
+        self.init(keyPaths: keyPaths, tokens: SearchTokens.trigrams(of: value))
+    }
+
+    /// The search of `tokens`, the trigrams of its value (``SearchTokens/trigrams(of:)``).
+    init(keyPaths: [KeyPath<Entity, String>], tokens: [String]) {
         self.keyPaths = keyPaths
         var names: [String] = []
         for keyPath in keyPaths {
@@ -30,7 +35,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
             names.append(name)
         }
         properties = names.count == keyPaths.count ? names : nil
-        tokens = SearchTokens.trigrams(of: value)
+        self.tokens = tokens
         var distinct: [String] = [], places: [String: Int] = [:]
         for token in tokens where places[token] == nil {
             places[token] = distinct.count
@@ -162,7 +167,8 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     ) -> Bool {
         let places = distinct.indices.filter { statistics.documentFrequencies[$0] > 0 }
             .sorted { (statistics.documentFrequencies[$0], $0) < (statistics.documentFrequencies[$1], $1) }
-        var unread = places.reduce(0.0) { $0 + bound($1, statistics) }
+        // (Without `first`, every trigram is read: no bound is needed.)
+        var unread = first == nil ? 0 : places.reduce(0.0) { $0 + bound($1, statistics) }
         // The `first` best scores so far.
         var best = Heap<Double>()
         if let first { for score in known { Self.keep(score, among: &best, first) } }
@@ -171,8 +177,10 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
             if let first, step > 0, best.count == first, let threshold = best.min, unread < threshold { break }
             added.removeAll(keepingCapacity: true)
             guard read(place, &added) else { return false }
-            if let first { for score in added { Self.keep(score, among: &best, first) } }
-            unread -= bound(place, statistics)
+            if let first {
+                for score in added { Self.keep(score, among: &best, first) }
+                unread -= bound(place, statistics)
+            }
         }
         return true
     }
@@ -204,7 +212,7 @@ struct FullTextSearch<Entity: EntityModelProtocol> {
     /// sorted. `stored`: rows scored from storage's counts, their ids decoded only when they
     /// rank (one that does not decode is left out).
     static func ranked(_ scored: [Scored], stored: [StoredScore] = [], first: Int? = nil) -> [Entity.ID] {
-        let threshold = threshold(of: scored.lazy.map { $0.score } + stored.lazy.map { $0.score }, first: first)
+        let threshold = first == nil ? -.infinity : threshold(of: scored.lazy.map { $0.score } + stored.lazy.map { $0.score }, first: first)
         // Sorted without the ids (`held`: the place in `scored`, −1 for a stored row).
         var order: [(text: String, score: Double, held: Int)] = []
         for (place, entry) in scored.enumerated() where entry.score >= threshold {

@@ -31,8 +31,8 @@ extension QueryList {
     /// on properties a ``FullTextIndex`` covers tests only the entities holding every trigram of
     /// the value (the results are the same).
     public func filter(_ predicate: StringPredicate<Entity>) -> QueryList {
-        if case .matches = predicate.method, Entity.fullTextIndex(on: predicate.keyPaths) != nil {
-            let search = FullTextSearch<Entity>(keyPaths: predicate.keyPaths, value: predicate.value)
+        if case .matches(let tokens) = predicate.method, Entity.fullTextIndex(on: predicate.keyPaths) != nil {
+            let search = FullTextSearch<Entity>(keyPaths: predicate.keyPaths, tokens: tokens)
             var copy = filtering { search.matches($0) }
             if copy.textSearch == nil { copy.textSearch = search }
             return copy

@@ -171,8 +171,12 @@ public struct QueryList<Entity: EntityModelProtocol> {
             // them: only the window's are needed.
             let first = givenIDs == nil && order == nil && filters.count == 1 ? window.map { $0.offset + $0.count } : nil
             let ranked = context.rankedIDs(of: Entity.self, textSearch, first: first)
-            if let first { return (Array(ranked.prefix(first)), false, false) }
-            return (givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked, false, false)
+            // In a context that holds every entity, the ranking holds exactly the entities that
+            // share a trigram with the search (its index, or every entity scored): when the
+            // search is the only filter, they need no second test.
+            let passed = context.storage.base == nil && filters.count == 1 && !hasKeysetFilter && steps.isEmpty
+            if let first { return (Array(ranked.prefix(first)), false, passed) }
+            return (givenIDs.map(Set.init).map { given in ranked.filter(given.contains) } ?? ranked, false, passed)
         }
         if let givenIDs { return (givenIDs, false, false) }
         // In a context holding every entity, a sorted index of the one sort key gives the first

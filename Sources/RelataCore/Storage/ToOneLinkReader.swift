@@ -130,7 +130,7 @@ struct ToOneLinkReader<Entity: EntityModelProtocol>: _RelationVisitor {
                     link.moved = [try key(old)]
                 }
                 guard links != nil, oldLinks != nil, new == old else { return link }
-                if let new, mutualToMany {
+                if new != nil, mutualToMany {
                     // A place only in a list of sources; the old one only as the old row gave it
                     // (the old list is not read for it).
                     if let stored = oldPlaces.keys[source], place == stored { link.unchanged = (relation, true) }
