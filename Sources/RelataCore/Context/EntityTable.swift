@@ -258,29 +258,19 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     }
 
     /// The first `count` entities passing `isIncluded` in the order of the property `column`
-    /// (then in no order), and those after them that `ties` says tie with the last (so that a
-    /// sort breaking ties by id finds its first `count` among them), read from a sorted index of
-    /// it in memory — within the range of a lookup of that property, if one is given; `nil` when
-    /// the table reads storage or keeps no such index. `lookupsAreFilters` says `isIncluded` tests
-    /// the lookups and nothing else: when each is of that property and exact, the range is the
-    /// answer and no entity is read.
+    /// (ties in the index's order, which is not the table's), and those after them that `ties`
+    /// says tie with the last, read from a sorted index of it in memory — within the range of a
+    /// lookup of that property, if one is given; `nil` when the table reads storage or keeps no
+    /// such index. With every tie of the last, a stable sort by the key of these entities in the
+    /// table's order (`inTableOrder`) begins as a stable sort of every entity does, and a sort
+    /// breaking ties by id finds its first `count` among them.
     @inlinable
     func firstIndexedIDs(
         orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
-        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool = false
+        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, inTableOrder: Bool = false
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
         for index in memoryIndexes where Entity.columnName(of: index.keyPath) == column {
-            if ties == nil, lookupsAreFilters, lookups.allSatisfy({ $0.isExact && $0.keyPath == index.keyPath }) {
-                var found: [Entity.ID] = []
-                found.reserveCapacity(count)
-                let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
-                    found.append(id)
-                    return found.count < count
-                }
-                if ordered { return found }
-                continue
-            }
             var found: [Entity.ID] = []
             var boundary: Entity?
             let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
@@ -295,7 +285,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
                 boundary = entity
                 return ties != nil
             }
-            if ordered { return found }
+            if ordered { return inTableOrder ? tableOrdered(found) : found }
         }
         return nil
     }
