@@ -270,17 +270,17 @@ extension Context {
 
     /// The first `count` entities of this type passing `isIncluded` in the order of `order`'s
     /// property, from a sorted index the context keeps in memory (see
-    /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:ties:where:inTableOrder:)``).
+    /// ``EntityTable/firstIndexedIDs(orderedBy:descending:lookups:count:where:lookupsAreFilters:tiesInTableOrder:)``).
     @inlinable
     func firstIndexedIDs<Entity: EntityModelProtocol>(
         of type: Entity.Type, orderedBy order: ColumnOrder, lookups: [IndexLookup<Entity>], count: Int,
-        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, inTableOrder: Bool = false
+        where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool, tiesInTableOrder: Bool
     ) -> [Entity.ID]? {
         exclusively {
             noteRead(.type(ObjectIdentifier(Entity.self)))
             return table(Entity.self)?.firstIndexedIDs(
-                orderedBy: order.column, descending: order.descending, lookups: lookups, count: count, ties: ties, where: isIncluded,
-                inTableOrder: inTableOrder
+                orderedBy: order.column, descending: order.descending, lookups: lookups, count: count, where: isIncluded,
+                lookupsAreFilters: lookupsAreFilters, tiesInTableOrder: tiesInTableOrder
             )
         }
     }

@@ -257,35 +257,49 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
         if memoryIndexes == nil { rebuildIndexes() }
     }
 
-    /// The first `count` entities passing `isIncluded` in the order of the property `column`
-    /// (ties in the index's order, which is not the table's), and those after them that `ties`
-    /// says tie with the last, read from a sorted index of it in memory — within the range of a
-    /// lookup of that property, if one is given; `nil` when the table reads storage or keeps no
-    /// such index. With every tie of the last, a stable sort by the key of these entities in the
-    /// table's order (`inTableOrder`) begins as a stable sort of every entity does, and a sort
-    /// breaking ties by id finds its first `count` among them.
+    /// The first `count` entities passing `isIncluded` in the order of the property `column`,
+    /// and every one after them tying with the last, read from a sorted index of it in memory —
+    /// within the range of a lookup of that property, if one is given; `nil` when the table reads
+    /// storage or keeps no such index. Entities with equal values come in the table's order
+    /// (`tiesInTableOrder`; the index keeps its own), so that the first `count` are those a stable
+    /// sort of every entity by the property puts first, and a sort breaking ties by id finds its
+    /// first `count` among them. `lookupsAreFilters` says `isIncluded` tests the lookups and
+    /// nothing else: when each is of that property and exact, no entity is read.
     @inlinable
     func firstIndexedIDs(
         orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
-        ties: ((Entity, Entity) -> Bool)? = nil, where isIncluded: (Entity) -> Bool, inTableOrder: Bool = false
+        where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool = false, tiesInTableOrder: Bool = false
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
         for index in memoryIndexes where Entity.columnName(of: index.keyPath) == column {
-            var found: [Entity.ID] = []
-            var boundary: Entity?
-            let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id in
-                guard let entity = entities[id], isIncluded(entity) else { return true }
-                if let boundary {
-                    guard let ties, ties(boundary, entity) else { return false }
-                    found.append(id)
-                    return true
+            let testsEntities = !(lookupsAreFilters && lookups.allSatisfy { $0.isExact && $0.keyPath == index.keyPath })
+            // The ids found, and where each run of equal values starts among them.
+            var found: [Entity.ID] = [], runStarts: [Int] = []
+            // Whether a value other than the last found one's came since (an id left out may start it).
+            var isFull = false, startsRun = true
+            let ordered = count == 0 || index.forEachInOrder(descending: descending, within: lookups) { id, tiesWithPrevious in
+                if isFull, !tiesWithPrevious { return false }
+                if !tiesWithPrevious { startsRun = true }
+                if testsEntities {
+                    guard let entity = entities[id], isIncluded(entity) else { return true }
+                }
+                if startsRun {
+                    runStarts.append(found.count)
+                    startsRun = false
                 }
                 found.append(id)
-                if found.count < count { return true }
-                boundary = entity
-                return ties != nil
+                isFull = isFull || found.count >= count
+                return true
             }
-            if ordered { return inTableOrder ? tableOrdered(found) : found }
+            guard ordered else { continue }
+            guard tiesInTableOrder, runStarts.count < found.count else { return found }
+            let positions = entities.positions
+            for (place, start) in runStarts.enumerated() {
+                let end = place + 1 < runStarts.count ? runStarts[place + 1] : found.count
+                guard end - start > 1 else { continue }
+                found[start..<end].sort { (positions[$0] ?? 0) < (positions[$1] ?? 0) }
+            }
+            return found
         }
         return nil
     }

@@ -31,7 +31,7 @@ class MemoryIndex<Entity: EntityModelProtocol>: @unchecked Sendable {
     /// The ids in the order of the indexed property (`descending`: greatest first; ties in no
     /// order), of those passing the `lookups` of that property, one at a time until `body`
     /// returns `false`; `false` when this index keeps no order.
-    @usableFromInline func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool { false }
+    @usableFromInline func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID, _ tiesWithPrevious: Bool) -> Bool) -> Bool { false }
     /// A copy, for a table's copy.
     func copy() -> MemoryIndex<Entity> { fatalError("abstract") }
     /// What differs between the index and `entities` (the table's), if anything: checked by

@@ -133,7 +133,7 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         return range.count + recent.count
     }
 
-    override func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID) -> Bool) -> Bool {
+    override func forEachInOrder(descending: Bool, within lookups: [IndexLookup<Entity>], _ body: (Entity.ID, _ tiesWithPrevious: Bool) -> Bool) -> Bool {
         // The runs read once (a property read each step is an access check each).
         let (values, ids, recentValues, recentIDs, stale) = (values, ids, recentValues, recentIDs, stale)
         let range = positions(in: values, lookups) ?? values.startIndex..<values.endIndex
@@ -144,15 +144,23 @@ final class SortedMemoryIndex<Entity: EntityModelProtocol, Value: Comparable>: M
         var next = descending ? recent.upperBound - 1 : recent.lowerBound
         func hasMain() -> Bool { descending ? position >= range.lowerBound : position < range.upperBound }
         func hasRecent() -> Bool { descending ? next >= recent.lowerBound : next < recent.upperBound }
+        // Where the value of the id given last is (in the recent run or not, its place; −1
+        // before the first): whether the next ties with it.
+        var last = (recent: false, place: -1)
+        func ties(recent: Bool, _ place: Int) -> Bool {
+            defer { last = (recent, place) }
+            guard last.place >= 0 else { return false }
+            return (last.recent ? recentValues[last.place] : values[last.place]) == (recent ? recentValues[place] : values[place])
+        }
         while hasMain() || hasRecent() {
             let takeRecent =
                 !hasMain() || hasRecent() && (descending ? recentValues[next] > values[position] : recentValues[next] < values[position])
             if takeRecent {
-                guard body(recentIDs[next]) else { return true }
+                guard body(recentIDs[next], ties(recent: true, next)) else { return true }
                 next += descending ? -1 : 1
             } else {
                 if !hasStale || !stale.contains(ids[position]) {
-                    guard body(ids[position]) else { return true }
+                    guard body(ids[position], ties(recent: false, position)) else { return true }
                 }
                 position += descending ? -1 : 1
             }

@@ -194,15 +194,19 @@ public struct QueryList<Entity: EntityModelProtocol> {
         }
         if let window, let columnOrder, columnOrder.count == 1, steps.isEmpty, keyset?.lookups != nil || !hasKeysetFilter,
             let ties = tiedRows(),
-            let sortKeysTie,
             let ids = context.firstIndexedIDs(
                 of: Entity.self, orderedBy: columnOrder[0], lookups: indexLookups, count: window.offset + window.count + ties,
-                ties: sortKeysTie, where: passesFilters ?? { _ in true }, inTableOrder: !ordersTiesByID
+                where: passesFilters ?? { _ in true },
+                // Each predicate adds at most one lookup: as many as the filters, they are the filters.
+                lookupsAreFilters: filters.count == lookups.count && !hasKeysetFilter, tiesInTableOrder: !ordersTiesByID
             )
         {
-            // Each passed every filter (tested as it came); with every tie of the last, in the
-            // table's order, the stable sort by the key that follows orders them as a sort of
-            // every entity would (the index keeps ties in an order of its own), then the window.
+            // They passed every filter (tested as they came, or answered by the index) and came
+            // in the key's order, ties in the table's order as a stable sort of every entity
+            // puts them: without ties to order by id, the window is the results.
+            if allowsWindow, !ordersTiesByID, ties == 0 {
+                return (Array(ids.dropFirst(window.offset).prefix(window.count)), true, true)
+            }
             return (ids, false, true)
         }
         // An index of a property, or the save times in order, answer the filters' lookups (the
