@@ -293,11 +293,10 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
             }
             guard ordered else { continue }
             guard tiesInTableOrder, runStarts.count < found.count else { return found }
-            let positions = entities.positions
             for (place, start) in runStarts.enumerated() {
                 let end = place + 1 < runStarts.count ? runStarts[place + 1] : found.count
                 guard end - start > 1 else { continue }
-                found[start..<end].sort { (positions[$0] ?? 0) < (positions[$1] ?? 0) }
+                found.replaceSubrange(start..<end, with: tableOrdered(Array(found[start..<end])))
             }
             return found
         }
