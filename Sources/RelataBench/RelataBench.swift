@@ -34,6 +34,9 @@ struct RelataBench: AsyncParsableCommand {
     @Option(help: "The scale of W3 in storage (S=10: 1,000,000 messages); in memory it runs at --scale.")
     var w3Scale: Double = 10
 
+    @Flag(help: "With --w3 on SQLite: also each query with closure filters, as written before predicates (the \"before\" column; minutes at S=10).")
+    var w3Closures = false
+
     @Option(help: "The scale of W2's large store (S=10: 1,000,000 messages).")
     var w2Scale: Double = 10
 
@@ -111,7 +114,7 @@ struct RelataBench: AsyncParsableCommand {
             return
         }
         if w3 {
-            try await W3Bench.run(scale: w3Scale, memoryScale: scale, runs: runs)
+            try await W3Bench.run(scale: w3Scale, memoryScale: scale, runs: runs, closures: w3Closures)
             return
         }
         if let probe, let path, probe.hasPrefix("shape-") {

@@ -22,16 +22,21 @@ enum W3Bench {
         var built: String { relata + ".built-format\(LargeStoreW2.storageFormat)" }
     }
 
-    static func run(scale: Double, memoryScale: Double, runs: Int) async throws {
+    /// - Parameter closures: Also each query as written before Relata had predicates
+    ///   (``W3ClosureQueries``), in the same run: the last column.
+    static func run(scale: Double, memoryScale: Double, runs: Int, closures: Bool = false) async throws {
         let data = W3Data(scale: scale), files = Files(scale: scale)
         let build = try await self.build(data, files)
         print("W3 at S=\(scale) (\(data.description)) on SQLite: median of \(runs) fresh processes; in memory at S=\(memoryScale)")
-        print("  \(pad("query", 34))\(pad("Relata", 12))\(pad("GRDB", 12))\(pad("ratio", 9))\(pad("statements", 12))answers")
+        print("  \(pad("query", 34))\(pad("Relata", 12))\(pad("GRDB", 12))\(pad("ratio", 9))\(pad("statements", 12))\(pad("answers", 16))"
+            + (closures ? "closure filters (before; answers)" : ""))
         let table = LargeStoreW2.Table()
         for query in queries {
             let relata = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-relata-\(query)", path: files.relata, scale: scale) }
             let grdb = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-grdb-\(query)", path: files.grdb, scale: scale) }
-            printRows(query, relata, grdb)
+            let before = closures && query != "Q5"
+                ? try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-closure-\(query)", path: files.relata, scale: scale) } : nil
+            printRows(query, relata, grdb, before: before)
             if query == "Q6" {
                 table.memory("  Q6 RSS after the scan", relata["rss-after"]! - relata["rss-before"]!, grdb["rss-after"]! - grdb["rss-before"]!)
                 table.memory("  Q6 peak RSS (VmHWM)", relata["rss-peak"]!, grdb["rss-peak"]!)
@@ -53,12 +58,14 @@ enum W3Bench {
 
     /// The cold and warm rows of `query`: Relata's figure, the baseline's, their ratio, the
     /// statements (round trips) each sent, and whether each answered right.
-    static func printRows(_ query: String, _ relata: Figures, _ baseline: Figures) {
+    /// `before`: the same query with closure filters (``W3ClosureQueries``), if measured.
+    static func printRows(_ query: String, _ relata: Figures, _ baseline: Figures, before: Figures? = nil) {
         for phase in ["cold", "warm"] {
             let statements = "\(relata["statements-\(phase)"] ?? -1) / \(baseline["statements-\(phase)"] ?? -1)"
             let answers = (relata["right"] == 1 ? "right" : "WRONG") + " / " + (baseline["right"] == 1 ? "right" : "WRONG")
+            let closures = before.map { "\(formatFine($0.time(phase))) (\($0["right"] == 1 ? "right" : "WRONG"))" } ?? ""
             print("  \(pad("\(query) \(title(query)) \(phase)", 34))\(pad(formatFine(relata.time(phase)), 12))\(pad(formatFine(baseline.time(phase)), 12))"
-                + "\(pad(LargeStoreW2.ratio(relata.time(phase), baseline.time(phase)), 9))\(pad(statements, 12))\(answers)")
+                + "\(pad(LargeStoreW2.ratio(relata.time(phase), baseline.time(phase)), 9))\(pad(statements, 12))\(pad(answers, 16))\(closures)")
         }
     }
 
@@ -170,12 +177,13 @@ enum W3Bench {
         let query = String(probe.suffix(2))
         let before = residentBytes()
         let start = ContinuousClock.now
-        if probe.hasPrefix("w3-relata-") {
+        if probe.hasPrefix("w3-relata-") || probe.hasPrefix("w3-closure-") {
+            let closures = probe.hasPrefix("w3-closure-")
             let backend = try SQLiteBackend(path: path)
             let store = try await Store(backend: backend, schema: EntitySchema(entities))
-            let answer = relataAnswer(store, query, data)
+            let answer = relataAnswer(store, query, data, closures: closures)
             try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: answer) { email in
-                try await store.read { W3Queries.user(email: email, in: $0) }
+                try await store.read { closures ? W3ClosureQueries.user(email: email, in: $0) : W3Queries.user(email: email, in: $0) }
             }
             try await store.close()
         } else {
@@ -220,8 +228,11 @@ enum W3Bench {
 
     /// One answer to `query` through `store`, as a user's program asks it: one `try await
     /// store.read` (Q8: one write, rolled back).
-    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
-        {
+    ///
+    /// - Parameter closures: Asked as ``W3ClosureQueries`` asks it (Q5 as always).
+    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data, closures: Bool = false) -> @Sendable () async throws -> [String] {
+        if closures { return closureAnswer(store, query, data) }
+        return {
             switch query {
             case "Q1": return try await store.read { [W3Queries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
             case "Q2": return try await store.read { W3Queries.newest(after: data.after, in: $0) }
@@ -236,6 +247,31 @@ enum W3Bench {
                     try await store.write { context in
                         for message in newer(data) { try message.save(to: &context) }
                         result = W3Queries.newest(after: data.after, in: context)
+                        throw Rollback()
+                    }
+                } catch is Rollback {}
+                return result
+            }
+        }
+    }
+
+    /// One answer to `query` through `store` with closure filters (``W3ClosureQueries``).
+    static func closureAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
+        {
+            switch query {
+            case "Q1": return try await store.read { [W3ClosureQueries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
+            case "Q2": return try await store.read { W3ClosureQueries.newest(after: data.after, in: $0) }
+            case "Q3": return try await store.read { ["\(W3ClosureQueries.unread(in: $0))"] }
+            case "Q4": return try await store.read { W3ClosureQueries.agedPage(in: $0) }
+            case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
+            case "Q6": return try await store.read { W3ClosureQueries.scan(W3Data.scanned, in: $0) }
+            case "Q7": return try await store.read { W3ClosureQueries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
+            default:
+                var result: [String] = []
+                do {
+                    try await store.write { context in
+                        for message in newer(data) { try message.save(to: &context) }
+                        result = W3ClosureQueries.newest(after: data.after, in: context)
                         throw Rollback()
                     }
                 } catch is Rollback {}
