@@ -183,7 +183,8 @@ enum W3Bench {
             let store = try await Store(backend: backend, schema: EntitySchema(entities))
             let answer = relataAnswer(store, query, data, closures: closures)
             try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: answer) { email in
-                try await store.read { closures ? W3ClosureQueries.user(email: email, in: $0) : W3Queries.user(email: email, in: $0) }
+                let form: any W3QueryForm.Type = closures ? W3ClosureQueries.self : W3Queries.self
+                return try await store.read { form.user(email: email, in: $0) }
             }
             try await store.close()
         } else {
@@ -229,49 +230,28 @@ enum W3Bench {
     /// One answer to `query` through `store`, as a user's program asks it: one `try await
     /// store.read` (Q8: one write, rolled back).
     ///
-    /// - Parameter closures: Asked as ``W3ClosureQueries`` asks it (Q5 as always).
+    /// - Parameter closures: Asked as ``W3ClosureQueries`` asks it.
     static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data, closures: Bool = false) -> @Sendable () async throws -> [String] {
-        if closures { return closureAnswer(store, query, data) }
-        return {
-            switch query {
-            case "Q1": return try await store.read { [W3Queries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
-            case "Q2": return try await store.read { W3Queries.newest(after: data.after, in: $0) }
-            case "Q3": return try await store.read { ["\(W3Queries.unread(in: $0))"] }
-            case "Q4": return try await store.read { W3Queries.agedPage(in: $0) }
-            case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
-            case "Q6": return try await store.read { W3Queries.scan(W3Data.scanned, in: $0) }
-            case "Q7": return try await store.read { W3Queries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
-            default:
-                var result: [String] = []
-                do {
-                    try await store.write { context in
-                        for message in newer(data) { try message.save(to: &context) }
-                        result = W3Queries.newest(after: data.after, in: context)
-                        throw Rollback()
-                    }
-                } catch is Rollback {}
-                return result
-            }
-        }
+        answer(store, query, data, closures ? W3ClosureQueries.self : W3Queries.self)
     }
 
-    /// One answer to `query` through `store` with closure filters (``W3ClosureQueries``).
-    static func closureAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
+    /// One answer to `query` through `store`, in the form `Q` writes it.
+    static func answer(_ store: Store, _ query: String, _ data: W3Data, _ Q: any W3QueryForm.Type) -> @Sendable () async throws -> [String] {
         {
             switch query {
-            case "Q1": return try await store.read { [W3ClosureQueries.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
-            case "Q2": return try await store.read { W3ClosureQueries.newest(after: data.after, in: $0) }
-            case "Q3": return try await store.read { ["\(W3ClosureQueries.unread(in: $0))"] }
-            case "Q4": return try await store.read { W3ClosureQueries.agedPage(in: $0) }
-            case "Q5": return try await store.read { W3Queries.search(W3Data.search, in: $0) }
-            case "Q6": return try await store.read { W3ClosureQueries.scan(W3Data.scanned, in: $0) }
-            case "Q7": return try await store.read { W3ClosureQueries.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
+            case "Q1": return try await store.read { [Q.user(email: data.lookupEmails()[0], in: $0) ?? ""] }
+            case "Q2": return try await store.read { Q.newest(after: data.after, in: $0) }
+            case "Q3": return try await store.read { ["\(Q.unread(in: $0))"] }
+            case "Q4": return try await store.read { Q.agedPage(in: $0) }
+            case "Q5": return try await store.read { Q.search(W3Data.search, in: $0) }
+            case "Q6": return try await store.read { Q.scan(W3Data.scanned, in: $0) }
+            case "Q7": return try await store.read { Q.newestNested(after: data.after, in: $0).compactMap { $0.author == nil ? nil : $0.id } }
             default:
                 var result: [String] = []
                 do {
                     try await store.write { context in
                         for message in newer(data) { try message.save(to: &context) }
-                        result = W3ClosureQueries.newest(after: data.after, in: context)
+                        result = Q.newest(after: data.after, in: context)
                         throw Rollback()
                     }
                 } catch is Rollback {}

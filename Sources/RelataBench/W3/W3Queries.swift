@@ -4,7 +4,7 @@ import Relata
 /// W3's queries through Relata's public API as a SwiftletModel user writes them: key path
 /// predicates, `sorted(by:)`, `limit(_:offset:)` and `matches` on the full-text index. The
 /// predicates storage can test select the rows in SQL first, through the declared indexes.
-enum W3Queries {
+enum W3Queries: W3QueryForm {
     /// Q1: the user with this e-mail.
     static func user(email: String, in context: Context) -> String? {
         W3User.query(in: context).filter(\.email == email).resolve().first?.id
@@ -50,4 +50,16 @@ enum W3Queries {
         let ids = newest(after: date, in: context)
         return W3Message.query(ids, in: context).with(\.$author).with(\.$chat).resolve()
     }
+}
+
+/// A way to write W3's queries: with predicates (``W3Queries``) or with closures, as before
+/// Relata had predicates (``W3ClosureQueries``).
+protocol W3QueryForm {
+    static func user(email: String, in context: Context) -> String?
+    static func newest(after date: Date, in context: Context) -> [String]
+    static func unread(in context: Context) -> Int
+    static func agedPage(in context: Context) -> [String]
+    static func search(_ words: String, in context: Context) -> [String]
+    static func scan(_ text: String, in context: Context) -> [String]
+    static func newestNested(after date: Date, in context: Context) -> [W3Message]
 }
