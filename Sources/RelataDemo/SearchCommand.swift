@@ -61,7 +61,11 @@ struct SearchCommand: AsyncParsableCommand {
         }
         let searched = ContinuousClock.now
         try await store.close()
-        print("The \(found.count) best matches for \"\(search)\":")
+        switch found.count {
+        case 0: print("No message matches \"\(search)\".")
+        case 1: print("The best match for \"\(search)\":")
+        default: print("The \(found.count) best matches for \"\(search)\":")
+        }
         for (rank, message) in found.enumerated() {
             let author = message.author?.name ?? "?"
             print("\(String(rank + 1).leftPadded(to: 3)). \(message.text)  — \(author), in chat \(message.chat?.id ?? "?") (message \(message.id))")

@@ -69,7 +69,7 @@ struct DemoTests {
         try await reopened.close()
     }
 
-    @Test("search prints the best matches with their authors and chats, best first; a search without a word of three characters is refused")
+    @Test("search prints the best matches with their authors and chats, best first (\"the best match\" for one, \"no message matches\" for none); a search without a word of three characters is refused")
     func search() async throws {
         let path = Self.temporaryPath()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -80,6 +80,10 @@ struct DemoTests {
         // The message holding every trigram of the search, in a short text, ranks first.
         #expect(lines.dropFirst().first?.contains("1. message 1042  — User 42, in chat c42 (message m1042)") == true, "\(lines)")
         #expect(lines.count == 5 && lines.last?.hasPrefix("Opened in ") == true)
+        let one = try await Self.demo("search", "1042", "--path", path, "--limit", "1").split(separator: "\n").map(String.init)
+        #expect(one.first == "The best match for \"1042\":" && one.count == 3, "\(one)")
+        let none = try await Self.demo("search", "qqqzzz", "--path", path).split(separator: "\n").map(String.init)
+        #expect(none.first == "No message matches \"qqqzzz\"." && none.count == 2, "\(none)")
         let process = Process()
         process.executableURL = try TypeSafetyCompileTests.buildDirectory().appendingPathComponent("relata-demo")
         process.arguments = ["search", "hi", "--path", path]
