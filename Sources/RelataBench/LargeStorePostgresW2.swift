@@ -24,7 +24,7 @@ enum LargeStorePostgresW2 {
         // guesses, and joins against a batch of keys may scan a million rows (Store and baseline).
         do {
             let connection = try await PostgresBaselineW1.connect(url)
-            for schema in [relata, baseline, smallRelata, smallBaseline] { try await analyze(connection, schema: schema) }
+            for schema in [relata, baseline, smallRelata, smallBaseline] { try await vacuumAndAnalyze(connection, schema: schema) }
             try await connection.close()
         }
         func child(_ probe: String, _ schema: String, _ s: Double) async throws -> LargeStoreW2.Figures {
@@ -108,15 +108,19 @@ enum LargeStorePostgresW2 {
         return (relataTime, baselineTime)
     }
 
-    /// Gathers the statistics of every table of `schema` (`ANALYZE`).
-    static func analyze(_ connection: PostgresConnection, schema: String) async throws {
+    /// Vacuums every table of `schema` and gathers its statistics (`VACUUM (ANALYZE)`), on both
+    /// sides alike: what autovacuum does to a database after a bulk load. Before it, the first
+    /// reads of freshly written rows set their hint bits (writing pages), and an autovacuum could
+    /// start in the middle of a run: W3's full-text query took 10–15x longer in the first two
+    /// runs after a build, on both sides.
+    static func vacuumAndAnalyze(_ connection: PostgresConnection, schema: String) async throws {
         let rows = try await connection.query(
             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \(schema) AND table_type = 'BASE TABLE'",
             logger: PostgresBaselineW1.logger
         )
         var tables: [String] = []
         for try await name in rows.decode(String.self) { tables.append(name) }
-        for table in tables { try await PostgresBaselineW1.run(connection, "ANALYZE \(schema).\(table)") }
+        for table in tables { try await PostgresBaselineW1.run(connection, "VACUUM (ANALYZE) \(schema).\(table)") }
     }
 
     /// Copies every table of schema `source` (rows, defaults, keys and indexes) into a new schema
@@ -134,7 +138,7 @@ enum LargeStorePostgresW2 {
             try await PostgresBaselineW1.run(connection, "CREATE TABLE \(copy).\(table) (LIKE \(source).\(table) INCLUDING ALL)")
             try await PostgresBaselineW1.run(connection, "INSERT INTO \(copy).\(table) SELECT * FROM \(source).\(table)")
         }
-        try await analyze(connection, schema: copy)
+        try await vacuumAndAnalyze(connection, schema: copy)
         // The schema's functions and triggers (a Store's entity counts), once the rows are in.
         var definitions: [String] = []
         let functions = try await connection.query(

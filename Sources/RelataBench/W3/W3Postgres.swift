@@ -18,7 +18,7 @@ enum W3Postgres {
         let built = try await build(url: url, data)
         do {
             let connection = try await PostgresBaselineW1.connect(url)
-            for schema in [relata, baseline] { try await LargeStorePostgresW2.analyze(connection, schema: schema) }
+            for schema in [relata, baseline] { try await LargeStorePostgresW2.vacuumAndAnalyze(connection, schema: schema) }
             try await connection.close()
         }
         print("W3 at S=\(scale) (\(data.description)) on PostgreSQL: median of \(runs) fresh processes")
