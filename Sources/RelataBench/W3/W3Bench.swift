@@ -178,13 +178,12 @@ enum W3Bench {
         let before = residentBytes()
         let start = ContinuousClock.now
         if probe.hasPrefix("w3-relata-") || probe.hasPrefix("w3-closure-") {
-            let closures = probe.hasPrefix("w3-closure-")
+            let form: any W3QueryForm.Type = probe.hasPrefix("w3-closure-") ? W3ClosureQueries.self : W3Queries.self
             let backend = try SQLiteBackend(path: path)
             let store = try await Store(backend: backend, schema: EntitySchema(entities))
-            let answer = relataAnswer(store, query, data, closures: closures)
-            try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: answer) { email in
-                let form: any W3QueryForm.Type = closures ? W3ClosureQueries.self : W3Queries.self
-                return try await store.read { form.user(email: email, in: $0) }
+            let ask = answer(store, query, data, form)
+            try await measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: ask) { email in
+                try await store.read { form.user(email: email, in: $0) }
             }
             try await store.close()
         } else {
@@ -229,10 +228,8 @@ enum W3Bench {
 
     /// One answer to `query` through `store`, as a user's program asks it: one `try await
     /// store.read` (Q8: one write, rolled back).
-    ///
-    /// - Parameter closures: Asked as ``W3ClosureQueries`` asks it.
-    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data, closures: Bool = false) -> @Sendable () async throws -> [String] {
-        answer(store, query, data, closures ? W3ClosureQueries.self : W3Queries.self)
+    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
+        answer(store, query, data, W3Queries.self)
     }
 
     /// One answer to `query` through `store`, in the form `Q` writes it.

@@ -268,7 +268,7 @@ final class EntityTable<Entity: EntityModelProtocol>: AnyEntityTable, @unchecked
     @inlinable
     func firstIndexedIDs(
         orderedBy column: String, descending: Bool, lookups: [IndexLookup<Entity>], count: Int,
-        where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool = false, tiesInTableOrder: Bool = false
+        where isIncluded: (Entity) -> Bool, lookupsAreFilters: Bool, tiesInTableOrder: Bool
     ) -> [Entity.ID]? {
         guard faulter == nil, let memoryIndexes else { return nil }
         for index in memoryIndexes where Entity.columnName(of: index.keyPath) == column {

@@ -135,7 +135,6 @@ extension QueryList {
             }
             return order.map { entities[$0] }
         }
-        copy.sortKeysTie = { a, b in keys.allSatisfy { $0(a, b) == nil } }
         if storage.allSatisfy({ $0 != nil }) { copy.columnOrder = storage.compactMap { $0 } }
         return copy
     }

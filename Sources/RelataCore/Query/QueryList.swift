@@ -71,8 +71,6 @@ public struct QueryList<Entity: EntityModelProtocol> {
     @usableFromInline var ordersTiesByID = false
     /// Makes the bound of ``limit(_:after:)`` when the list is sorted by one key path storage orders by.
     @usableFromInline var sortKeysetBound: ((Entity) -> KeysetBound?)?
-    /// Whether two entities tie on the sort's keys (a sort by key paths).
-    @usableFromInline var sortKeysTie: ((Entity, Entity) -> Bool)?
     /// Whether a filter is a closure (which may read the relations `with` resolved).
     @usableFromInline var hasClosureFilter = false
     /// Whether a filter reads the context (``Metadata``), not only the entity.
@@ -495,7 +493,6 @@ public struct QueryList<Entity: EntityModelProtocol> {
             let order = keys.indices.sorted { ascending ? keys[$0] < keys[$1] : keys[$0] > keys[$1] }
             return order.map { entities[$0] }
         }
-        copy.sortKeysTie = { $0[keyPath: keyPath] == $1[keyPath: keyPath] }
         copy.columnOrder = Self.columnOrder(keyPath, ascending: ascending)
         copy.sortKeysetBound = Self.keysetBound(keyPath, descending: !ascending)
         return copy
@@ -508,7 +505,6 @@ public struct QueryList<Entity: EntityModelProtocol> {
         copy.keyedOrder = nil
         copy.columnOrder = nil
         copy.sortKeysetBound = nil
-        copy.sortKeysTie = nil
         // It replaces an earlier sort waiting for the context (asked only when steps wait: the
         // generic `removeAll` looks its types' metadata up at run time even on an empty array).
         if !copy.pending.isEmpty { copy.pending.removeAll { $0.sorts } }
