@@ -19,6 +19,27 @@ struct BacklinkQueryTests {
         #expect(context.countOfSources(linkingTo: "2", through: \Message.$author) == 2)
     }
 
+    @Test("A target with hundreds of one-way sources: added, moved away and deleted, the backlinks stay exact")
+    func manySources() throws {
+        var context = Context()
+        for user in [User.bob, .alice] { try user.save(to: &context) }
+        // 600 sources: past the few kept in an array (256), into the set, and back down.
+        let ids = (0..<600).map { "m\($0)" }
+        for id in ids { try Message(id: id, text: id, author: .id("1")).save(to: &context) }
+        #expect(context.sources(linkingTo: "1", through: \Message.$author) == ids.sorted())
+        for id in ids[0..<200] { try Message(id: id, text: id, author: .id("2")).save(to: &context) }
+        try Message.delete(ids: Array(ids[200..<500]), from: &context)
+        #expect(context.sources(linkingTo: "1", through: \Message.$author) == ids[500...].sorted())
+        #expect(context.sources(linkingTo: "2", through: \Message.$author) == ids[0..<200].sorted())
+        #expect(context.countOfSources(linkingTo: "1", through: \Message.$author) == 100)
+        try context.checkInvariants()
+        // Deleting the target unlinks every source, whichever form its sources are kept in.
+        try User.delete(id: "2", from: &context)
+        #expect(context.sources(linkingTo: "2", through: \Message.$author).isEmpty)
+        #expect(Message.query("m0", in: context).related(\.$author) == nil)
+        try context.checkInvariants()
+    }
+
     @Test("Sources linking through a mutual relation come in the inverse relation's order")
     func mutual() throws {
         var context = Context()

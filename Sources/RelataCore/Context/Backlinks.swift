@@ -14,11 +14,12 @@ class AnyBacklinks: @unchecked Sendable {
 /// The sources of a one-way relation `Source.key → Target`, indexed by target: the other side of
 /// a one-way link, so that erasing a target removes the links that point to it in O(sources).
 ///
-/// Unordered (a `Set` per target): removing one source is O(1).
+/// Unordered (see ``BacklinkSources``): adding a new source is an append while a target has few,
+/// and removing one stays O(1) past them.
 @usableFromInline
 final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>: AnyBacklinks, @unchecked Sendable {
     @usableFromInline let descriptor: RelationDescriptor<Source, Target>
-    @usableFromInline @exclusivity(unchecked) var sources: [Target.ID: Set<Source.ID>]
+    @usableFromInline @exclusivity(unchecked) var sources: [Target.ID: BacklinkSources<Source.ID>]
     /// In a context over storage: reads the sources of targets the index does not hold.
     @usableFromInline @exclusivity(unchecked) var faulter: BacklinkFaulter<Source.ID, Target.ID>?
     /// The targets whose sources the index holds whole.
@@ -49,19 +50,19 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
             held.subtract(changes.removed)
             held.formUnion(changes.added)
         }
-        sources[target] = held.isEmpty ? nil : held
+        sources[target] = held.isEmpty ? nil : BacklinkSources(held)
         loaded.insert(target)
     }
 
     /// The sources that link to `target`.
     @inlinable
-    func sources(of target: Target.ID) -> Set<Source.ID>? {
+    func sources(of target: Target.ID) -> BacklinkSources<Source.ID>? {
         ensure(target)
         return sources[target]
     }
 
     @inlinable
-    init(descriptor: RelationDescriptor<Source, Target>, sources: [Target.ID: Set<Source.ID>] = [:]) {
+    init(descriptor: RelationDescriptor<Source, Target>, sources: [Target.ID: BacklinkSources<Source.ID>] = [:]) {
         self.descriptor = descriptor
         self.sources = sources
     }
@@ -69,13 +70,20 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     @inlinable
     func insert(_ source: Source.ID, for target: Target.ID) {
         if faulter != nil, !loaded.contains(target) { return note(source, for: target, added: true) }
-        sources[target, default: []].insert(source)
+        sources[target, default: BacklinkSources()].insert(source)
+    }
+
+    /// Adds `source`, whose link to `target` was just made (so it is not among its sources yet).
+    @inlinable
+    func insertNew(_ source: Source.ID, for target: Target.ID) {
+        if faulter != nil, !loaded.contains(target) { return note(source, for: target, added: true) }
+        sources[target, default: BacklinkSources()].appendNew(source)
     }
 
     @inlinable
     func remove(_ source: Source.ID, for target: Target.ID) {
         if faulter != nil, !loaded.contains(target) { return note(source, for: target, added: false) }
-        guard sources[target]?.remove(source) != nil else { return }
+        guard sources[target]?.remove(source) == true else { return }
         if sources[target]!.isEmpty { sources[target] = nil }
     }
 
@@ -113,7 +121,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
         ensure(target)
         guard let sources = sources.removeValue(forKey: target) else { return }
         let forward = context.mutableTable(Source.self).linkTable(key, Target.ID.self)
-        for source in sources {
+        for source in sources.ids {
             forward.remove(target, from: source, toMany: key.toMany)
             context.recordUnlink(descriptor, source: source, target: target)
         }
@@ -122,7 +130,7 @@ final class Backlinks<Source: EntityModelProtocol, Target: EntityModelProtocol>:
     override func checkInvariants(in context: Context) throws {
         let forward = context.table(Source.self)?.existingLinkTable(key, Target.ID.self)
         for (target, sources) in sources {
-            for source in sources where forward?.contains(target, in: source, toMany: key.toMany) != true {
+            for source in sources.ids where forward?.contains(target, in: source, toMany: key.toMany) != true {
                 throw RelataError(
                     code: .invalidRelation, entityType: "\(Source.self)", id: "\(source)", relation: key.nameString,
                     message: "backlink from \(Target.self) \"\(target)\" has no forward link"

@@ -15,7 +15,8 @@ extension Context {
         _ d: RelationDescriptor<S, T>, target: T.ID, source: S.ID, key: PositionKey? = nil
     ) -> PositionKey? {
         guard let inverse = d.inverse else {
-            backlinks(d).insert(source, for: target)
+            // Every caller made the link just now: `source` is not among `target`'s sources.
+            backlinks(d).insertNew(source, for: target)
             return nil
         }
         let table = mutableTable(T.self).linkTable(inverse, S.ID.self)
@@ -80,7 +81,13 @@ extension Context {
     ) -> Backlinks<S, T> {
         let table = mutableTable(T.self)
         let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: d.key.ordinal)
-        if let existing = table.backlinks[key] {
+        // A type has the backlinks of a few relations: compared in turn, not hashed (a hash per
+        // link write was a twentieth of an in-memory save's hashing).
+        if table.backlinks.count <= 4 {
+            for (existingKey, existing) in table.backlinks where existingKey == key {
+                return unsafeDowncast(existing, to: Backlinks<S, T>.self)
+            }
+        } else if let existing = table.backlinks[key] {
             return unsafeDowncast(existing, to: Backlinks<S, T>.self)
         }
         let created = Backlinks<S, T>(descriptor: d)

@@ -40,7 +40,7 @@ struct OwnerFinder<Source: EntityModelProtocol, Target: EntityModelProtocol>: _R
         } else {
             let key = RelationKey(source: ObjectIdentifier(S.self), ordinal: descriptor.key.ordinal)
             if let backlinks = context.table(T.self)?.backlinks[key] {
-                owners = Array(unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target) ?? [])
+                owners = unsafeDowncast(backlinks, to: Backlinks<S, T>.self).sources(of: target)?.ids ?? []
             }
         }
         found = owners.contains { !except.contains(EntityReference(S.self, id: $0)) }

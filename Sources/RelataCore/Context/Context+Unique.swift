@@ -23,7 +23,7 @@ extension Context {
             if let inverse = descriptor.inverse {
                 holders = table(T.self)?.existingLinkTable(inverse, S.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
             } else {
-                holders = Array(backlinkIndex(descriptor)?.sources(of: target) ?? [])
+                holders = backlinkIndex(descriptor)?.sources(of: target)?.ids ?? []
             }
             if let other = holders.first(where: { $0 != source }) {
                 throw RelataError(

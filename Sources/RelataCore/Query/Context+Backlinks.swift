@@ -20,7 +20,7 @@ extension Context {
             if let inverse = descriptor.inverse {
                 return table(Target.self)?.existingLinkTable(inverse, Source.ID.self)?.targets(of: target, toMany: inverse.toMany) ?? []
             }
-            let sources = backlinkIndex(descriptor)?.sources(of: target) ?? []
+            let sources = backlinkIndex(descriptor)?.sources(of: target)?.ids ?? []
             return sources.sorted(by: IDOrder.precedes)
         }
     }
