@@ -226,12 +226,7 @@ final class LinkTable<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     @inlinable
     func targets(of source: SourceID, toMany: Bool) -> [TargetID] {
         ensure(source)
-        if toMany {
-            // The targets alone: `many[source]?.targets` copies the whole list (its keys and
-            // lookup retained and released) to read one array (a third of `related`'s time).
-            guard let index = many.index(forKey: source) else { return [] }
-            return many.values[index].targets
-        }
+        if toMany { return many[source]?.targets ?? [] }
         return one[source].map { [$0] } ?? []
     }
 
