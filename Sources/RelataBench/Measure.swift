@@ -19,6 +19,27 @@ func median(runs: Int, _ body: () throws -> Void) rethrows -> Duration {
     try median(runs: runs, setup: {}, { _ in try body() })
 }
 
+/// The medians of `first` and `second` run in turn, `runs` times each (each run on state from
+/// its `setup`, untimed): on a shared machine a slow spell slows both sides of a ratio, where
+/// running every run of one side before the other's let it fall on one side alone.
+func pairedMedians<A, B>(
+    runs: Int,
+    _ setupFirst: () throws -> A, _ first: (inout A) throws -> Void,
+    _ setupSecond: () throws -> B, _ second: (inout B) throws -> Void
+) rethrows -> (Duration, Duration) {
+    var firstTimes: [Duration] = [], secondTimes: [Duration] = []
+    for _ in 0..<runs {
+        firstTimes.append(try median(runs: 1, setup: setupFirst, first))
+        secondTimes.append(try median(runs: 1, setup: setupSecond, second))
+    }
+    return (firstTimes.sorted()[runs / 2], secondTimes.sorted()[runs / 2])
+}
+
+/// ``pairedMedians(runs:_:_:_:_:)`` of two operations without state.
+func pairedMedians(runs: Int, _ first: () throws -> Void, _ second: () throws -> Void) rethrows -> (Duration, Duration) {
+    try pairedMedians(runs: runs, {}, { _ in try first() }, {}, { _ in try second() })
+}
+
 /// Peak resident set size of this process (VmHWM), in bytes.
 func peakResidentBytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

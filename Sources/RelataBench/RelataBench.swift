@@ -394,9 +394,9 @@ struct RelataBench: AsyncParsableCommand {
         let floorInput = FloorW1.Input(data)
         let resolveChats = min(100, data.chatCount)
 
+        // Each operation's Relata and floor runs alternate (see `pairedMedians`).
         // 1. save
-        let relataSave = try median(runs: runs) { _ = try RelataW1.save(data) }
-        let floorSave = median(runs: runs) { _ = FloorW1.save(floorInput) }
+        let (relataSave, floorSave) = try pairedMedians(runs: runs, { _ = try RelataW1.save(data) }, { _ = FloorW1.save(floorInput) })
         let context = try RelataW1.save(data)
         let floor = FloorW1.save(floorInput)
 
@@ -405,33 +405,39 @@ struct RelataBench: AsyncParsableCommand {
         // Operations of a few milliseconds or less: more runs, so one descheduling on a shared
         // machine does not decide the median.
         let quickRuns = max(runs, 15)
-        let relataResolve = median(runs: quickRuns) { resolvedRelata = RelataW1.resolve(context, chats: resolveChats) }
-        let floorResolve = median(runs: quickRuns) { resolvedFloor = floor.resolve(chats: resolveChats) }
+        let (relataResolve, floorResolve) = pairedMedians(
+            runs: quickRuns, { resolvedRelata = RelataW1.resolve(context, chats: resolveChats) }, { resolvedFloor = floor.resolve(chats: resolveChats) }
+        )
         precondition(resolvedRelata == resolvedFloor, "resolve: Relata \(resolvedRelata) ≠ floor \(resolvedFloor)")
 
         // 3. related
         var relatedRelata = 0, relatedFloor = 0
-        let relataRelated = median(runs: quickRuns) { relatedRelata = RelataW1.related(context, users: data.userCount) }
-        let floorRelated = median(runs: quickRuns) { relatedFloor = floor.related(users: data.userCount) }
+        let (relataRelated, floorRelated) = pairedMedians(
+            runs: quickRuns, { relatedRelata = RelataW1.related(context, users: data.userCount) }, { relatedFloor = floor.related(users: data.userCount) }
+        )
         precondition(relatedRelata == relatedFloor, "related: Relata \(relatedRelata) ≠ floor \(relatedFloor)")
 
         // 4. delete (each run on a freshly saved, uniquely owned store; setup untimed)
-        var left = 0
-        let relataDelete = try median(runs: runs, setup: { try RelataW1.save(data) }) { context in
-            try RelataW1.delete(&context, chats: resolveChats)
-            left = context.count(of: Message.self)
-        }
-        var floorLeft = 0
-        let floorDelete = median(runs: runs, setup: { FloorW1.save(floorInput) }) { floor in
-            floor.delete(chats: resolveChats)
-            floorLeft = floor.messages.count
-        }
+        var left = 0, floorLeft = 0
+        let (relataDelete, floorDelete) = try pairedMedians(
+            runs: runs,
+            { try RelataW1.save(data) },
+            { context in
+                try RelataW1.delete(&context, chats: resolveChats)
+                left = context.count(of: Message.self)
+            },
+            { FloorW1.save(floorInput) },
+            { floor in
+                floor.delete(chats: resolveChats)
+                floorLeft = floor.messages.count
+            }
+        )
         precondition(left == floorLeft, "delete: Relata left \(left) ≠ floor \(floorLeft)")
 
         let relataMemory = probeMemory("relata", s)
         let floorMemory = probeMemory("floor", s)
 
-        print("W1 at S=\(s) (\(data.description)), median of \(runs) runs (resolve and related: \(max(runs, 15)))")
+        print("W1 at S=\(s) (\(data.description)), median of \(runs) runs (resolve and related: \(max(runs, 15))), Relata and floor in turn")
         print("  \(pad("op", 9))\(pad("Relata", 12))\(pad("floor", 12))ratio")
         let rows: [(String, Duration, Duration, String)] = [
             ("save", relataSave, floorSave, ""),
