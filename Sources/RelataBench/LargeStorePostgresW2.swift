@@ -30,14 +30,18 @@ enum LargeStorePostgresW2 {
         func child(_ probe: String, _ schema: String, _ s: Double) async throws -> LargeStoreW2.Figures {
             try await LargeStoreW2.child(probe, path: "\(url)#\(schema)", scale: s)
         }
-        let read = try await LargeStoreW2.medians(runs) { try await child("w2-pg-relata-read", relata, scale) }
-        let hand = try await LargeStoreW2.medians(runs) { try await child("w2-pg-baseline-read", baseline, scale) }
-        let smallRead = try await LargeStoreW2.medians(runs) { try await child("w2-pg-relata-read", smallRelata, small) }
-        let smallHand = try await LargeStoreW2.medians(runs) { try await child("w2-pg-baseline-read", smallBaseline, small) }
+        // Each round runs every side once, in turn (see `LargeStoreW2.interleaved`).
+        let reads = try await LargeStoreW2.interleaved(runs, [
+            { try await child("w2-pg-relata-read", relata, scale) },
+            { try await child("w2-pg-baseline-read", baseline, scale) },
+            { try await child("w2-pg-relata-read", smallRelata, small) },
+            { try await child("w2-pg-baseline-read", smallBaseline, small) },
+        ])
+        let (read, hand, smallRead, smallHand) = (reads[0], reads[1], reads[2], reads[3])
         let memory = try await LargeStoreW2.medians(1) { try await child("w2-context-resolve", relata, scale) }
         precondition(read["resolved"] == hand["resolved"], "resolve: Relata \(read["resolved"] ?? -1) ≠ baseline \(hand["resolved"] ?? -1)")
         let table = LargeStoreW2.Table()
-        print("W2 on PostgreSQL at S=\(scale) (\(data.description)): median of \(runs) fresh processes")
+        print("W2 on PostgreSQL at S=\(scale) (\(data.description)): median of \(runs) fresh processes a figure, the sides of each ratio in turn")
         table.header()
         table.row("open at S=\(scale)", read.time("open"), hand.time("open"), "  (baseline: one connection + SELECT count(*))")
         table.row("open at S=\(small)", smallRead.time("open"), smallHand.time("open"))

@@ -45,16 +45,25 @@ enum LargeStoreW2 {
         }
         let files = Files(scale: scale), smallFiles = Files(scale: small)
         let megabytes = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576 }
-        print("W2 at S=\(scale) (\(data.description); Store file \(megabytes(files.relata)) MB, GRDB file \(megabytes(files.grdb)) MB): median of \(runs) fresh processes")
+        print("W2 at S=\(scale) (\(data.description); Store file \(megabytes(files.relata)) MB, GRDB file \(megabytes(files.grdb)) MB): median of \(runs) fresh processes a figure, the sides of each ratio in turn")
         let table = Table()
         table.header()
 
-        let grdbRead = try await medians(runs) { try await child("w2-grdb-read", path: files.grdb, scale: scale) }
+        // Every side of a ratio runs once per round, in turn (`interleaved`): on a shared machine a
+        // slow spell falls on both sides, where a block of one side's runs could take it alone.
+        let readRuns = try await interleaved(runs, [
+            { try await child("w2-grdb-read", path: files.grdb, scale: scale) },
+            // A context over storage alone, then the Store: no copy of the data; each read a new
+            // context over the last commit.
+            { try await child("w2-overlay-read", path: files.relata, scale: scale) },
+            { try await child("w2-overlay-read", path: smallFiles.relata, scale: small) },
+            { try await child("w2-paged-read", path: files.relata, scale: scale) },
+            { try await child("w2-paged-read", path: smallFiles.relata, scale: small) },
+            { try await child("w2-user-read", path: files.relata, scale: scale) },
+            { try await child("w2-grdb-user-read", path: files.grdb, scale: scale) },
+        ])
+        let (grdbRead, over, smallOver, paged, smallPaged, user, grdbUser) = (readRuns[0], readRuns[1], readRuns[2], readRuns[3], readRuns[4], readRuns[5], readRuns[6])
         let memory = try await medians(1) { try await child("w2-context-resolve", path: files.relata, scale: scale) }
-
-        // The same reads on a context over storage (what the paged Store's reads will be).
-        let over = try await medians(runs) { try await child("w2-overlay-read", path: files.relata, scale: scale) }
-        let smallOver = try await medians(runs) { try await child("w2-overlay-read", path: smallFiles.relata, scale: small) }
         precondition(over["resolved"] == grdbRead["resolved"], "resolve over storage: \(over["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
         print("  a context over storage alone (Context(over:), SPI: no row cache, no sessions; one context reads everything):")
         table.row("  open at S=\(scale)", over.time("open"), grdbRead.time("open"), "  (until a first read answers; GRDB as above)")
@@ -69,25 +78,24 @@ enum LargeStoreW2 {
         table.row("  first resolve of another 1%", over.time("other"), grdbRead.time("other"), "  (GRDB by hand)")
         table.memory("  peak RSS (VmHWM)", over["rss-peak"]!, grdbRead["rss-peak"]!)
 
-        let grdbWrite = try await onCopy(files.grdb) { try await child("w2-grdb-write", path: $0, scale: scale) }
-        let grdbDelete = try await onCopy(files.grdb) { try await child("w2-grdb-delete", path: $0, scale: scale) }
-        // The matched baseline: the same by hand, with the indexes Relata keeps too.
-        let matchedWrite = try await onCopy(files.grdb, matched: true) { try await child("w2-grdb-write", path: $0, scale: scale) }
-        let matchedDelete = try await onCopy(files.grdb, matched: true) { try await child("w2-grdb-delete", path: $0, scale: scale) }
+        // Writes and deletes, each run on a fresh copy; the matched baseline: the same by hand, with
+        // the indexes Relata keeps too.
+        let writes = try await interleaved(runs, [
+            { try await onCopy(files.relata) { try await child("w2-paged-write", path: $0, scale: scale) } },
+            { try await onCopy(files.grdb) { try await child("w2-grdb-write", path: $0, scale: scale) } },
+            { try await onCopy(files.grdb, matched: true) { try await child("w2-grdb-write", path: $0, scale: scale) } },
+            { try await onCopy(files.relata) { try await child("w2-paged-delete", path: $0, scale: scale) } },
+            { try await onCopy(files.grdb) { try await child("w2-grdb-delete", path: $0, scale: scale) } },
+            { try await onCopy(files.grdb, matched: true) { try await child("w2-grdb-delete", path: $0, scale: scale) } },
+        ])
+        let (pagedWrite, grdbWrite, matchedWrite, pagedDelete, grdbDelete, matchedDelete) = (writes[0], writes[1], writes[2], writes[3], writes[4], writes[5])
         let smallPath = folder.appendingPathComponent("w2-visibility-small.sqlite").path
         removeDatabase(smallPath)
         defer { removeDatabase(smallPath) }
         let fresh = try await SharedStoreBench.visibility(path: smallPath, commits: 200)
 
-        // The Store: no copy of the data; each read a new context over the last commit.
-        let paged = try await medians(runs) { try await child("w2-paged-read", path: files.relata, scale: scale) }
-        let smallPaged = try await medians(runs) { try await child("w2-paged-read", path: smallFiles.relata, scale: small) }
-        let user = try await medians(runs) { try await child("w2-user-read", path: files.relata, scale: scale) }
-        let grdbUser = try await medians(runs) { try await child("w2-grdb-user-read", path: files.grdb, scale: scale) }
         precondition(user["resolved"] == grdbRead["resolved"] && grdbUser["resolved"] == grdbRead["resolved"], "a user's resolve: \(user["resolved"] ?? -1), GRDB \(grdbUser["resolved"] ?? -1)")
         precondition(paged["resolved"] == grdbRead["resolved"], "resolve, Store over storage: \(paged["resolved"] ?? -1) ≠ GRDB \(grdbRead["resolved"] ?? -1)")
-        let pagedWrite = try await onCopy(files.relata) { try await child("w2-paged-write", path: $0, scale: scale) }
-        let pagedDelete = try await onCopy(files.relata) { try await child("w2-paged-delete", path: $0, scale: scale) }
         let pagedCopy = files.relata + ".visibility-paged"
         try copyStore(files.relata, to: pagedCopy)
         defer { removeDatabase(pagedCopy) }
@@ -216,15 +224,25 @@ enum LargeStoreW2 {
     }
 
     /// The median of every figure over `runs` children.
-    static func medians(_ runs: Int, _ body: () async throws -> Figures) async throws -> Figures {
-        var all: [Figures] = []
-        for _ in 0..<runs { all.append(try await body()) }
-        var result = Figures()
-        for key in all[0].values.keys {
-            let values = all.compactMap { $0[key] }.sorted()
-            result.values[key] = values[values.count / 2]
+    static func medians(_ runs: Int, _ body: @escaping () async throws -> Figures) async throws -> Figures {
+        try await interleaved(runs, [body])[0]
+    }
+
+    /// The median of every figure of each of `sides` over `runs` rounds, each round running every
+    /// side once, in turn.
+    static func interleaved(_ runs: Int, _ sides: [() async throws -> Figures]) async throws -> [Figures] {
+        var all = [[Figures]](repeating: [], count: sides.count)
+        for _ in 0..<runs {
+            for (index, side) in sides.enumerated() { all[index].append(try await side()) }
         }
-        return result
+        return all.map { runs in
+            var result = Figures()
+            for key in runs[0].values.keys {
+                let values = runs.compactMap { $0[key] }.sorted()
+                result.values[key] = values[values.count / 2]
+            }
+            return result
+        }
     }
 
     /// The `p` quantile of `values` (seconds, sorted), as a duration.
