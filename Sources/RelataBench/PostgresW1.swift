@@ -76,7 +76,7 @@ enum PostgresW1 {
         precondition(left.relata == left.baseline, "delete: Relata left \(left.relata) ≠ baseline \(left.baseline)")
         func middle(_ times: [Duration]?) -> Duration? { times.map { $0.sorted()[$0.count / 2] } }
         print("W1 on PostgreSQL at S=\(s) (\(data.description)): Store beside postgres-nio by hand, median of \(runs) runs")
-        print("  \(pad("op", 9))\(pad("Relata", 12))\(pad("baseline", 12))ratio")
+        print("  \(pad("op", 14))\(pad("Relata", 12))\(pad("baseline", 12))ratio")
         let notes = [
             "save": "  (one write per 1,000 messages; the baseline binds arrays and expands them with UNNEST too)",
             "save matched": "  (the baseline with the indexes Relata keeps)",
@@ -87,11 +87,11 @@ enum PostgresW1 {
         for op in ["save", "save matched", "open", "resolve", "delete"] {
             let r = middle(relata[op == "save matched" ? "save" : op])!
             guard let b = middle(baseline[op]) else {
-                print("  \(pad(op, 9))\(pad(format(r), 12))\(pad("-", 12))-\(notes[op]!)")
+                print("  \(pad(op, 14))\(pad(format(r), 12))\(pad("-", 12))-\(notes[op]!)")
                 continue
             }
             let ratio = String(format: "%.2f", r.milliseconds / max(b.milliseconds, 0.0001))
-            print("  \(pad(op, 9))\(pad(format(r), 12))\(pad(format(b), 12))Relata/baseline \(ratio)x\(notes[op]!)")
+            print("  \(pad(op, 14))\(pad(format(r), 12))\(pad(format(b), 12))Relata/baseline \(ratio)x\(notes[op]!)")
         }
         print("")
     }
