@@ -39,9 +39,6 @@ struct BacklinkSources<ID: Hashable & Sendable>: Sendable {
     /// The sources, in no particular order.
     @inlinable var ids: [ID] { many.map(Array.init) ?? few }
 
-    /// The sources as a set.
-    @inlinable var set: Set<ID> { many ?? Set(few) }
-
     @inlinable
     func contains(_ id: ID) -> Bool {
         if let many { return many.contains(id) }

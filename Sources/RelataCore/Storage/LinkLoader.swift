@@ -110,8 +110,12 @@ final class LinkLoader<Source: EntityModelProtocol, Target: EntityModelProtocol>
             }
         }
         guard descriptor.key.toMany else {
+            // A link met twice (an entity row and a link row of the older form) is placed once;
+            // a new one is appended to its target's backlinks without a scan (`insertNew`).
+            if let backlinks, table.one[source] != target {
+                backlinks.insertNew(source, for: target)
+            }
             table.setOne(target, for: source)
-            backlinks?.insert(source, for: target)
             return
         }
         guard let text = record.position, let key = PositionKey(text) else {
