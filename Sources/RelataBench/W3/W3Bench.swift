@@ -32,11 +32,13 @@ enum W3Bench {
             + (closures ? "closure filters (before; answers)" : ""))
         let table = LargeStoreW2.Table()
         for query in queries {
-            let relata = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-relata-\(query)", path: files.relata, scale: scale) }
-            let grdb = try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-grdb-\(query)", path: files.grdb, scale: scale) }
-            let before = closures && query != "Q5"
-                ? try await LargeStoreW2.medians(runs) { try await LargeStoreW2.child("w3-closure-\(query)", path: files.relata, scale: scale) } : nil
-            printRows(query, relata, grdb, before: before)
+            // Each round runs every form once, in turn (see `LargeStoreW2.interleaved`).
+            let forms = ["w3-relata-", "w3-grdb-"] + (closures && query != "Q5" ? ["w3-closure-"] : [])
+            let figures = try await LargeStoreW2.interleaved(runs, forms.map { form in
+                { try await LargeStoreW2.child("\(form)\(query)", path: form == "w3-grdb-" ? files.grdb : files.relata, scale: scale) }
+            })
+            let (relata, grdb) = (figures[0], figures[1])
+            printRows(query, relata, grdb, before: figures.count > 2 ? figures[2] : nil)
             if query == "Q6" {
                 table.memory("  Q6 RSS after the scan", relata["rss-after"]! - relata["rss-before"]!, grdb["rss-after"]! - grdb["rss-before"]!)
                 table.memory("  Q6 peak RSS (VmHWM)", relata["rss-peak"]!, grdb["rss-peak"]!)
@@ -226,13 +228,8 @@ enum W3Bench {
         }
     }
 
-    /// One answer to `query` through `store`, as a user's program asks it: one `try await
-    /// store.read` (Q8: one write, rolled back).
-    static func relataAnswer(_ store: Store, _ query: String, _ data: W3Data) -> @Sendable () async throws -> [String] {
-        answer(store, query, data, W3Queries.self)
-    }
-
-    /// One answer to `query` through `store`, in the form `Q` writes it.
+    /// One answer to `query` through `store`, in the form `Q` writes it, as a user's program asks
+    /// it: one `try await store.read` (Q8: one write, rolled back).
     static func answer(_ store: Store, _ query: String, _ data: W3Data, _ Q: any W3QueryForm.Type) -> @Sendable () async throws -> [String] {
         {
             switch query {

@@ -127,7 +127,7 @@ enum W3Postgres {
         if probe.hasPrefix("w3-pg-relata-") {
             let backend = try await PostgresBackend.connect(url: url, configuration: .init(schema: schema))
             let store = try await Store(backend: backend, schema: EntitySchema(W3Bench.entities))
-            try await W3Bench.measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: W3Bench.relataAnswer(store, query, data)) { email in
+            try await W3Bench.measure(query, data, start: start, before: before, statements: { backend.statementCount }, answer: W3Bench.answer(store, query, data, W3Queries.self)) { email in
                 try await store.read { W3Queries.user(email: email, in: $0) }
             }
             try await store.close()
