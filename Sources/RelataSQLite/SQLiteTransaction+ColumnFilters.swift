@@ -78,7 +78,7 @@ extension SQLiteTransaction: ColumnFilteringReader {
     /// The first `count` rows of `type` passing `filters` in `order` (then by id), and the rows
     /// whose column for a filter or key is NULL: their ids (``fetchFirstIDs(of:matching:orderedBy:count:skipping:)``),
     /// then their rows by id. (A store reads those rows through its row cache instead: see
-    /// `CachingReader`.)
+    /// `TransactionReader`.)
     func fetchFirstEntities(
         of type: String, matching filters: [ColumnFilter], orderedBy order: [ColumnOrder], count: Int, skipping: Int
     ) throws -> FirstEntityRows? {

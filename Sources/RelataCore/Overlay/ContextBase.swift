@@ -183,23 +183,22 @@ package final class ContextBase: Sendable {
     /// - Returns: The reader, and the transaction's newest commit when the bounds were read.
     private func layered(_ reader: any StorageReader) throws -> (any StorageReader, Int64?) {
         let isNewest = snapshot.withLock { if case .newest = $0 { true } else { false } }
-        guard cache != nil || !isNewest else { return (reader, nil) }
+        guard cache != nil || !isNewest else { return (TransactionReader(reader), nil) }
         // The log's bounds, read once for both.
         let bounds = try reader.logBounds()
-        var reader = reader
-        if let cache { reader = CachingReader(reader, cache: cache, at: try cache.advance(reading: reader, bounds: bounds)) }
-        return (try validating(reader, bounds: bounds), bounds.last)
+        let read = try cache.map { TransactionReader(reader, cache: $0, at: try $0.advance(reading: reader, bounds: bounds)) } ?? TransactionReader(reader)
+        return (try validating(read, bounds: bounds), bounds.last)
     }
 
     /// Runs `body` on the cache alone when it is as of ``sequence``; `nil` when a row is missing.
     private func fromCache<T>(_ body: (any StorageReader) throws -> T) throws -> T? {
         guard let cache, let (sequence, bound) = cacheSequence(cache) else { return nil }
         do {
-            let result = try body(CachingReader.cacheOnly(cache, at: sequence))
+            let result = try body(TransactionReader.cacheOnly(cache, at: sequence))
             // Inside a resolve's probe, the probe binds once every read of it hit.
             if bound || Self.scope.cacheProbe?.base === self || bindAfterHit(sequence) { return result }
             return nil
-        } catch is CachingReader.Miss {
+        } catch is TransactionReader.Miss {
             return nil
         }
     }
@@ -217,10 +216,13 @@ package final class ContextBase: Sendable {
 
     /// Runs `body` with every read of this base going through `reader` — a transaction the caller
     /// holds open, such as a store's write transaction (which holds the write lock, so it reads
-    /// the newest state and nothing is validated).
-    package func reading<T>(through reader: any StorageReader, _ body: () throws -> T) rethrows -> T {
-        try tableLock.withLock {
-            try Self.$scope.withValue(Self.scope.reading(ReaderBox(base: self, reader: StashingReader(reader)))) { try body() }
+    /// the newest state and nothing is validated). `cachedAt`: the base's cache answers what it
+    /// holds, as of that sequence (the transaction's, which the cache was brought up to).
+    package func reading<T>(through reader: any StorageReader, cachedAt sequence: Int64? = nil, _ body: () throws -> T) rethrows -> T {
+        let read: TransactionReader
+        if let cache, let sequence { read = TransactionReader(reader, cache: cache, at: sequence) } else { read = TransactionReader(reader) }
+        return try tableLock.withLock {
+            try Self.$scope.withValue(Self.scope.reading(ReaderBox(base: self, reader: read))) { try body() }
         }
     }
 
@@ -357,7 +359,7 @@ package final class ContextBase: Sendable {
         var result: T?
         do {
             try transaction { reader in
-                Self.$scope.withValue(scope.reading(ReaderBox(base: self, reader: StashingReader(reader)))) { result = body() }
+                Self.$scope.withValue(scope.reading(ReaderBox(base: self, reader: reader))) { result = body() }
             }
         } catch {
             firstFailure.withLock { if $0 == nil { $0 = error } }

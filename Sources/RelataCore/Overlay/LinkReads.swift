@@ -12,7 +12,7 @@ final class LinkReads<SourceID: Hashable & Sendable, TargetID: Hashable & Sendab
     /// The links of a batch of sources; `nil` when the read failed (the base keeps the error).
     @usableFromInline let read: Load
     /// Reads what ``read`` reads, with the targets' entity rows in the same statement (kept by the
-    /// read transaction for the fetch of the targets that follows: see `StashingReader`); `nil`
+    /// read transaction for the fetch of the targets that follows: see `TransactionReader`); `nil`
     /// where the targets' rows cannot come with the links (a to-one side stored in the sources'
     /// rows). Used only over a base that joins them (`ContextBase.joinsLinkedRows`).
     @usableFromInline let readWithTargets: Load?

@@ -131,9 +131,8 @@ actor StoreWriter {
             let base = ContextBase(backend: backend, schema: schema, sequence: sequence, cache: cache)
             // The closure reads through the cache
             // (advanceOverStorage brought it up to the transaction's sequence, which holds the lock.)
-            let reader: any StorageReader = cache.map { CachingReader(transaction, cache: $0, at: sequence) } ?? transaction
             let readAt = sequence
-            return try base.reading(through: reader) {
+            return try base.reading(through: transaction, cachedAt: sequence) {
                 var working = Context(over: base)
                 let tracker = ChangeTracker()
                 working.beginTracking(tracker)
