@@ -231,7 +231,7 @@ struct TransactionReader: ColumnFilteringReader {
     }
 
     /// `records` grouped by `key`, a group per key of `keys` (distinct), in their order.
-    private static func grouped<Key: Hashable>(_ records: [LinkRecord], by keys: [Key], key: (LinkRecord) -> Key) -> [[LinkRecord]] {
+    static func grouped<Key: Hashable>(_ records: [LinkRecord], by keys: [Key], key: (LinkRecord) -> Key) -> [[LinkRecord]] {
         var groups = [[LinkRecord]](repeating: [], count: keys.count)
         var slot = 0, start = 0
         // In order: each run of one key's rows is its group (keys without rows skipped).
