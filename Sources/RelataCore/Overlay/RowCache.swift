@@ -213,11 +213,6 @@ package final class RowCache: Sendable {
     ) {
         state.withLock { state in
             guard state.appliedThrough == sequence else { return }
-            // Room for the batch at once: a first read fills the tables from empty, and growing
-            // them as they fill rehashes every key each time they double.
-            Self.reserve(entities.count, in: &state.entities)
-            Self.reserve(links.count, in: &state.links)
-            Self.reserve(sources.count, in: &state.sources)
             // Each key is looked up once: an entry held already (read as of the same sequence,
             // so the same row) is put back as it was, with the entity decoded from it.
             for (key, row) in entities {
@@ -324,11 +319,6 @@ package final class RowCache: Sendable {
                 state.entities.values[index].decoded = Decoded(entity)
             }
         }
-    }
-
-    /// Grows `entries` at once to hold `count` more, when they would not fit.
-    private static func reserve<Key: Hashable, Value>(_ count: Int, in entries: inout [Key: Value]) {
-        if entries.count + count > entries.capacity { entries.reserveCapacity(entries.count + count) }
     }
 
     /// Puts `value` under `key` unless `entries` holds the key already, which is then put back as
