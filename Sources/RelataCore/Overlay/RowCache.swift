@@ -207,12 +207,18 @@ package final class RowCache: Sendable {
 
     /// Keeps rows read as of `sequence` (nothing when the cache has moved on since); a key given
     /// twice is kept once.
+    ///
+    /// - Returns: `false` when the cache keeps none of the rows (it moved on) or had to drop some
+    ///   of those it inserted to stay within ``limit``. (A row it held already, and dropped for
+    ///   these, goes unnoticed.)
+    @discardableResult
     func insert(
         entities: [(EntityKey, EntityRecord?)] = [], links: [(LinkSourceKey, [LinkRecord])] = [],
         sources: [(LinkTargetKey, [LinkRecord])] = [], dynamic: [EntityKey: [DynamicLinkRecord]] = [:], at sequence: Int64
-    ) {
+    ) -> Bool {
         state.withLock { state in
-            guard state.appliedThrough == sequence else { return }
+            guard state.appliedThrough == sequence else { return false }
+            let held = state.order.count
             // Each key is looked up once: an entry held already (read as of the same sequence,
             // so the same row) is put back as it was, with the entity decoded from it.
             for (key, row) in entities {
@@ -240,14 +246,20 @@ package final class RowCache: Sendable {
                 state.order.append(.dynamic(key))
                 state.bytes += bytes
             }
-            trim(&state)
+            // The order is oldest first: trimming reaches these rows only past what it held before.
+            return trim(&state) <= held
         }
     }
 
     /// Drops the entries inserted first while the cache holds more than ``limit`` bytes, and now
     /// and then the places in the order of keys commits evicted.
-    func trim(_ state: inout State) {
+    ///
+    /// - Returns: How many places of the order it dropped to keep within ``limit``.
+    @discardableResult
+    func trim(_ state: inout State) -> Int {
+        var dropped = 0
         while state.bytes > limit, let oldest = state.order.popFirst() {
+            dropped += 1
             let removed: Int?
             switch oldest {
             case .entity(let key):
@@ -282,6 +294,7 @@ package final class RowCache: Sendable {
             }
             state.order = Deque(kept.reversed())
         }
+        return dropped
     }
 
     /// The entities decoded from `records` before, where the cache still holds those very rows.

@@ -79,14 +79,17 @@ struct TransactionReader: ColumnFilteringReader {
     /// Rows read with links come from the stash, those the cache holds from it (a key asked
     /// twice gives its row twice then), the others from storage.
     func fetchEntities(_ keys: [EntityKey]) throws -> [EntityRecord] {
-        guard let cache else {
-            guard !stash.rows.isEmpty else { return try source().fetchEntities(keys) }
-            var found: [EntityRecord] = [], missing: [EntityKey] = []
-            for key in keys {
-                if let record = stash.rows.removeValue(forKey: key) { found.append(record) } else { missing.append(key) }
-            }
-            return missing.isEmpty ? found : found + (try source().fetchEntities(missing))
+        guard !stash.rows.isEmpty else { return try fetchEntities(unstashed: keys) }
+        var found: [EntityRecord] = [], missing: [EntityKey] = []
+        for key in keys {
+            if let record = stash.rows.removeValue(forKey: key) { found.append(record) } else { missing.append(key) }
         }
+        return missing.isEmpty ? found : found + (try fetchEntities(unstashed: missing))
+    }
+
+    /// The rows of `keys` from the cache, or from storage.
+    private func fetchEntities(unstashed keys: [EntityKey]) throws -> [EntityRecord] {
+        guard let cache else { return try source().fetchEntities(keys) }
         let hits = cache.entities(keys, at: sequence)
         var found: [EntityRecord] = []
         var missing: [EntityKey] = []
@@ -159,8 +162,8 @@ struct TransactionReader: ColumnFilteringReader {
         )
     }
 
-    /// Stashes the entity rows read with links, for the fetch that follows (without a cache:
-    /// with one, the cache keeps them).
+    /// Stashes the entity rows read with links, for the fetch that follows (with a cache, those
+    /// it does not keep).
     private func keep(_ found: LinkedRows) -> LinkedRows {
         for record in found.entities { stash.rows[EntityKey(type: record.type, id: record.id)] = record }
         return found
@@ -187,7 +190,9 @@ struct TransactionReader: ColumnFilteringReader {
                     if !present.contains(key), absent.insert(key).inserted { rows.append((key, nil)) }
                 }
             }
-            cache?.insert(entities: rows, at: sequence)
+            // What the cache does not keep is stashed for the fetch that follows (a store that
+            // keeps no rows, or a level larger than the cache).
+            if cache?.insert(entities: rows, at: sequence) != true { _ = self.keep(found) }
             entities = found.entities
             return found.links
         }, key: key, keep: keep)

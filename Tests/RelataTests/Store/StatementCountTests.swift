@@ -110,4 +110,31 @@ struct StatementCountTests {
         #expect(backend.statementCount > written)
         try await store.close()
     }
+
+    @Test("PostgreSQL: a chat resolved with its messages costs the same round trips whatever the row cache keeps")
+    func postgresLinkedRows() async throws {
+        guard let url = PostgresStoreTests.serverURL() else { return }
+        let configuration = PostgresBackend.Configuration(schema: PostgresStoreTests.schema())
+        let schema = EntitySchema([ChatExample.Chat.self, Message.self])
+        let writer = try await Store(backend: try await PostgresBackend.connect(url: url, configuration: configuration), schema: schema, followInterval: nil)
+        try await writer.write { context in
+            try ChatExample.Chat(id: "c").save(to: &context)
+            for i in 0..<20 { try Message(id: "m\(i)", text: "\(i)", author: .id("u"), chat: .id("c")).save(to: &context) }
+        }
+        try await writer.close()
+        // A level's links come with their targets' rows in one statement: the fetch of those
+        // messages that follows reads none, kept by the row cache or, without one, by the read.
+        var counts: [Int] = []
+        for limit in [64 << 20, 1, 0] {
+            let backend = try await PostgresBackend.connect(url: url, configuration: configuration)
+            let store = try await Store(backend: backend, schema: schema, followInterval: nil, cacheLimit: limit)
+            let before = backend.statementCount
+            let texts = try await store.read { ChatExample.Chat.query("c", in: $0).with(\.$messages).resolve()?.messages?.map(\.text) }
+            #expect(texts == (0..<20).map { "\($0)" }, "cache limit \(limit)")
+            counts.append(backend.statementCount - before)
+            try await store.close()
+        }
+        #expect(counts[1] == counts[0], "a cache too small for the level's rows")
+        #expect(counts[2] == counts[0], "a store that keeps no rows")
+    }
 }
