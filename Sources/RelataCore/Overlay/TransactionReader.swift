@@ -15,7 +15,7 @@ struct TransactionReader: ColumnFilteringReader {
 
     let reader: (any StorageReader)?
     let cache: RowCache?
-    /// The sequence the reads are as of (the cache's, checked at each fetch).
+    /// The sequence the cache's answers are as of, checked at each fetch (0 without a cache).
     let sequence: Int64
     private let stash = Stash()
 
@@ -145,7 +145,7 @@ struct TransactionReader: ColumnFilteringReader {
     }
 
     func fetchSourcesAndRows(of targets: [LinkTargetKey]) throws -> LinkedRows {
-        guard let cache else { return keep(try source().fetchSourcesAndRows(of: targets)) }
+        guard let cache else { return stashRows(try source().fetchSourcesAndRows(of: targets)) }
         return try linked(
             targets, hits: cache.sources(targets, at: sequence), fetch: { try source().fetchSourcesAndRows(of: $0) },
             key: { LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target) }, end: { EntityKey(type: $0.type, id: $0.source) },
@@ -154,7 +154,7 @@ struct TransactionReader: ColumnFilteringReader {
     }
 
     func fetchLinksAndRows(of sources: [LinkSourceKey], targetType: String) throws -> LinkedRows {
-        guard let cache else { return keep(try source().fetchLinksAndRows(of: sources, targetType: targetType)) }
+        guard let cache else { return stashRows(try source().fetchLinksAndRows(of: sources, targetType: targetType)) }
         return try linked(
             sources, hits: cache.links(sources, at: sequence), fetch: { try source().fetchLinksAndRows(of: $0, targetType: targetType) },
             key: { LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source) }, end: { EntityKey(type: targetType, id: $0.target) },
@@ -164,7 +164,7 @@ struct TransactionReader: ColumnFilteringReader {
 
     /// Stashes the entity rows read with links, for the fetch that follows (with a cache, those
     /// it does not keep).
-    private func keep(_ found: LinkedRows) -> LinkedRows {
+    private func stashRows(_ found: LinkedRows) -> LinkedRows {
         for record in found.entities { stash.rows[EntityKey(type: record.type, id: record.id)] = record }
         return found
     }
@@ -192,7 +192,7 @@ struct TransactionReader: ColumnFilteringReader {
             }
             // What the cache does not keep is stashed for the fetch that follows (a store that
             // keeps no rows, or a level larger than the cache).
-            if cache?.insert(entities: rows, at: sequence) != true { _ = self.keep(found) }
+            if cache?.insert(entities: rows, at: sequence) != true { _ = stashRows(found) }
             entities = found.entities
             return found.links
         }, key: key, keep: keep)
