@@ -327,27 +327,27 @@ struct TransactionReader: ColumnFilteringReader {
     /// to few of them again.
     func fetchLastLinks(of sources: [LinkSourceKey]) throws -> [LinkRecord] {
         guard let cache else { return try source().fetchLastLinks(of: sources) }
-        return try lastRows(sources, hits: cache.lastLinks(sources, at: sequence), fetch: { try source().fetchLastLinks(of: $0) }) { read in
+        return try lastRows(sources, hits: cache.lastLinks(sources, at: sequence), keptIn: cache, fetch: { try source().fetchLastLinks(of: $0) }) { read in
             ListTails(lastLinks: Dictionary(read.map { (LinkSourceKey(type: $0.type, relation: $0.relation, source: $0.source), $0) }) { _, last in last })
         }
     }
 
     func fetchLastSources(of targets: [LinkTargetKey]) throws -> [LinkRecord] {
         guard let cache else { return try source().fetchLastSources(of: targets) }
-        return try lastRows(targets, hits: cache.lastSources(targets, at: sequence), fetch: { try source().fetchLastSources(of: $0) }) { read in
+        return try lastRows(targets, hits: cache.lastSources(targets, at: sequence), keptIn: cache, fetch: { try source().fetchLastSources(of: $0) }) { read in
             ListTails(lastSources: Dictionary(read.map { (LinkTargetKey(type: $0.type, relation: $0.relation, target: $0.target), $0) }) { _, last in last })
         }
     }
 
     /// The tails of `keys`' lists: `hits` (aligned with `keys`), the others fetched in one batch
-    /// and kept, as `tails` makes them, when they are few.
+    /// and kept in `cache`, as `tails` makes them, when they are few.
     private func lastRows<Key: Hashable>(
-        _ keys: [Key], hits: [LinkRecord??]?, fetch: ([Key]) throws -> [LinkRecord], tails: ([LinkRecord]) -> ListTails
+        _ keys: [Key], hits: [LinkRecord??]?, keptIn cache: RowCache, fetch: ([Key]) throws -> [LinkRecord], tails: ([LinkRecord]) -> ListTails
     ) throws -> [LinkRecord] {
         let missing = Self.missed(keys, hits)
         guard !missing.isEmpty else { return Self.tails(keys, hits) }
         let read = try fetch(missing)
-        if missing.count <= RowCache.keptTailsPerWrite { cache?.insert(tails: tails(read), at: sequence) }
+        if missing.count <= RowCache.keptTailsPerWrite { cache.insert(tails: tails(read), at: sequence) }
         return Self.tails(keys, hits) + read
     }
 
